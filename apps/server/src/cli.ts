@@ -1,0 +1,88 @@
+import { parseArgs } from 'node:util';
+import { migrateToLatest, openDatabase } from '@portaal/idp';
+import { ConfigError, loadConfig, type ServerConfig } from './config.js';
+import { createServer } from './server.js';
+
+const usage = `Gebruik: portaal <opdracht>
+
+Opdrachten:
+  serve [--demo]      start de portaal-server (met --demo: laad eerst de demo-accounts)
+  migrate             werk het databaseschema bij en stop
+  help                toon deze hulp
+`;
+
+/** Runs one CLI command and returns the process exit code. Problems are reported in one line, never a stack trace. */
+export async function runCli(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve(rest);
+      case 'migrate':
+        return await migrate();
+      case undefined:
+      case 'help':
+      case '--help':
+        process.stdout.write(usage);
+        return 0;
+      default:
+        process.stderr.write(`Onbekende opdracht '${command}'.\n\n${usage}`);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Configuratiefout: ${error.message}\n`);
+      return 78;
+    }
+    process.stderr.write(`Fout: ${describe(error)}\n`);
+    return 1;
+  }
+}
+
+function describe(error: unknown): string {
+  if (error && typeof error === 'object' && 'code' in error && error.code === 'EADDRINUSE') {
+    return `de poort is al in gebruik (${String((error as { message?: string }).message ?? '')}).`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function migrate(): Promise<number> {
+  const config = loadConfig();
+  const db = openDatabase(config.databaseUrl);
+  try {
+    const applied = await migrateToLatest(db);
+    process.stdout.write(applied.length ? `Migraties toegepast: ${applied.join(', ')}\n` : 'Database is al bijgewerkt.\n');
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+async function serve(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { demo: { type: 'boolean', default: false } } });
+  const config: ServerConfig = loadConfig();
+  const server = await createServer(config);
+  await server.listen();
+  printStartBanner(config, values.demo === true);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  return 0;
+}
+
+function printStartBanner(config: ServerConfig, demo: boolean): void {
+  const lines = [
+    '',
+    `Datavoorzieningen Portaal draait op ${config.idp.publicUrl.origin}`,
+    `Beheer-API (alleen lokaal): ${config.idp.adminUrl.origin}`,
+    `Database: ${config.databaseUrl.startsWith('postgres') ? 'PostgreSQL' : config.databaseUrl}`,
+  ];
+  if (!config.idp.mail.smtpUrl) lines.push(`E-mails lezen: ${config.idp.adminUrl.origin}/mail`);
+  if (demo) lines.push('(demo-accounts volgen)');
+  lines.push('Stoppen: Ctrl+C', '');
+  process.stdout.write(lines.join('\n') + '\n');
+}

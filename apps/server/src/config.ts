@@ -1,0 +1,204 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { parseDuration, type IdpConfig } from '@portaal/idp';
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  adminHost: string;
+  adminPort: number;
+  dataDir: string;
+  databaseUrl: string;
+  logLevel: string;
+  identityBackend: 'embedded' | 'ory';
+  supportEmail: string | undefined;
+  feedbackEmail: string | undefined;
+  catalogueFile: string | undefined;
+  dashboardAllowlist: string[];
+  idp: IdpConfig;
+}
+
+/** A configuration problem, reported as one line naming the variable; never a stack trace. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 1 || value > 65535) {
+    throw new ConfigError(`${name} moet een poortnummer tussen 1 en 65535 zijn, maar is '${raw}'.`);
+  }
+  return value;
+}
+
+function url(env: Env, name: string, raw: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} moet een volledige URL zijn (bijvoorbeeld https://portaal.gemeente.nl), maar is '${raw}'.`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(`${name} moet met http:// of https:// beginnen, maar is '${raw}'.`);
+  }
+  return parsed;
+}
+
+function duration(env: Env, name: string, fallback: string): number {
+  const raw = read(env, name) ?? fallback;
+  const value = parseDuration(raw);
+  if (value === undefined || value <= 0) {
+    throw new ConfigError(`${name} moet een duur zijn zoals 15m, 1h of 30s, maar is '${raw}'.`);
+  }
+  return value;
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    throw new ConfigError(`${name} moet een positief geheel getal zijn, maar is '${raw}'.`);
+  }
+  return Number(raw);
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (/^(true|1|yes|ja)$/i.test(raw)) return true;
+  if (/^(false|0|no|nee)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} moet true of false zijn, maar is '${raw}'.`);
+}
+
+const emailPattern = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+
+function email(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw !== undefined && !emailPattern.test(raw)) {
+    throw new ConfigError(`${name} moet een e-mailadres zijn, maar is '${raw}'.`);
+  }
+  return raw;
+}
+
+function cookieSecret(env: Env, dataDir: string, production: boolean): string {
+  const raw = read(env, 'SECRETS_COOKIE');
+  if (raw !== undefined) {
+    if (raw.length < 32) throw new ConfigError('SECRETS_COOKIE moet minstens 32 tekens lang zijn.');
+    return raw;
+  }
+  if (production) {
+    throw new ConfigError('SECRETS_COOKIE ontbreekt: zet een geheim van minstens 32 tekens als PUBLIC_URL https gebruikt.');
+  }
+  // Development: generate once and keep it in DATA_DIR so sessions survive a restart.
+  const file = path.join(dataDir, 'secrets.json');
+  try {
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as { cookie?: string };
+    if (typeof stored.cookie === 'string' && stored.cookie.length >= 32) return stored.cookie;
+  } catch {
+    // absent or unreadable: generate below
+  }
+  const generated = crypto.randomBytes(32).toString('base64url');
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ cookie: generated }), { mode: 0o600 });
+  return generated;
+}
+
+export function loadConfig(env: Env = process.env): ServerConfig {
+  const host = read(env, 'HOST') ?? '127.0.0.1';
+  const listenPort = port(env, 'PORT', 4455);
+  const adminHost = read(env, 'ADMIN_HOST') ?? '127.0.0.1';
+  const adminPort = port(env, 'ADMIN_PORT', 4456);
+  if (listenPort === adminPort) throw new ConfigError(`PORT en ADMIN_PORT moeten verschillen (beide ${listenPort}).`);
+  const dataDir = path.resolve(read(env, 'DATA_DIR') ?? './data');
+  const publicUrl = url(env, 'PUBLIC_URL', read(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${listenPort}`);
+  const adminUrl = new URL(`http://${adminHost.includes(':') ? `[${adminHost}]` : adminHost}:${adminPort}`);
+  const production = publicUrl.protocol === 'https:';
+
+  const databaseUrl = read(env, 'DATABASE_URL') ?? path.join(dataDir, 'portaal.sqlite');
+  if (/^[a-z]+:\/\//i.test(databaseUrl) && !/^(postgres|postgresql|sqlite|file):\/\//i.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL moet een postgres://-URL of een pad naar een SQLite-bestand zijn, maar is '${databaseUrl}'.`);
+  }
+
+  const smtpUrl = read(env, 'SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]+/i.test(smtpUrl)) {
+    throw new ConfigError(`SMTP_URL moet met smtp:// of smtps:// beginnen, maar is '${smtpUrl}'.`);
+  }
+
+  const allowedReturnUrls = (read(env, 'ALLOWED_RETURN_URLS') ?? publicUrl.toString())
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => url(env, 'ALLOWED_RETURN_URLS', entry));
+
+  const hibp = read(env, 'HIBP_URL');
+  const backend = read(env, 'IDENTITY_BACKEND') ?? 'embedded';
+  if (backend !== 'embedded' && backend !== 'ory') {
+    throw new ConfigError(`IDENTITY_BACKEND moet 'embedded' of 'ory' zijn, maar is '${backend}'.`);
+  }
+  const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL moet een van fatal, error, warn, info, debug, trace of silent zijn, maar is '${logLevel}'.`);
+  }
+
+  const allowlist = (read(env, 'DASHBOARD_ALLOWLIST') ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+  for (const entry of allowlist) {
+    if (!emailPattern.test(entry)) throw new ConfigError(`DASHBOARD_ALLOWLIST bevat '${entry}', dat geen e-mailadres is.`);
+  }
+
+  return {
+    host,
+    port: listenPort,
+    adminHost,
+    adminPort,
+    dataDir,
+    databaseUrl,
+    logLevel,
+    identityBackend: backend,
+    supportEmail: email(env, 'SUPPORT_EMAIL'),
+    feedbackEmail: email(env, 'FEEDBACK_EMAIL'),
+    catalogueFile: read(env, 'CATALOGUE_FILE'),
+    dashboardAllowlist: allowlist,
+    idp: {
+      publicUrl,
+      adminUrl,
+      allowedReturnUrls,
+      registrationEnabled: bool(env, 'REGISTRATION_ENABLED', false),
+      cookieSecret: cookieSecret(env, dataDir, production),
+      mail: {
+        smtpUrl,
+        from: read(env, 'MAIL_FROM') ?? 'Datavoorzieningen Portaal <no-reply@localhost>',
+      },
+      hibpUrl: hibp === undefined ? undefined : url(env, 'HIBP_URL', hibp),
+      lifespans: {
+        flowMs: duration(env, 'FLOW_LIFESPAN', '1h'),
+        codeMs: duration(env, 'CODE_LIFESPAN', '15m'),
+        invitationMs: duration(env, 'INVITATION_LIFESPAN', '72h'),
+        sessionMs: duration(env, 'SESSION_LIFESPAN', '24h'),
+        sessionIdleMs: duration(env, 'SESSION_IDLE_TIMEOUT', '30m'),
+        privilegedSessionMs: duration(env, 'PRIVILEGED_SESSION_MAX_AGE', '15m'),
+      },
+      throttling: {
+        maxFailures: positiveInt(env, 'LOGIN_MAX_FAILURES', 10),
+        lockMs: duration(env, 'LOGIN_LOCK_DURATION', '15m'),
+        maxFailuresPerAddress: positiveInt(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 100),
+      },
+      password: {
+        minLength: 8,
+        hashConcurrency: positiveInt(env, 'HASH_CONCURRENCY', 4),
+        hashQueueLimit: positiveInt(env, 'HASH_QUEUE_LIMIT', 64),
+      },
+      totpIssuer: read(env, 'TOTP_ISSUER') ?? publicUrl.hostname,
+    },
+  };
+}

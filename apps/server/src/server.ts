@@ -1,0 +1,68 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import cookie from '@fastify/cookie';
+import { createIdentityProvider, migrateToLatest, openDatabase, systemClock, type Db } from '@portaal/idp';
+import type { ServerConfig } from './config.js';
+import { createMetrics } from './metrics.js';
+import { registerHealthRoutes } from './health.js';
+import { registerPlaceholderPage } from './placeholder-page.js';
+
+export interface PortaalServer {
+  db: Db;
+  publicApp: FastifyInstance;
+  adminApp: FastifyInstance;
+  listen(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const BODY_LIMIT = 256 * 1024;
+
+function createApp(config: ServerConfig, name: 'public' | 'admin'): FastifyInstance {
+  return Fastify({
+    logger: { level: config.logLevel, base: { listener: name } },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
+  });
+}
+
+export async function createServer(config: ServerConfig): Promise<PortaalServer> {
+  const db = openDatabase(config.databaseUrl);
+  await migrateToLatest(db);
+  const publicApp = createApp(config, 'public');
+  const adminApp = createApp(config, 'admin');
+  const metrics = createMetrics();
+  const idp = createIdentityProvider({ db, config: config.idp, clock: systemClock, log: publicApp.log });
+
+  for (const app of [publicApp, adminApp]) {
+    await app.register(formbody, { bodyLimit: BODY_LIMIT });
+    await app.register(cookie);
+  }
+  metrics.instrument(publicApp, 'public');
+  metrics.instrument(adminApp, 'admin');
+
+  await idp.registerPublicRoutes(publicApp);
+  registerPlaceholderPage(publicApp);
+  await idp.registerAdminRoutes(adminApp);
+  registerHealthRoutes(adminApp, db, metrics);
+
+  return {
+    db,
+    publicApp,
+    adminApp,
+    async listen() {
+      await publicApp.listen({ host: config.host, port: config.port });
+      await adminApp.listen({ host: config.adminHost, port: config.adminPort });
+      await idp.start();
+    },
+    async close() {
+      await idp.stop();
+      await publicApp.close();
+      await adminApp.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,8 @@
+/** Time source of the provider; injected so that unit tests can move time without sleeping. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export const isoAfter = (clock: Clock, ms: number): string => new Date(clock.now().getTime() + ms).toISOString();

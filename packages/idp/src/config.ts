@@ -1,0 +1,47 @@
+/** Settings of the identity provider, resolved by the composition root from the environment. */
+export interface IdpConfig {
+  publicUrl: URL;
+  /** Base URL of the admin listener, used in `Location` headers of admin answers. */
+  adminUrl: URL;
+  /** Origins and path prefixes that `return_to` may point to (kratos-contract.md §9.3). */
+  allowedReturnUrls: URL[];
+  registrationEnabled: boolean;
+  /** 32+ byte secret for signing cookies and page tokens. */
+  cookieSecret: string;
+  mail: { smtpUrl: string | undefined; from: string };
+  hibpUrl: URL | undefined;
+  lifespans: {
+    flowMs: number;
+    /** Self-service recovery and verification codes and links. */
+    codeMs: number;
+    invitationMs: number;
+    sessionMs: number;
+    sessionIdleMs: number;
+    privilegedSessionMs: number;
+  };
+  throttling: {
+    /** Failures allowed per identifier before the temporary lock (the BIO allows at most 10). */
+    maxFailures: number;
+    lockMs: number;
+    /** Failures allowed per client address within `lockMs`. */
+    maxFailuresPerAddress: number;
+  };
+  password: {
+    minLength: number;
+    /** Concurrent argon2 hashes; further requests queue up to `hashQueueLimit`, then get 503. */
+    hashConcurrency: number;
+    hashQueueLimit: number;
+  };
+  /** Issuer shown in authenticator apps. */
+  totpIssuer: string;
+}
+
+export const UI_PATHS = {
+  login: '/login',
+  registration: '/registration',
+  recovery: '/recovery',
+  verification: '/verification',
+  settings: '/settings',
+  error: '/error',
+  defaultReturn: '/permissies',
+} as const;

@@ -1,0 +1,22 @@
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
+import type { Db } from './database.js';
+import * as initial from './migrations/0001_initial.js';
+
+// Migrations are listed in code so that the compiled package carries them; names sort in apply order.
+const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+};
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'idp_migrations',
+    migrationLockTableName: 'idp_migrations_lock',
+  });
+  const result: MigrationResultSet = await migrator.migrateToLatest();
+  if (result.error) {
+    throw result.error instanceof Error ? result.error : new Error(String(result.error));
+  }
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

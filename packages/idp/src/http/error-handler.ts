@@ -1,0 +1,46 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { IdpContext } from '../context.js';
+import { HttpError } from '../errors/herodot.js';
+
+/**
+ * Every error leaves as a herodot envelope: our own HttpError as built, Fastify's own client errors (bad JSON,
+ * wrong media type, body too large) with their status, anything else as a generic 500 without internals.
+ */
+export function registerErrorHandling(app: FastifyInstance, ctx: IdpContext): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    let httpError: HttpError;
+    if (error instanceof HttpError) {
+      httpError = error;
+    } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      httpError = new HttpError({ code: error.statusCode, reason: clientReason(error) });
+    } else {
+      ctx.log.error({ err: error, url: request.url, reqId: request.id }, 'unexpected error');
+      httpError = new HttpError({ code: 500 });
+    }
+    if (httpError.id) void reply.header('Ory-Error-Id', httpError.id);
+    void reply
+      .code(httpError.code)
+      .header('Content-Type', 'application/json')
+      .header('Cache-Control', 'private, no-cache, no-store, must-revalidate')
+      .send(JSON.stringify(httpError.toEnvelope()));
+  });
+  app.setNotFoundHandler((_request, reply) => {
+    const error = new HttpError({ code: 404, message: 'Not Found' });
+    void reply.code(404).header('Content-Type', 'application/json').send(JSON.stringify(error.toEnvelope()));
+  });
+}
+
+function clientReason(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'The request media type is not supported; send application/json or application/x-www-form-urlencoded.';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is too large.';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is empty but declared as JSON.';
+    default:
+      return error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+        ? 'Unable to decode the request body as JSON.'
+        : 'The request was malformed or contained invalid parameters.';
+  }
+}
