@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
-import { createIdentityProvider, migrateToLatest, openDatabase, systemClock, type Db } from '@portaal/idp';
+import { createIdentityProvider, migrateToLatest, openDatabase, systemClock, type Db, type IdentityProvider } from '@portaal/idp';
 import type { ServerConfig } from './config.js';
 import { createMetrics } from './metrics.js';
 import { registerHealthRoutes } from './health.js';
@@ -9,6 +9,7 @@ import { registerPlaceholderPage } from './placeholder-page.js';
 
 export interface PortaalServer {
   db: Db;
+  idp: IdentityProvider;
   publicApp: FastifyInstance;
   adminApp: FastifyInstance;
   listen(): Promise<void>;
@@ -51,6 +52,7 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
 
   return {
     db,
+    idp,
     publicApp,
     adminApp,
     async listen() {

@@ -7,3 +7,5 @@ export { migrateToLatest } from './db/migrate.js';
 export { HttpError } from './errors/herodot.js';
 export { parseDuration } from './duration.js';
 export { createIdentityProvider, type IdentityProvider } from './provider.js';
+export { createIdentityWithPassword } from './identities/create-identity.js';
+export { findIdentityIdByIdentifier } from './identities/identity-repository.js';

@@ -1,0 +1,139 @@
+import crypto from 'node:crypto';
+import type { FlowsTable } from '../db/schema.js';
+import type { DbExecutor } from '../identities/identity-repository.js';
+import type { Clock } from '../clock.js';
+import type { UiContainer } from '../ui/nodes.js';
+
+export type FlowKind = FlowsTable['kind'];
+export type FlowType = FlowsTable['type'];
+
+export interface Flow {
+  id: string;
+  kind: FlowKind;
+  type: FlowType;
+  state: string;
+  requestUrl: string;
+  returnTo: string | null;
+  /** The real anti-CSRF token the flow was created with; rendered masked. */
+  csrfToken: string;
+  active: string | null;
+  requestedAal: string | null;
+  refresh: boolean;
+  identityId: string | null;
+  sessionId: string | null;
+  ui: UiContainer;
+  /** Server-side state never sent to clients (pending TOTP secret, pending lookup codes, recovered identity…). */
+  internal: Record<string, unknown>;
+  submitCount: number;
+  expiresAt: string;
+  issuedAt: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function newFlow(
+  clock: Clock,
+  lifespanMs: number,
+  init: Pick<Flow, 'kind' | 'type' | 'requestUrl' | 'csrfToken'> & Partial<Flow>,
+): Flow {
+  const now = clock.now();
+  const id = init.id ?? crypto.randomUUID();
+  return {
+    state: 'choose_method',
+    returnTo: null,
+    active: null,
+    requestedAal: null,
+    refresh: false,
+    identityId: null,
+    sessionId: null,
+    internal: {},
+    submitCount: 0,
+    ui: { action: '', method: 'POST', nodes: [] },
+    expiresAt: new Date(now.getTime() + lifespanMs).toISOString(),
+    issuedAt: now.toISOString(),
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    ...init,
+    id,
+  };
+}
+
+const toRow = (flow: Flow): FlowsTable => ({
+  id: flow.id,
+  kind: flow.kind,
+  type: flow.type,
+  state: flow.state,
+  request_url: flow.requestUrl,
+  return_to: flow.returnTo,
+  csrf_token: flow.csrfToken,
+  active: flow.active,
+  requested_aal: flow.requestedAal,
+  refresh: flow.refresh ? 1 : 0,
+  identity_id: flow.identityId,
+  session_id: flow.sessionId,
+  ui: JSON.stringify(flow.ui),
+  internal_context: JSON.stringify(flow.internal),
+  submit_count: flow.submitCount,
+  expires_at: flow.expiresAt,
+  issued_at: flow.issuedAt,
+  created_at: flow.createdAt,
+  updated_at: flow.updatedAt,
+});
+
+const fromRow = (row: FlowsTable): Flow => ({
+  id: row.id,
+  kind: row.kind,
+  type: row.type,
+  state: row.state,
+  requestUrl: row.request_url,
+  returnTo: row.return_to,
+  csrfToken: row.csrf_token,
+  active: row.active,
+  requestedAal: row.requested_aal,
+  refresh: row.refresh === 1,
+  identityId: row.identity_id,
+  sessionId: row.session_id,
+  ui: JSON.parse(row.ui) as UiContainer,
+  internal: JSON.parse(row.internal_context) as Record<string, unknown>,
+  submitCount: row.submit_count,
+  expiresAt: row.expires_at,
+  issuedAt: row.issued_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export async function insertFlow(db: DbExecutor, flow: Flow): Promise<void> {
+  await db.insertInto('selfservice_flows').values(toRow(flow)).execute();
+}
+
+export async function saveFlow(db: DbExecutor, clock: Clock, flow: Flow): Promise<void> {
+  flow.updatedAt = clock.now().toISOString();
+  const { id, ...changes } = toRow(flow);
+  await db.updateTable('selfservice_flows').set(changes).where('id', '=', id).execute();
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function findFlow(db: DbExecutor, kind: FlowKind, id: unknown): Promise<Flow | undefined> {
+  if (typeof id !== 'string' || !UUID.test(id)) return undefined;
+  const row = await db
+    .selectFrom('selfservice_flows')
+    .selectAll()
+    .where('id', '=', id.toLowerCase())
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+  return row ? fromRow(row) : undefined;
+}
+
+/** Atomically counts one more submission; returns the new count (code flows allow at most 5). */
+export async function countSubmission(db: DbExecutor, flowId: string): Promise<number> {
+  const row = await db
+    .updateTable('selfservice_flows')
+    .set((eb) => ({ submit_count: eb('submit_count', '+', 1) }))
+    .where('id', '=', flowId)
+    .returning('submit_count')
+    .executeTakeFirst();
+  return row?.submit_count ?? Number.MAX_SAFE_INTEGER;
+}
+
+export const isExpired = (flow: Flow, now: Date): boolean => new Date(flow.expiresAt).getTime() <= now.getTime();

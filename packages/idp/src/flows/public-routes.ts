@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IdpServices } from '../services.js';
+import { HttpError } from '../errors/herodot.js';
+import type { FlowKind, FlowType } from './flow.js';
+import { getFlow } from './get-flow.js';
+import { createLoginFlow } from './login/create.js';
+import { submitLoginFlow } from './login/submit.js';
+import { createRegistrationFlow, submitRegistrationFlow } from './registration/registration.js';
+import { createRecoveryFlow } from './recovery/create.js';
+import { followRecoveryLink, submitRecoveryFlow } from './recovery/submit.js';
+import { createVerificationFlow, submitVerificationFlow } from './verification/verification.js';
+import { createSettingsFlow } from './settings/create.js';
+import { submitSettingsFlow } from './settings/submit.js';
+import { registerLogoutRoutes } from './logout/logout-routes.js';
+import { registerErrorRoutes } from './errors/error-routes.js';
+import { queryOf } from './flow-request.js';
+
+type Handler = (services: IdpServices, request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+type Creator = (services: IdpServices, request: FastifyRequest, reply: FastifyReply, type: FlowType) => Promise<FastifyReply>;
+
+const flows: Record<FlowKind, { create: Creator; submit: Handler }> = {
+  login: { create: createLoginFlow, submit: submitLoginFlow },
+  registration: { create: createRegistrationFlow, submit: submitRegistrationFlow },
+  recovery: {
+    create: createRecoveryFlow,
+    submit: (services, request, reply) => {
+      const token = queryOf(request).token;
+      return request.method === 'GET' && token ? followRecoveryLink(services, request, reply, token) : submitRecoveryFlow(services, request, reply);
+    },
+  },
+  verification: { create: createVerificationFlow, submit: submitVerificationFlow },
+  settings: { create: createSettingsFlow, submit: submitSettingsFlow },
+};
+
+/** The self-service routes; each flow's modules hold the logic, this table only wires them. */
+export function registerSelfServiceRoutes(app: FastifyInstance, services: IdpServices): void {
+  for (const [kind, handlers] of Object.entries(flows) as [FlowKind, (typeof flows)[FlowKind]][]) {
+    app.get(`/self-service/${kind}/browser`, (request, reply) => handlers.create(services, request, reply, 'browser'));
+    app.get(`/self-service/${kind}/api`, (request, reply) => handlers.create(services, request, reply, 'api'));
+    app.get(`/self-service/${kind}/flows`, (request, reply) => getFlow(services, request, reply, kind));
+    app.route({ method: ['POST', 'GET'], url: `/self-service/${kind}`, handler: (request, reply) => handlers.submit(services, request, reply) });
+  }
+  registerLogoutRoutes(app, services);
+  registerErrorRoutes(app, services);
+  registerFeaturesOff(app, services);
+}
+
+/** Calls for features this product does not use, answered as Kratos does with them switched off. */
+function registerFeaturesOff(app: FastifyInstance, services: IdpServices): void {
+  const notFound = async () => {
+    throw new HttpError({ code: 404, message: 'Not Found' });
+  };
+  app.get('/.well-known/ory/webauthn.js', notFound);
+  app.get('/self-service/fed-cm/parameters', notFound);
+  app.post('/self-service/fed-cm/token', notFound);
+  app.get('/sessions/token-exchange', async () => {
+    throw new HttpError({ code: 404, reason: 'no session token exchange code found' });
+  });
+  app.get('/.well-known/change-password', async (_request, reply) =>
+    reply.code(303).header('Location', new URL('/self-service/settings/browser', services.ctx.config.publicUrl).toString()).send(),
+  );
+  // Admin paths on the public port point to the admin listener (kratos-contract.md §13), never serve them.
+  app.all('/admin/*', async (request, reply) =>
+    reply.code(307).header('Location', new URL(request.url, services.ctx.config.adminUrl).toString()).send(),
+  );
+}

@@ -1,0 +1,88 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { IdpServices } from '../../services.js';
+import { HttpError } from '../../errors/herodot.js';
+import { parseDuration } from '../../duration.js';
+import { publicUrlOf, uiUrl } from '../../http/return-to.js';
+import { findIdentity } from '../../identities/identity-repository.js';
+import { issueCode } from '../../codes/one-time-codes.js';
+import { saveFlow } from '../flow.js';
+import { sendJson } from '../flow-http.js';
+import { recoveryCodeNodes } from './nodes.js';
+import { startRecoveryFlow } from './create.js';
+
+const body = z
+  .object({ identity_id: z.string().max(64), expires_in: z.string().max(32).optional(), flow_type: z.enum(['browser', 'api']).optional() })
+  .strict();
+
+/**
+ * `POST /admin/recovery/code` and `/admin/recovery/link` (kratos-contract.md §13.5): a recovery flow already in
+ * `sent_email` state, without CSRF, whose code or link the caller hands to the person (the invitation mail).
+ */
+export function registerAdminRecoveryRoutes(app: FastifyInstance, services: IdpServices): void {
+  const { ctx } = services;
+
+  async function prepare(raw: unknown) {
+    const parsed = body.safeParse(raw);
+    if (!parsed.success) throw new HttpError({ code: 400, reason: `The request body is invalid: ${parsed.error.issues.map((i) => i.message).join('; ')}` });
+    const { identity_id: identityId, expires_in: expiresIn } = parsed.data;
+    let lifespanMs = ctx.config.lifespans.codeMs;
+    if (expiresIn !== undefined) {
+      const parsedMs = parseDuration(expiresIn);
+      if (parsedMs === undefined) {
+        throw new HttpError({ code: 400, reason: `Unable to parse "expires_in" as a duration string (e.g. "1h", "1m30s", "500ms"): ${expiresIn}` });
+      }
+      if (parsedMs <= 0) throw new HttpError({ code: 400, reason: 'Value from "expires_in" must result to a future time.' });
+      lifespanMs = parsedMs;
+    }
+    const identity = /^[0-9a-f-]{36}$/i.test(identityId) ? await findIdentity(ctx.db.kysely, identityId) : undefined;
+    if (!identity) throw new HttpError({ code: 404, reason: 'could not find identity' });
+    const flow = await startRecoveryFlow(services, {
+      type: parsed.data.flow_type ?? 'browser',
+      requestUrl: publicUrlOf(ctx.config, '/self-service/recovery/browser'),
+      csrfToken: crypto.randomBytes(32).toString('base64'),
+      returnTo: null,
+      lifespanMs: Math.max(lifespanMs, ctx.config.lifespans.flowMs),
+    });
+    flow.internal.skip_csrf = true;
+    flow.state = 'sent_email';
+    return { identity, flow, lifespanMs };
+  }
+
+  app.post('/admin/recovery/code', async (request, reply) => {
+    const { identity, flow, lifespanMs } = await prepare(request.body);
+    const code = await issueCode(ctx.db.kysely, ctx.clock, {
+      flowId: flow.id,
+      purpose: 'recovery_code',
+      identityId: identity.id,
+      address: identity.traits.email,
+      lifespanMs,
+    });
+    flow.active = 'code';
+    flow.ui.nodes = recoveryCodeNodes(identity.traits.email);
+    await saveFlow(ctx.db.kysely, ctx.clock, flow);
+    return sendJson(reply, 201, {
+      recovery_link: uiUrl(ctx.config, 'recovery', { flow: flow.id }),
+      recovery_code: code.value,
+      expires_at: code.expiresAt.toISOString(),
+    });
+  });
+
+  app.post('/admin/recovery/link', async (request, reply) => {
+    const { identity, flow, lifespanMs } = await prepare(request.body);
+    const token = await issueCode(ctx.db.kysely, ctx.clock, {
+      flowId: flow.id,
+      purpose: 'recovery_link',
+      identityId: identity.id,
+      address: identity.traits.email,
+      lifespanMs,
+    });
+    flow.active = 'link';
+    await saveFlow(ctx.db.kysely, ctx.clock, flow);
+    return sendJson(reply, 200, {
+      recovery_link: publicUrlOf(ctx.config, '/self-service/recovery', { flow: flow.id, token: token.value }),
+      expires_at: token.expiresAt.toISOString(),
+    });
+  });
+}

@@ -1,0 +1,74 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IdpServices } from '../../services.js';
+import { kratosErrors } from '../../errors/kratos-errors.js';
+import { setSessionCookie } from '../../http/cookies.js';
+import { uiUrl } from '../../http/return-to.js';
+import { clientAddress, userAgent } from '../../http/client-info.js';
+import { findCredentials, findIdentity, markAddressVerified } from '../../identities/identity-repository.js';
+import { insertSession } from '../../sessions/session-repository.js';
+import { identifierKey } from '../../throttle/index.js';
+import { messages } from '../../ui/messages.js';
+import { saveFlow, type Flow } from '../flow.js';
+import { redirect, regenerateCsrfCookie, sendFlow, wantsRedirect } from '../flow-http.js';
+import { startSettingsFlow } from '../settings/create.js';
+
+/**
+ * A recovery code or link was accepted: the address is verified, a session (aal1, `code_recovery` or
+ * `link_recovery`) is issued and the browser goes to a settings flow carrying message 1060001
+ * (kratos-contract.md §4). Returns undefined when no session may be issued (identity disabled or locked).
+ */
+export async function finishRecovery(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  identityId: string,
+  address: string,
+  method: 'code_recovery' | 'link_recovery',
+  forceRedirect = false,
+): Promise<FastifyReply | undefined> {
+  const { ctx, throttle } = services;
+  const { db, clock, config } = ctx;
+  const identity = await findIdentity(db.kysely, identityId);
+  // The login lock applies to every path that issues a session.
+  if (!identity || identity.state !== 'active' || (await throttle.isLocked(identifierKey('login', identity.traits.email)))) {
+    return undefined;
+  }
+  await markAddressVerified(db.kysely, clock, identity.id, address);
+  const now = clock.now();
+  const issued = await insertSession(db.kysely, clock, {
+    identityId: identity.id,
+    methods: [{ method, aal: 'aal1', completed_at: now.toISOString() }],
+    lifespanMs: config.lifespans.sessionMs,
+    ipAddress: clientAddress(request),
+    userAgent: userAgent(request),
+  });
+  ctx.log.info({ event: 'recovery.success', identity: identity.id, method }, 'account recovered');
+  flow.state = 'passed_challenge';
+  const csrfToken = flow.type === 'browser' ? regenerateCsrfCookie(services, reply) : flow.csrfToken;
+  const credentials = await findCredentials(db.kysely, identity.id);
+  const settings = await startSettingsFlow(
+    services,
+    { identity, credentials, session: issued.session },
+    {
+      type: flow.type,
+      requestUrl: flow.requestUrl,
+      csrfToken,
+      returnTo: flow.returnTo,
+      message: messages.recoverySuccessful(new Date(now.getTime() + config.lifespans.privilegedSessionMs), now),
+    },
+  );
+  const settingsUi = uiUrl(config, 'settings', { flow: settings.id });
+  if (flow.type === 'api') {
+    flow.internal.continue_with = [
+      { action: 'set_ory_session_token', ory_session_token: issued.token },
+      { action: 'show_settings_ui', flow: { id: settings.id, url: settingsUi } },
+    ];
+    await saveFlow(db.kysely, clock, flow);
+    return sendFlow(services, reply, 200, flow);
+  }
+  await saveFlow(db.kysely, clock, flow);
+  setSessionCookie(reply, config, issued.token, new Date(issued.session.expiresAt), now);
+  if (forceRedirect || wantsRedirect(request, flow, true)) return redirect(reply, settingsUi);
+  throw kratosErrors.browserLocationChangeRequired(settingsUi);
+}

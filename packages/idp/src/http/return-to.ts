@@ -1,0 +1,52 @@
+import type { IdpConfig } from '../config.js';
+import { UI_PATHS } from '../config.js';
+import { HttpError } from '../errors/herodot.js';
+
+export const returnToForbidden = (value: string) =>
+  new HttpError({
+    code: 400,
+    id: 'self_service_flow_return_to_forbidden',
+    reason: `Requested return_to URL ${JSON.stringify(value)} is not allowed.`,
+  });
+
+/**
+ * kratos-contract.md §9.3: relative targets inherit the public origin; a target must match an allowed URL's scheme,
+ * host and path prefix. Backslashes, control characters and credentials in the URL are refused outright, which
+ * closes `/\evil`, `https://ok@evil` and similar tricks.
+ */
+export function validateReturnTo(config: IdpConfig, value: string): URL {
+  if (value.length > 2048 || /[\\\u0000-\u001f\u007f]/.test(value)) throw returnToForbidden(value);
+  let target: URL;
+  try {
+    target = new URL(value, config.publicUrl);
+  } catch {
+    throw returnToForbidden(value);
+  }
+  if (target.username || target.password) throw returnToForbidden(value);
+  const allowed = [...config.allowedReturnUrls, new URL('/self-service', config.publicUrl)];
+  const ok = allowed.some((entry) => matches(entry, target));
+  if (!ok) throw returnToForbidden(value);
+  return target;
+}
+
+function matches(entry: URL, target: URL): boolean {
+  if (entry.protocol !== target.protocol) return false;
+  const host = entry.host.toLowerCase();
+  const targetHost = target.host.toLowerCase();
+  const hostOk = host.startsWith('*.') ? targetHost.endsWith(host.slice(1)) : host === targetHost;
+  if (!hostOk) return false;
+  const prefix = entry.pathname;
+  return prefix === '/' || target.pathname === prefix || target.pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
+}
+
+export const uiUrl = (config: IdpConfig, path: keyof typeof UI_PATHS, query?: Record<string, string>): string => {
+  const url = new URL(UI_PATHS[path], config.publicUrl);
+  for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
+  return url.toString();
+};
+
+export const publicUrlOf = (config: IdpConfig, path: string, query?: Record<string, string | undefined>): string => {
+  const url = new URL(path, config.publicUrl);
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+  return url.toString();
+};

@@ -1,0 +1,29 @@
+import type { IdpServices } from '../services.js';
+import { insertIdentity, saveCredential } from './identity-repository.js';
+import { normaliseEmail, validateTraits } from './identity-schema.js';
+import { HttpError } from '../errors/herodot.js';
+
+/**
+ * Creates an identity, optionally with a password, in one transaction (CLI bootstrap and demo data).
+ * The password policy applies, as it would at registration.
+ */
+export async function createIdentityWithPassword(
+  services: IdpServices,
+  input: { email: string; firstName?: string; lastName?: string; password?: string; verified?: boolean },
+): Promise<string> {
+  const checked = validateTraits({ email: input.email, name: { first: input.firstName, last: input.lastName } });
+  if (!checked.traits) throw new HttpError({ code: 400, reason: checked.errors.map((e) => e.message.text).join(' ') });
+  const traits = checked.traits;
+  let hashed: string | undefined;
+  if (input.password !== undefined) {
+    const violation = await services.passwordPolicy.validate(input.password, [traits.email]);
+    if (violation) throw new HttpError({ code: 400, reason: violation.text });
+    hashed = await services.passwords.hash(input.password);
+  }
+  const { db, clock } = services.ctx;
+  return db.kysely.transaction().execute(async (trx) => {
+    const id = await insertIdentity(trx, clock, { traits, addressVerified: input.verified === true });
+    if (hashed) await saveCredential(trx, clock, id, 'password', { hashed_password: hashed }, [normaliseEmail(traits.email)]);
+    return id;
+  });
+}

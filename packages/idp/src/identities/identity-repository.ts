@@ -1,0 +1,408 @@
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../clock.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
+import { HttpError } from '../errors/herodot.js';
+import { DEFAULT_SCHEMA_ID, normaliseEmail, type Traits } from './identity-schema.js';
+
+export type DbExecutor = Kysely<Database>;
+export type IdentityState = 'active' | 'inactive';
+
+export interface VerifiableAddress {
+  id: string;
+  value: string;
+  verified: boolean;
+  via: string;
+  status: string;
+  verifiedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RecoveryAddress {
+  id: string;
+  value: string;
+  via: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface IdentityRecord {
+  id: string;
+  schemaId: string;
+  state: IdentityState;
+  stateChangedAt: string | null;
+  traits: Traits;
+  metadataPublic: unknown;
+  metadataAdmin: unknown;
+  externalId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  verifiableAddresses: VerifiableAddress[];
+  recoveryAddresses: RecoveryAddress[];
+}
+
+export interface CredentialRecord {
+  id: string;
+  identityId: string;
+  type: string;
+  config: Record<string, unknown>;
+  version: number;
+  revision: number;
+  lastUsedStep: number | null;
+  identifiers: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const identityConflict = () =>
+  new HttpError({ code: 409, reason: 'This identity conflicts with another identity that already exists.' });
+
+export interface NewIdentity {
+  id?: string;
+  schemaId?: string;
+  traits: Traits;
+  state?: IdentityState;
+  metadataPublic?: unknown;
+  metadataAdmin?: unknown;
+  externalId?: string | null;
+  /** Marks the e-mail address verified (imports with `verified: true`, accepted invitations). */
+  addressVerified?: boolean;
+}
+
+const json = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
+const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+/** Writes the identity with its addresses. Throws 409 when the e-mail belongs to another identity. */
+export async function insertIdentity(db: DbExecutor, clock: Clock, input: NewIdentity): Promise<string> {
+  const now = clock.now().toISOString();
+  const id = input.id ?? crypto.randomUUID();
+  try {
+    await db
+      .insertInto('identities')
+      .values({
+        id,
+        schema_id: input.schemaId ?? DEFAULT_SCHEMA_ID,
+        state: input.state ?? 'active',
+        state_changed_at: now,
+        traits: JSON.stringify(input.traits),
+        metadata_public: json(input.metadataPublic),
+        metadata_admin: json(input.metadataAdmin),
+        external_id: input.externalId ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await writeAddresses(db, now, id, input.traits.email, input.addressVerified === true);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw identityConflict();
+    throw error;
+  }
+  return id;
+}
+
+async function writeAddresses(db: DbExecutor, now: string, identityId: string, email: string, verified: boolean) {
+  const value = normaliseEmail(email);
+  await db
+    .insertInto('identity_verifiable_addresses')
+    .values({
+      id: crypto.randomUUID(),
+      identity_id: identityId,
+      value,
+      via: 'email',
+      verified: verified ? 1 : 0,
+      status: verified ? 'completed' : 'pending',
+      verified_at: verified ? now : null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await db
+    .insertInto('identity_recovery_addresses')
+    .values({ id: crypto.randomUUID(), identity_id: identityId, value, via: 'email', created_at: now, updated_at: now })
+    .execute();
+}
+
+export async function findIdentity(db: DbExecutor, id: string): Promise<IdentityRecord | undefined> {
+  const found = await findIdentities(db, [id]);
+  return found[0];
+}
+
+/** Loads identities with their addresses, in the order of `ids`. */
+export async function findIdentities(db: DbExecutor, ids: string[]): Promise<IdentityRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('identities').selectAll().where('id', 'in', ids).execute();
+  const [verifiable, recovery] = await Promise.all([
+    db.selectFrom('identity_verifiable_addresses').selectAll().where('identity_id', 'in', ids).orderBy('created_at').execute(),
+    db.selectFrom('identity_recovery_addresses').selectAll().where('identity_id', 'in', ids).orderBy('created_at').execute(),
+  ]);
+  const byId = new Map(
+    rows.map((row): [string, IdentityRecord] => [
+      row.id,
+      {
+        id: row.id,
+        schemaId: row.schema_id,
+        state: row.state,
+        stateChangedAt: row.state_changed_at,
+        traits: JSON.parse(row.traits) as Traits,
+        metadataPublic: parse(row.metadata_public),
+        metadataAdmin: parse(row.metadata_admin),
+        externalId: row.external_id,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        verifiableAddresses: [],
+        recoveryAddresses: [],
+      },
+    ]),
+  );
+  for (const a of verifiable) {
+    byId.get(a.identity_id)?.verifiableAddresses.push({
+      id: a.id,
+      value: a.value,
+      verified: a.verified === 1,
+      via: a.via,
+      status: a.status,
+      verifiedAt: a.verified_at,
+      createdAt: a.created_at,
+      updatedAt: a.updated_at,
+    });
+  }
+  for (const a of recovery) {
+    byId.get(a.identity_id)?.recoveryAddresses.push({
+      id: a.id,
+      value: a.value,
+      via: a.via,
+      createdAt: a.created_at,
+      updatedAt: a.updated_at,
+    });
+  }
+  return ids.map((id) => byId.get(id)).filter((identity): identity is IdentityRecord => identity !== undefined);
+}
+
+/** The identity whose credential of `type` has this identifier (e-mail for passwords), if any. */
+export async function findIdentityIdByIdentifier(db: DbExecutor, type: string, identifier: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('identity_credential_identifiers')
+    .select('identity_id')
+    .where('type', '=', type)
+    .where('identifier', '=', normaliseEmail(identifier))
+    .executeTakeFirst();
+  return row?.identity_id;
+}
+
+/** The identity with this recovery (or verification) address. */
+export async function findIdentityIdByAddress(db: DbExecutor, address: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('identity_recovery_addresses')
+    .select('identity_id')
+    .where('value', '=', normaliseEmail(address))
+    .executeTakeFirst();
+  return row?.identity_id;
+}
+
+export async function findCredentials(db: DbExecutor, identityId: string): Promise<CredentialRecord[]> {
+  const map = await findCredentialsOf(db, [identityId]);
+  return map.get(identityId) ?? [];
+}
+
+export async function findCredentialsOf(db: DbExecutor, identityIds: string[]): Promise<Map<string, CredentialRecord[]>> {
+  const result = new Map<string, CredentialRecord[]>();
+  if (identityIds.length === 0) return result;
+  const [rows, identifiers] = await Promise.all([
+    db.selectFrom('identity_credentials').selectAll().where('identity_id', 'in', identityIds).orderBy('type').execute(),
+    db
+      .selectFrom('identity_credential_identifiers')
+      .select(['credential_id', 'identifier'])
+      .where('identity_id', 'in', identityIds)
+      .execute(),
+  ]);
+  for (const row of rows) {
+    const list = result.get(row.identity_id) ?? [];
+    list.push({
+      id: row.id,
+      identityId: row.identity_id,
+      type: row.type,
+      config: JSON.parse(row.config) as Record<string, unknown>,
+      version: row.version,
+      revision: row.revision,
+      lastUsedStep: row.last_used_step === null ? null : Number(row.last_used_step),
+      identifiers: identifiers.filter((i) => i.credential_id === row.id).map((i) => i.identifier),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    });
+    result.set(row.identity_id, list);
+  }
+  return result;
+}
+
+export async function findCredential(db: DbExecutor, identityId: string, type: string): Promise<CredentialRecord | undefined> {
+  return (await findCredentials(db, identityId)).find((c) => c.type === type);
+}
+
+/** Creates or replaces the identity's credential of `type`, with its identifiers. */
+export async function saveCredential(
+  db: DbExecutor,
+  clock: Clock,
+  identityId: string,
+  type: string,
+  config: Record<string, unknown>,
+  identifiers: string[],
+): Promise<void> {
+  const now = clock.now().toISOString();
+  const existing = await db
+    .selectFrom('identity_credentials')
+    .select(['id'])
+    .where('identity_id', '=', identityId)
+    .where('type', '=', type)
+    .executeTakeFirst();
+  const id = existing?.id ?? crypto.randomUUID();
+  try {
+    if (existing) {
+      await db
+        .updateTable('identity_credentials')
+        .set((eb) => ({ config: JSON.stringify(config), updated_at: now, revision: eb('revision', '+', 1), last_used_step: null }))
+        .where('id', '=', id)
+        .execute();
+      await db.deleteFrom('identity_credential_identifiers').where('credential_id', '=', id).execute();
+    } else {
+      await db
+        .insertInto('identity_credentials')
+        .values({
+          id,
+          identity_id: identityId,
+          type,
+          config: JSON.stringify(config),
+          version: 0,
+          revision: 0,
+          last_used_step: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    }
+    for (const identifier of identifiers) {
+      await db
+        .insertInto('identity_credential_identifiers')
+        .values({ id: crypto.randomUUID(), identity_id: identityId, credential_id: id, type, identifier })
+        .execute();
+    }
+  } catch (error) {
+    if (isUniqueViolation(error)) throw identityConflict();
+    throw error;
+  }
+  await touchIdentity(db, clock, identityId);
+}
+
+/**
+ * Replaces a credential's config only if nobody changed it since it was read (`revision`), so that one-time secrets
+ * (lookup codes) cannot be spent twice by concurrent requests. Returns false when the race was lost.
+ */
+export async function updateCredentialConfigIfUnchanged(
+  db: DbExecutor,
+  clock: Clock,
+  credential: CredentialRecord,
+  config: Record<string, unknown>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('identity_credentials')
+    .set({ config: JSON.stringify(config), revision: credential.revision + 1, updated_at: clock.now().toISOString() })
+    .where('id', '=', credential.id)
+    .where('revision', '=', credential.revision)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Records a TOTP time step as used, atomically; false when this or a later step was used already (replay). */
+export async function claimTotpStep(db: DbExecutor, credentialId: string, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable('identity_credentials')
+    .set({ last_used_step: step })
+    .where('id', '=', credentialId)
+    .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function deleteCredential(db: DbExecutor, clock: Clock, identityId: string, type: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('identity_credentials')
+    .where('identity_id', '=', identityId)
+    .where('type', '=', type)
+    .executeTakeFirst();
+  await touchIdentity(db, clock, identityId);
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * Replaces traits; when the e-mail changes, the password identifier and the addresses follow (new address
+ * unverified). Throws 409 when the new e-mail belongs to another identity.
+ */
+export async function updateIdentity(
+  db: DbExecutor,
+  clock: Clock,
+  id: string,
+  changes: { traits?: Traits; state?: IdentityState; metadataPublic?: unknown; metadataAdmin?: unknown; externalId?: string | null },
+): Promise<void> {
+  const now = clock.now().toISOString();
+  const current = await findIdentity(db, id);
+  if (!current) throw new HttpError({ code: 404, message: 'Unable to locate the resource' });
+  try {
+    await db
+      .updateTable('identities')
+      .set({
+        ...(changes.traits ? { traits: JSON.stringify(changes.traits) } : {}),
+        ...(changes.state && changes.state !== current.state ? { state: changes.state, state_changed_at: now } : {}),
+        ...('metadataPublic' in changes ? { metadata_public: json(changes.metadataPublic) } : {}),
+        ...('metadataAdmin' in changes ? { metadata_admin: json(changes.metadataAdmin) } : {}),
+        ...('externalId' in changes ? { external_id: changes.externalId ?? null } : {}),
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .execute();
+    if (changes.traits && normaliseEmail(changes.traits.email) !== normaliseEmail(current.traits.email)) {
+      const email = normaliseEmail(changes.traits.email);
+      await db.deleteFrom('identity_verifiable_addresses').where('identity_id', '=', id).execute();
+      await db.deleteFrom('identity_recovery_addresses').where('identity_id', '=', id).execute();
+      await writeAddresses(db, now, id, email, false);
+      await db
+        .updateTable('identity_credential_identifiers')
+        .set({ identifier: email })
+        .where('identity_id', '=', id)
+        .where('type', '=', 'password')
+        .execute();
+    }
+  } catch (error) {
+    if (isUniqueViolation(error)) throw identityConflict();
+    throw error;
+  }
+}
+
+export async function markAddressVerified(db: DbExecutor, clock: Clock, identityId: string, address: string): Promise<void> {
+  const now = clock.now().toISOString();
+  await db
+    .updateTable('identity_verifiable_addresses')
+    .set({ verified: 1, status: 'completed', verified_at: now, updated_at: now })
+    .where('identity_id', '=', identityId)
+    .where('value', '=', normaliseEmail(address))
+    .where('verified', '=', 0)
+    .execute();
+}
+
+export async function markAddressSent(db: DbExecutor, clock: Clock, address: string): Promise<void> {
+  await db
+    .updateTable('identity_verifiable_addresses')
+    .set({ status: 'sent', updated_at: clock.now().toISOString() })
+    .where('value', '=', normaliseEmail(address))
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export async function deleteIdentity(db: DbExecutor, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('identities').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+async function touchIdentity(db: DbExecutor, clock: Clock, id: string) {
+  await db.updateTable('identities').set({ updated_at: clock.now().toISOString() }).where('id', '=', id).execute();
+}

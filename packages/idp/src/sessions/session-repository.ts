@@ -1,0 +1,135 @@
+import crypto from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { DbExecutor } from '../identities/identity-repository.js';
+import type { SessionsTable } from '../db/schema.js';
+import { randomToken, sha256 } from './tokens.js';
+import type { AuthenticationMethod } from './aal.js';
+
+export interface SessionRecord {
+  id: string;
+  identityId: string;
+  active: boolean;
+  methods: AuthenticationMethod[];
+  authenticatedAt: string;
+  issuedAt: string;
+  expiresAt: string;
+  lastSeenAt: string;
+  ipAddress: string;
+  userAgent: string;
+}
+
+export const toSessionRecord = (row: SessionsTable): SessionRecord => ({
+  id: row.id,
+  identityId: row.identity_id,
+  active: row.active === 1,
+  methods: JSON.parse(row.authentication_methods) as AuthenticationMethod[],
+  authenticatedAt: row.authenticated_at,
+  issuedAt: row.issued_at,
+  expiresAt: row.expires_at,
+  lastSeenAt: row.last_seen_at,
+  ipAddress: row.ip_address,
+  userAgent: row.user_agent,
+});
+
+/** Issues a new session; the token is returned once and only its hash is stored. */
+export async function insertSession(
+  db: DbExecutor,
+  clock: Clock,
+  input: { identityId: string; methods: AuthenticationMethod[]; lifespanMs: number; ipAddress: string; userAgent: string },
+): Promise<{ session: SessionRecord; token: string }> {
+  const now = clock.now();
+  const token = randomToken('ory_st_');
+  const row: SessionsTable = {
+    id: crypto.randomUUID(),
+    token_hash: sha256(token),
+    logout_token_hash: sha256(randomToken('ory_lo_')),
+    identity_id: input.identityId,
+    active: 1,
+    authentication_methods: JSON.stringify(input.methods),
+    authenticated_at: now.toISOString(),
+    issued_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + input.lifespanMs).toISOString(),
+    last_seen_at: now.toISOString(),
+    ip_address: input.ipAddress.slice(0, 64),
+    user_agent: input.userAgent.slice(0, 512),
+    created_at: now.toISOString(),
+  };
+  await db.insertInto('sessions').values(row).execute();
+  return { session: toSessionRecord(row), token };
+}
+
+/**
+ * Adds authentication methods to a session (second factor, re-authentication) and rotates its token, so a token
+ * captured before the step-up never carries the higher assurance (session fixation).
+ */
+export async function upgradeSession(
+  db: DbExecutor,
+  clock: Clock,
+  session: SessionRecord,
+  methods: AuthenticationMethod[],
+  options: { reauthenticated: boolean; lifespanMs: number },
+): Promise<{ session: SessionRecord; token: string }> {
+  const now = clock.now();
+  const token = randomToken('ory_st_');
+  const merged = [...session.methods, ...methods];
+  const changes = {
+    token_hash: sha256(token),
+    authentication_methods: JSON.stringify(merged),
+    last_seen_at: now.toISOString(),
+    ...(options.reauthenticated
+      ? {
+          authenticated_at: now.toISOString(),
+          issued_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + options.lifespanMs).toISOString(),
+        }
+      : {}),
+  };
+  await db.updateTable('sessions').set(changes).where('id', '=', session.id).execute();
+  return {
+    token,
+    session: {
+      ...session,
+      methods: merged,
+      lastSeenAt: changes.last_seen_at,
+      ...(options.reauthenticated
+        ? { authenticatedAt: changes.authenticated_at!, issuedAt: changes.issued_at!, expiresAt: changes.expires_at! }
+        : {}),
+    },
+  };
+}
+
+export async function findSessionByToken(db: DbExecutor, token: string): Promise<SessionRecord | undefined> {
+  const row = await db.selectFrom('sessions').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst();
+  return row ? toSessionRecord(row) : undefined;
+}
+
+export async function findSession(db: DbExecutor, id: string): Promise<SessionRecord | undefined> {
+  const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toSessionRecord(row) : undefined;
+}
+
+export async function listSessionsOfIdentity(db: DbExecutor, identityId: string): Promise<SessionRecord[]> {
+  const rows = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('identity_id', '=', identityId)
+    .orderBy('created_at', 'desc')
+    .execute();
+  return rows.map(toSessionRecord);
+}
+
+export async function revokeSession(db: DbExecutor, id: string): Promise<void> {
+  await db.updateTable('sessions').set({ active: 0 }).where('id', '=', id).execute();
+}
+
+/** Revokes every session of the identity, except `keepId` when given; returns how many were active. */
+export async function revokeSessionsOfIdentity(db: DbExecutor, identityId: string, keepId?: string): Promise<number> {
+  let query = db.updateTable('sessions').set({ active: 0 }).where('identity_id', '=', identityId).where('active', '=', 1);
+  if (keepId) query = query.where('id', '!=', keepId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function touchSession(db: DbExecutor, id: string, at: Date): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: at.toISOString() }).where('id', '=', id).execute();
+}

@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IdpServices } from '../services.js';
+import { kratosErrors } from '../errors/kratos-errors.js';
+import { HttpError } from '../errors/herodot.js';
+import { publicUrlOf } from '../http/return-to.js';
+
+import { sendJson } from '../flows/flow-http.js';
+import { authenticate, type Authenticated } from './authenticate.js';
+import { availableAal, sessionAal } from './aal.js';
+import { listSessionsOfIdentity, revokeSession, revokeSessionsOfIdentity, findSession } from './session-repository.js';
+import { isSessionActive, sessionJson } from './session-json.js';
+
+/** `highest_available`: an identity with a second factor needs an aal2 session (kratos-contract.md §9.2). */
+export function ensureHighestAvailableAal(services: IdpServices, auth: Authenticated, returnTo?: string): void {
+  if (availableAal(auth.credentials) === 'aal2' && sessionAal(auth.session.methods) !== 'aal2') {
+    throw kratosErrors.sessionAal2Required(
+      publicUrlOf(services.ctx.config, '/self-service/login/browser', { aal: 'aal2', return_to: returnTo }),
+    );
+  }
+}
+
+async function requireSession(services: IdpServices, request: FastifyRequest, reason?: string): Promise<Authenticated> {
+  const auth = await authenticate(services, request);
+  if (!auth) throw kratosErrors.noSessionCredentials(reason);
+  return auth;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `/sessions/whoami`, `/sessions` list, revoke one, revoke others (kratos-contract.md §12). */
+export function registerSessionRoutes(app: FastifyInstance, services: IdpServices): void {
+  const { ctx } = services;
+  const jsonOf = (auth: Authenticated) =>
+    sessionJson(auth.session, auth.identity, { publicUrl: ctx.config.publicUrl, now: ctx.clock.now(), idleMs: ctx.config.lifespans.sessionIdleMs });
+
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/sessions/whoami',
+    handler: async (request, reply) => {
+      const auth = await requireSession(services, request);
+      ensureHighestAvailableAal(services, auth);
+      void reply.header('X-Kratos-Authenticated-Identity-Id', auth.identity.id);
+      return sendJson(reply, 200, jsonOf(auth));
+    },
+  });
+
+  app.get('/sessions', async (request, reply) => {
+    const auth = await requireSession(services, request, 'No valid session cookie found.');
+    ensureHighestAvailableAal(services, auth);
+    const now = ctx.clock.now();
+    const others = (await listSessionsOfIdentity(ctx.db.kysely, auth.identity.id)).filter(
+      (s) => s.id !== auth.session.id && isSessionActive(s, auth.identity, now, ctx.config.lifespans.sessionIdleMs),
+    );
+    void reply.header('X-Total-Count', String(others.length));
+    return sendJson(
+      reply,
+      200,
+      others.map((s) => sessionJson(s, auth.identity, { publicUrl: ctx.config.publicUrl, now, idleMs: ctx.config.lifespans.sessionIdleMs })),
+    );
+  });
+
+  app.delete('/sessions', async (request, reply) => {
+    const auth = await requireSession(services, request);
+    const count = await revokeSessionsOfIdentity(ctx.db.kysely, auth.identity.id, auth.session.id);
+    return sendJson(reply, 200, { count });
+  });
+
+  app.delete<{ Params: { id: string } }>('/sessions/:id', async (request, reply) => {
+    const auth = await requireSession(services, request);
+    const { id } = request.params;
+    if (!UUID.test(id)) throw new HttpError({ code: 400, reason: 'The session id must be a UUID.' });
+    if (id === auth.session.id) throw new HttpError({ code: 400, message: 'cannot revoke current session' });
+    const target = await findSession(ctx.db.kysely, id);
+    if (target && target.identityId === auth.identity.id) await revokeSession(ctx.db.kysely, id);
+    return reply.code(204).send();
+  });
+}
+

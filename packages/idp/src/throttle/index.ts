@@ -1,0 +1,1 @@
+export { createFailureThrottle, identifierKey, clientAddressKey } from './failure-throttle.js';

@@ -1,0 +1,84 @@
+/** Dutch mail texts (B1 level, 'je' voice). Each returns the subject and the plain-text body. */
+export interface MailText {
+  subject: string;
+  text: string;
+}
+
+const SIGNATURE = '\n\nMet vriendelijke groet,\nDatavoorzieningen Portaal';
+const NOT_YOU = 'Heb je hier niet om gevraagd? Dan hoef je niets te doen. Je wachtwoord blijft hetzelfde.';
+
+export function recoveryCodeMail(input: { code: string; validMinutes: number }): MailText {
+  return {
+    subject: 'Je herstelcode voor het Datavoorzieningen Portaal',
+    text: `Hallo,
+
+Je hebt gevraagd om je wachtwoord opnieuw in te stellen. Gebruik deze code:
+
+${input.code}
+
+De code is ${input.validMinutes} minuten geldig.
+
+${NOT_YOU}${SIGNATURE}`,
+  };
+}
+
+export function recoveryLinkMail(input: { url: string; validMinutes: number }): MailText {
+  return {
+    subject: 'Stel een nieuw wachtwoord in voor het Datavoorzieningen Portaal',
+    text: `Hallo,
+
+Je hebt gevraagd om je wachtwoord opnieuw in te stellen. Klik op de link hieronder om een nieuw wachtwoord te kiezen:
+
+${input.url}
+
+Deze link is ${input.validMinutes} minuten geldig en werkt één keer. Is de link verlopen? Vraag dan een nieuwe aan via 'Wachtwoord vergeten'.
+
+${NOT_YOU}${SIGNATURE}`,
+  };
+}
+
+export function verificationCodeMail(input: { code: string; validMinutes: number }): MailText {
+  return {
+    subject: 'Bevestig je e-mailadres voor het Datavoorzieningen Portaal',
+    text: `Hallo,
+
+Bevestig je e-mailadres met deze code:
+
+${input.code}
+
+De code is ${input.validMinutes} minuten geldig.
+
+Heb je geen account aangemaakt? Dan kun je deze e-mail negeren.${SIGNATURE}`,
+  };
+}
+
+export function invitationMail(input: { url: string; validHours: number; organisationLabel?: string; firstName?: string }): MailText {
+  const greeting = input.firstName ? `Hallo ${input.firstName},` : 'Hallo,';
+  const by = input.organisationLabel ? `de beheerder van ${input.organisationLabel}` : 'de beheerder van je gemeente';
+  return {
+    subject: 'Je account voor het Datavoorzieningen Portaal',
+    text: `${greeting}
+
+Welkom! ${by[0]!.toUpperCase()}${by.slice(1)} heeft een account voor je gemaakt in het Datavoorzieningen Portaal.
+
+Klik op de link hieronder om je wachtwoord te kiezen en tweestapsverificatie in te stellen met een authenticator-app:
+
+${input.url}
+
+Deze link is ${input.validHours} uur geldig en werkt één keer. Is de link verlopen? Vraag dan een nieuwe aan via 'Wachtwoord vergeten' of neem contact op met ${by}.
+
+Verwacht je deze e-mail niet? Neem dan contact op met ${by}.${SIGNATURE}`,
+  };
+}
+
+export function twoFactorResetMail(input: { firstName?: string }): MailText {
+  const greeting = input.firstName ? `Hallo ${input.firstName},` : 'Hallo,';
+  return {
+    subject: 'Je tweestapsverificatie is gereset',
+    text: `${greeting}
+
+De beheerder van je gemeente heeft de tweestapsverificatie van je account gereset. De volgende keer dat je inlogt, stel je je authenticator-app opnieuw in.
+
+Heb je hier niet om gevraagd? Neem dan direct contact op met de beheerder van je gemeente.${SIGNATURE}`,
+  };
+}
