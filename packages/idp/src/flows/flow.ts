@@ -108,7 +108,8 @@ export async function insertFlow(db: DbExecutor, flow: Flow): Promise<void> {
 
 export async function saveFlow(db: DbExecutor, clock: Clock, flow: Flow): Promise<void> {
   flow.updatedAt = clock.now().toISOString();
-  const { id, ...changes } = toRow(flow);
+  // submit_count is only ever changed by countSubmission, atomically; a save must not put an old count back.
+  const { id, submit_count: _count, ...changes } = toRow(flow);
   await db.updateTable('selfservice_flows').set(changes).where('id', '=', id).execute();
 }
 

@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * The database a test server uses: SQLite in its data directory by default, or a fresh database on the throwaway
+ * PostgreSQL cluster that scripts/integration.mjs starts (TEST_DATABASE=postgres).
+ */
+export async function testDatabaseUrl(): Promise<string | undefined> {
+  if (process.env.TEST_DATABASE !== 'postgres') return undefined;
+  const base = process.env.TEST_POSTGRES_URL;
+  if (!base) throw new Error('TEST_DATABASE=postgres needs TEST_POSTGRES_URL (run the tests through scripts/integration.mjs)');
+  const name = `portaal_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export const usesPostgres = () => process.env.TEST_DATABASE === 'postgres';

@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { testDatabaseUrl } from './database.js';
+import { freePort } from './free-port.js';
+import { startMailSink, type MailSink } from './mail-sink.js';
+
+const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
+
+export interface Portaal {
+  publicUrl: string;
+  adminUrl: string;
+  dataDir: string;
+  mail: MailSink;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** Stops the process abruptly (SIGKILL) and waits until it is gone. */
+  kill(): Promise<void>;
+  /** Starts the process again on the same ports, data directory and database. */
+  restart(): Promise<void>;
+  /** Stops the process, the mail sink and removes the data directory. */
+  stop(): Promise<void>;
+}
+
+export interface PortaalOptions {
+  env?: Record<string, string>;
+  /** Without SMTP the server keeps mails in its development mailbox instead. */
+  smtp?: boolean;
+  args?: string[];
+}
+
+/** Starts a real `portaal serve` process on free ports with its own data directory and SMTP sink. */
+export async function startPortaal(options: PortaalOptions = {}): Promise<Portaal> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portaal-test-'));
+  const mail = await startMailSink();
+  const [port, adminPort] = [await freePort(), await freePort()];
+  const databaseUrl = await testDatabaseUrl();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const adminUrl = `http://127.0.0.1:${adminPort}`;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    PORT: String(port),
+    ADMIN_PORT: String(adminPort),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(options.smtp === false ? {} : { SMTP_URL: mail.url }),
+    ...options.env,
+  };
+  let output = '';
+  let child: ChildProcess | undefined;
+
+  async function launch() {
+    const started = spawn(process.execPath, [bin, 'serve', ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = started;
+    started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (started.exitCode !== null) throw new Error(`portaal exited with ${started.exitCode}:\n${output}`);
+      try {
+        const response = await fetch(`${adminUrl}/health/ready`);
+        if (response.ok) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`portaal did not become ready within 30 s:\n${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async function halt(signal: NodeJS.Signals) {
+    const current = child;
+    if (!current || current.exitCode !== null || current.signalCode !== null) return;
+    const exited = new Promise((r) => current.once('exit', r));
+    current.kill(signal);
+    await exited;
+  }
+
+  await launch();
+  return {
+    publicUrl,
+    adminUrl,
+    dataDir,
+    mail,
+    output: () => output,
+    kill: () => halt('SIGKILL'),
+    restart: launch,
+    async stop() {
+      await halt('SIGTERM');
+      await mail.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// Installs what the test run needs from Debian when it is missing: the PostgreSQL server binaries for the throwaway
+// cluster of the integration tests. CI starts from a clean machine, so this must never be a manual step.
+import { execFileSync } from 'node:child_process';
+import { findPostgresBin } from './lib/postgres-bin.mjs';
+
+function run(command, args) {
+  const asRoot = process.getuid?.() === 0;
+  const [cmd, argv] = asRoot ? [command, args] : ['sudo', ['-n', command, ...args]];
+  execFileSync(cmd, argv, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+}
+
+function aptInstall(packages, why) {
+  console.log(`[ensure-test-deps] ${why}: installing ${packages.join(', ')} from Debian`);
+  try {
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages]);
+  } catch (error) {
+    console.error(`[ensure-test-deps] could not install ${packages.join(', ')}: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+if (!findPostgresBin()) aptInstall(['postgresql'], 'PostgreSQL server binaries (initdb, postgres) are missing');

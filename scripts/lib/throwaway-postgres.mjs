@@ -1,0 +1,81 @@
+// A throwaway PostgreSQL cluster in a temporary folder, for the integration tests. initdb and postgres refuse to run
+// as root, so as root they run as the `postgres` system user.
+import { spawn, execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { findPostgresBin } from './postgres-bin.mjs';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function systemUser(name) {
+  try {
+    return { uid: Number(execFileSync('id', ['-u', name]).toString()), gid: Number(execFileSync('id', ['-g', name]).toString()) };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function startThrowawayPostgres() {
+  const bin = findPostgresBin();
+  if (!bin) throw new Error('PostgreSQL server binaries not found; run scripts/ensure-test-deps.mjs');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'portaal-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  const owner = asRoot ? systemUser('postgres') : undefined;
+  if (asRoot && !owner) throw new Error('running as root needs the `postgres` system user (installed with Debian postgresql)');
+  if (owner) {
+    chmodSync(dir, 0o700);
+    chownSync(dir, owner.uid, owner.gid);
+  }
+  const command = (program, args) => (owner ? ['runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]] : [path.join(bin, program), args]);
+  const dataDir = path.join(dir, 'data');
+  const [initCmd, initArgs] = command('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  execFileSync(initCmd, initArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const port = await freePort();
+  const [pgCmd, pgArgs] = command('postgres', [
+    '-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
+    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
+  ]);
+  const child = spawn(pgCmd, pgArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr.on('data', (chunk) => (log += chunk));
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const { default: pg } = await import('pg');
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`postgres exited early:\n${log}`);
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      break;
+    } catch {
+      await client.end().catch(() => {});
+      if (Date.now() > deadline) throw new Error(`postgres did not start within 30 s:\n${log}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        // runuser does not pass signals on, so signal the postmaster itself (fast shutdown).
+        const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+        process.kill(postmaster, 'SIGINT');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
