@@ -1,0 +1,86 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from '../support/database.js';
+import { startPortaal, type Portaal } from '../support/portaal.js';
+import { newBrowser } from '../support/ory.js';
+import { loginWithPassword } from '../support/flows.js';
+
+const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
+
+function portaal(args: string[], env: Record<string, string>) {
+  const result = spawnSync(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('the portaal CLI', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'portaal-cli-'));
+    const databaseUrl = await testDatabaseUrl();
+    env = { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('stops on an invalid setting with one line naming the variable and exit code 78', () => {
+    const result = portaal(['migrate'], { ...env, PORT: 'negentig' });
+    expect(result.status).toBe(78);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('PORT');
+    expect(result.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  it('migrates, then reports that the database is up to date', () => {
+    const first = portaal(['migrate'], env);
+    expect(first.status, first.stderr).toBe(0);
+    const second = portaal(['migrate'], env);
+    expect(second.stdout).toContain('Database is al bijgewerkt.');
+  });
+
+  it('creates a user who can sign in, and refuses the same e-mail twice in one line', async () => {
+    const args = ['user', 'create', '--email', 'cli@voorbeeldstad.nl', '--first-name', 'Cor', '--last-name', 'Commandoregel', '--password', 'Grachten-Fiets-Brug-31'];
+    const created = portaal(args, env);
+    expect(created.status, created.stderr).toBe(0);
+    const again = portaal(args, env);
+    expect(again.status).toBe(1);
+    expect(again.stderr.trim().split('\n')).toHaveLength(1);
+
+    const server = await startPortaal({ env });
+    try {
+      const session = await loginWithPassword(newBrowser(server.publicUrl), 'cli@voorbeeldstad.nl', 'Grachten-Fiets-Brug-31');
+      expect(session.session?.identity?.traits.name).toEqual({ first: 'Cor', last: 'Commandoregel' });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses an unknown command with the usage text', () => {
+    const result = portaal(['onzin'], env);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("Onbekende opdracht 'onzin'.");
+  });
+});
+
+describe('two demo servers side by side', () => {
+  let servers: Portaal[] = [];
+  beforeAll(async () => {
+    servers = [await startPortaal({ args: ['--demo'], smtp: false }), await startPortaal({ args: ['--demo'], smtp: false })];
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+  });
+
+  it('each prints how to sign in and serves its own demo accounts', async () => {
+    for (const server of servers) {
+      expect(server.output()).toContain('beheerder@voorbeeldstad.nl');
+      expect(server.output()).toContain(`E-mails lezen: ${server.adminUrl}/mail`);
+      const result = await loginWithPassword(newBrowser(server.publicUrl), 'medewerker@voorbeeldstad.nl', 'Tulpen-Molen-Gracht-7');
+      expect(result.session ?? result.redirectBrowserTo).toBeTruthy();
+    }
+    expect(new Set(servers.map((s) => s.dataDir)).size).toBe(2);
+  });
+});

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startPortaal, type Portaal } from '../support/portaal.js';
+import { csrfTokenOf, explained, identityApi, newBrowser } from '../support/ory.js';
+import { createPasswordIdentity } from '../support/identities.js';
+
+let withSmtp: Portaal;
+let withoutSmtp: Portaal;
+beforeAll(async () => {
+  withSmtp = await startPortaal();
+  withoutSmtp = await startPortaal({ smtp: false, env: { LOG_LEVEL: 'info' } });
+});
+afterAll(async () => {
+  await withSmtp?.stop();
+  await withoutSmtp?.stop();
+});
+
+async function askRecoveryCode(portaal: Portaal, email: string) {
+  const browser = newBrowser(portaal.publicUrl);
+  const flow = await explained(browser.frontend.createBrowserRecoveryFlow({}));
+  await explained(browser.frontend.updateRecoveryFlow({ flow: flow.id, updateRecoveryFlowBody: { method: 'code', email, csrf_token: csrfTokenOf(flow) } }));
+}
+
+describe('courier', () => {
+  it('retries a mail the SMTP server refused until it is delivered', async () => {
+    const user = await createPasswordIdentity(identityApi(withSmtp.adminUrl));
+    withSmtp.mail.failNext(1);
+    const since = new Date();
+    await askRecoveryCode(withSmtp, user.email);
+    const mail = await withSmtp.mail.waitFor(user.email, { since, timeoutMs: 30_000 });
+    expect(mail.subject).toBe('Je herstelcode voor het Datavoorzieningen Portaal');
+    expect(withSmtp.mail.to(user.email).filter((m) => m.receivedAt >= since)).toHaveLength(1);
+  });
+
+  it('keeps mails in the development mailbox without SMTP', async () => {
+    const user = await createPasswordIdentity(identityApi(withoutSmtp.adminUrl));
+    await askRecoveryCode(withoutSmtp, user.email);
+    const list = (await (await fetch(`${withoutSmtp.adminUrl}/mail/messages.json?to=${encodeURIComponent(user.email)}`)).json()) as {
+      id: string;
+      subject: string;
+      text: string;
+    }[];
+    expect(list).toHaveLength(1);
+    expect(list[0]!.text).toMatch(/^\d{6}$/m);
+    const page = await fetch(`${withoutSmtp.adminUrl}/mail/${list[0]!.id}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Je herstelcode voor het Datavoorzieningen Portaal');
+    const summary = `mail to ${user.email}: Je herstelcode voor het Datavoorzieningen Portaal`;
+    await vi.waitFor(() => expect(withoutSmtp.output()).toContain(summary), { timeout: 5_000 });
+    expect(withoutSmtp.output()).toContain(`mail to ${user.email}: Je herstelcode voor het Datavoorzieningen Portaal`);
+    // The mailbox lives on the admin listener only.
+    expect((await fetch(`${withoutSmtp.publicUrl}/mail`)).status).toBe(404);
+  });
+});
