@@ -158,3 +158,38 @@ describe('unknown and malformed flow ids on the flow getters', () => {
     );
   });
 });
+
+describe('fuzzing logout', () => {
+  it('refuses unknown logout tokens without ending the session', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 100 }), fc.base64String({ maxLength: 120 })), async (token) => {
+        const response = await browser.fetch(`${portaal.publicUrl}/self-service/logout?token=${encodeURIComponent(token)}`, {
+          headers: { accept: 'application/json' },
+          redirect: 'manual',
+        });
+        expectContractShape(response.status, await response.text());
+        expect(response.status).toBeGreaterThanOrEqual(400);
+        expect((await browser.fetch(`${portaal.publicUrl}/sessions/whoami`)).status).toBe(200);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('refuses malformed API logout bodies without ending the session', async () => {
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        const { contentType, payload } = encode(body, undefined);
+        const response = await fetch(`${portaal.publicUrl}/self-service/logout/api`, {
+          method: 'DELETE',
+          headers: { accept: 'application/json', ...(contentType ? { 'content-type': contentType } : {}) },
+          body: payload,
+        });
+        expectContractShape(response.status, await response.text());
+        expect(response.status).toBeGreaterThanOrEqual(400);
+        const whoami = await fetch(`${portaal.publicUrl}/sessions/whoami`, { headers: { 'X-Session-Token': sessionToken } });
+        expect(whoami.status).toBe(200);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});

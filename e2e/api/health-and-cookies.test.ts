@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPortaal, type Portaal } from '../support/portaal.js';
+
+let portaal: Portaal;
+let behindTls: Portaal;
+beforeAll(async () => {
+  portaal = await startPortaal();
+  behindTls = await startPortaal({ env: { PUBLIC_URL: 'https://portaal.example.nl', SECRETS_COOKIE: 'een-geheim-van-minstens-32-tekens-lang' } });
+});
+afterAll(async () => {
+  await portaal?.stop();
+  await behindTls?.stop();
+});
+
+describe('health and metrics', () => {
+  it('answers alive and ready on the admin listener', async () => {
+    for (const path of ['/health/alive', '/health/ready']) {
+      const response = await fetch(`${portaal.adminUrl}${path}`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ status: 'ok' });
+    }
+  });
+
+  it('serves Prometheus metrics with the request histogram', async () => {
+    await fetch(`${portaal.publicUrl}/self-service/login/api`);
+    const response = await fetch(`${portaal.adminUrl}/metrics`);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await response.text();
+    expect(text).toContain('# TYPE portaal_http_request_duration_seconds histogram');
+    expect(text).toMatch(/portaal_http_request_duration_seconds_count\{[^}]*\} \d+/);
+  });
+
+  it('keeps the admin API off the public listener (307 to the admin URL)', async () => {
+    const response = await fetch(`${portaal.publicUrl}/admin/identities`, { redirect: 'manual' });
+    expect(response.status).toBe(307);
+    expect(response.headers.get('location')).toBe(`${portaal.adminUrl}/admin/identities`);
+  });
+});
+
+describe('cookies', () => {
+  it('names the CSRF cookie after the public URL and marks it HttpOnly, SameSite=Lax', async () => {
+    const response = await fetch(`${portaal.publicUrl}/self-service/login/browser`, { headers: { accept: 'application/json' } });
+    const cookie = response.headers.getSetCookie().find((c) => c.startsWith('csrf_token_'));
+    expect(cookie).toMatch(/^csrf_token_[0-9a-f]{64}=/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i);
+  });
+
+  it('marks cookies Secure when the public URL is https', async () => {
+    const response = await fetch(`${behindTls.publicUrl}/self-service/login/browser`, { headers: { accept: 'application/json' } });
+    const cookie = response.headers.getSetCookie().find((c) => c.startsWith('csrf_token_'));
+    expect(cookie).toMatch(/Secure/i);
+  });
+});
