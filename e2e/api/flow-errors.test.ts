@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, failure, identityApi, messageIds, newBrowser, newNativeClient } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
+import { attemptLogin } from '../support/flows.js';
 
 let portaal: Portaal;
 let shortFlows: Portaal;
@@ -106,14 +107,7 @@ describe('flow errors', () => {
     const identities = identityApi(portaal.adminUrl);
     const user = await createPasswordIdentity(identities);
     await identities.patchIdentity({ id: user.id, jsonPatch: [{ op: 'replace', path: '/state', value: 'inactive' }] });
-    const browser = newBrowser(portaal.publicUrl);
-    const flow = await browser.frontend.createBrowserLoginFlow({});
-    const { status, body } = await failure(
-      browser.frontend.updateLoginFlow({
-        flow: flow.id,
-        updateLoginFlowBody: { method: 'password', identifier: user.email, password: user.password, csrf_token: csrfTokenOf(flow) },
-      }),
-    );
+    const { status, body } = await failure(attemptLogin(newBrowser(portaal.publicUrl), user.email, user.password));
     expect(status).toBe(400);
     expect(messageIds(body)).toEqual([4010011]);
   });

@@ -69,7 +69,9 @@ const bodies = fc.oneof(
   fc.record({ kind: fc.constant('huge' as const), text: fc.constant(JSON.stringify({ method: 'password', password: 'y'.repeat(400_000) })) }),
 );
 
-function encode(body: fc.Infer<typeof bodies>, csrf: string | undefined): { contentType?: string; payload: string } {
+type FuzzBody = typeof bodies extends fc.Arbitrary<infer T> ? T : never;
+
+function encode(body: FuzzBody, csrf: string | undefined): { contentType?: string; payload: string } {
   if (body.kind === 'raw') return { contentType: 'application/json', payload: body.text };
   if (body.kind === 'huge') return { contentType: 'application/json', payload: body.text };
   const value = body.value;

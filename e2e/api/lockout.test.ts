@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
-import { csrfTokenOf, failure, identityApi, messageIds, newBrowser } from '../support/ory.js';
+import { failure, identityApi, messageIds, newBrowser } from '../support/ory.js';
+import { attemptLogin } from '../support/flows.js';
 import { createPasswordIdentity } from '../support/identities.js';
 
 let portaal: Portaal;
@@ -11,14 +12,7 @@ afterAll(async () => {
   await portaal?.stop();
 });
 
-async function attempt(email: string, password: string) {
-  const browser = newBrowser(portaal.publicUrl);
-  const flow = await browser.frontend.createBrowserLoginFlow({});
-  return browser.frontend.updateLoginFlow({
-    flow: flow.id,
-    updateLoginFlowBody: { method: 'password', identifier: email, password, csrf_token: csrfTokenOf(flow) },
-  });
-}
+const attempt = (email: string, password: string) => attemptLogin(newBrowser(portaal.publicUrl), email, password);
 
 describe('login lock', () => {
   it('locks an account after 10 failures, even for the right password, until the lock expires', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, failure, identityApi, newBrowser, newNativeClient, nodeNamed } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
-import { loginWithPassword } from '../support/flows.js';
+import { attemptLogin, loginWithPassword } from '../support/flows.js';
 
 let portaal: Portaal;
 beforeAll(async () => {
@@ -68,14 +68,7 @@ describe('password login', () => {
   });
 
   it('answers an unknown account exactly like a wrong password', async () => {
-    const browser = newBrowser(portaal.publicUrl);
-    const flow = await browser.frontend.createBrowserLoginFlow({});
-    const { status, body } = await failure(
-      browser.frontend.updateLoginFlow({
-        flow: flow.id,
-        updateLoginFlowBody: { method: 'password', identifier: 'niemand@voorbeeldstad.nl', password: 'Verkeerd-Wachtwoord-1', csrf_token: csrfTokenOf(flow) },
-      }),
-    );
+    const { status, body } = await failure(attemptLogin(newBrowser(portaal.publicUrl), 'niemand@voorbeeldstad.nl', 'Verkeerd-Wachtwoord-1'));
     expect(status).toBe(400);
     expect(body.ui.messages.map((m: { id: number }) => m.id)).toEqual([4000006]);
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, explained, failure, identityApi, messageIds, newBrowser, type Browser } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
-import { loginWithPassword } from '../support/flows.js';
+import { attemptLogin, loginWithPassword } from '../support/flows.js';
 
 let portaal: Portaal;
 let shortLived: Portaal;
@@ -66,14 +66,7 @@ describe('recovery', () => {
     expect(changed.state).toBe('success');
     const fresh = newBrowser(portaal.publicUrl);
     expect((await loginWithPassword(fresh, user.email, newPassword)).session?.identity?.id).toBe(user.id);
-    const stale = newBrowser(portaal.publicUrl);
-    const login = await stale.frontend.createBrowserLoginFlow({});
-    const old = await failure(
-      stale.frontend.updateLoginFlow({
-        flow: login.id,
-        updateLoginFlowBody: { method: 'password', identifier: user.email, password: user.password, csrf_token: csrfTokenOf(login) },
-      }),
-    );
+    const old = await failure(attemptLogin(newBrowser(portaal.publicUrl), user.email, user.password));
     expect(messageIds(old.body)).toEqual([4000006]);
   });
 

@@ -52,11 +52,20 @@ export async function enrolLookupSecrets(browser: Browser): Promise<string[]> {
     flow: flow.id,
     updateSettingsFlowBody: { method: 'lookup_secret', lookup_secret_regenerate: true, csrf_token: csrfTokenOf(flow) },
   }));
-  const codesNode = generated.ui.nodes.find((n: any) => n.attributes?.id === 'lookup_secret_codes');
+  const codesNode = generated.ui.nodes.find((n: any) => n.attributes?.id === 'lookup_secret_codes') as any;
   const codes = (codesNode.attributes.text.context.secrets as { text: string }[]).map((s) => s.text);
   await explained(browser.frontend.updateSettingsFlow({
     flow: flow.id,
     updateSettingsFlowBody: { method: 'lookup_secret', lookup_secret_confirm: true, csrf_token: csrfTokenOf(generated) },
   }));
   return codes;
+}
+
+/** One password attempt in a fresh login flow; the raw client promise, for tests that expect a refusal. */
+export async function attemptLogin(browser: Browser, email: string, password: string) {
+  const flow = await explained(browser.frontend.createBrowserLoginFlow({}));
+  return browser.frontend.updateLoginFlow({
+    flow: flow.id,
+    updateLoginFlowBody: { method: 'password', identifier: email, password, csrf_token: csrfTokenOf(flow) },
+  });
 }
