@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createIdentityWithPassword, HttpError, migrateToLatest, openDatabase } from '@portaal/idp';
+import { createIdentityWithPassword, HttpError, openDatabase } from '@portaal/idp';
+import { migrateAll } from './migrate-all.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
 import { withOfflineProvider } from './offline-provider.js';
@@ -63,7 +64,7 @@ async function migrate(): Promise<number> {
   const config = loadConfig();
   const db = openDatabase(config.databaseUrl);
   try {
-    const applied = await migrateToLatest(db);
+    const applied = await migrateAll(db);
     process.stdout.write(applied.length ? `Migraties toegepast: ${applied.join(', ')}\n` : 'Database is al bijgewerkt.\n');
     return 0;
   } finally {

@@ -1,7 +1,9 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
-import { createIdentityProvider, migrateToLatest, openDatabase, systemClock, type Db, type IdentityProvider } from '@portaal/idp';
+import { createIdentityProvider, openDatabase, systemClock, type Db, type IdentityProvider } from '@portaal/idp';
+import { PRODUCT_NAMESPACES, registerKetoRoutes } from '@portaal/relations';
+import { migrateAll } from './migrate-all.js';
 import type { ServerConfig } from './config.js';
 import { createMetrics } from './metrics.js';
 import { registerHealthRoutes } from './health.js';
@@ -32,7 +34,7 @@ function createApp(config: ServerConfig, name: 'public' | 'admin'): FastifyInsta
 
 export async function createServer(config: ServerConfig): Promise<PortaalServer> {
   const db = openDatabase(config.databaseUrl);
-  await migrateToLatest(db);
+  await migrateAll(db);
   const publicApp = createApp(config, 'public');
   const adminApp = createApp(config, 'admin');
   const metrics = createMetrics();
@@ -48,6 +50,7 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   await idp.registerPublicRoutes(publicApp);
   registerPlaceholderPage(publicApp);
   await idp.registerAdminRoutes(adminApp);
+  await registerKetoRoutes(adminApp, { db: db.kysely as never, namespaces: PRODUCT_NAMESPACES });
   registerHealthRoutes(adminApp, db, metrics);
 
   return {

@@ -1,0 +1,7 @@
+export { migrateRelations } from './db/migrate.js';
+export { registerKetoRoutes, type KetoRouteOptions } from './http/keto-routes.js';
+export { createRelationStore, type RelationStore } from './store.js';
+export type { RelationTuple, SubjectSet, TupleQuery } from './tuples/tuple.js';
+
+/** The namespaces of this product (ARCHITECTURE.md §4). */
+export const PRODUCT_NAMESPACES = ['organizations', 'subdivisions'];
