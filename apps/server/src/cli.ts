@@ -1,21 +1,29 @@
 import { parseArgs } from 'node:util';
-import { createIdentityWithPassword, HttpError, openDatabase } from '@portaal/idp';
-import { migrateAll } from './migrate-all.js';
+import Fastify from 'fastify';
+import { createIdentityWithPassword, createRecoveryLink, findIdentity, findIdentityIdByIdentifier, HttpError, openDatabase } from '@portaal/idp';
+import { CatalogueError } from '@portaal/users-api';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
-import { withOfflineProvider } from './offline-provider.js';
-import { demoAccountsText, loadDemoAccounts } from './demo-accounts.js';
+import { migrateAll } from './migrate-all.js';
+import { loadConfiguredCatalogue, withProduct } from './product.js';
+import { demoAccountsText, loadDemo } from './demo-accounts.js';
 
 const usage = `Gebruik: portaal <opdracht>
 
 Opdrachten:
-  serve [--demo]      start de portaal-server (met --demo: laad eerst de demo-accounts)
+  serve [--demo]      start de portaal-server (met --demo: laad eerst de demo-catalogus en demo-accounts)
   migrate             werk het databaseschema bij en stop
-  user create --email ADRES --first-name NAAM --last-name NAAM [--password WACHTWOORD]
-                      maak een account aan (zonder wachtwoord: stel het in via 'Wachtwoord vergeten')
-  demo                laad de demo-accounts
+  user create --email ADRES --first-name NAAM --last-name NAAM [--password WACHTWOORD] [--org ID [--admin]]
+                      maak een account aan, met --org als lid van die organisatie en met --admin als beheerder
+                      (zonder wachtwoord: de opdracht toont een link om het wachtwoord in te stellen)
+  catalogue load BESTAND
+                      laad de catalogus (organisaties, datarollen, datavoorzieningen) uit een JSON-bestand
+  audit export        schrijf het auditlog als JSON-regels naar de standaarduitvoer
+  demo                laad de demo-catalogus en de demo-accounts
   help                toon deze hulp
 `;
+
+const cliLog = () => Fastify({ logger: { level: 'warn' } }).log;
 
 /** Runs one CLI command and returns the process exit code. Problems are reported in one line, never a stack trace. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -28,6 +36,10 @@ export async function runCli(argv: string[]): Promise<number> {
         return await migrate();
       case 'user':
         return await user(rest);
+      case 'catalogue':
+        return await catalogue(rest);
+      case 'audit':
+        return await audit(rest);
       case 'demo':
         return await demo();
       case undefined:
@@ -47,6 +59,10 @@ export async function runCli(argv: string[]): Promise<number> {
     if (error instanceof ConfigError) {
       process.stderr.write(`Configuratiefout: ${error.message}\n`);
       return 78;
+    }
+    if (error instanceof CatalogueError) {
+      process.stderr.write(`Catalogus niet geladen: ${error.message}\n`);
+      return 1;
     }
     process.stderr.write(`Fout: ${describe(error)}\n`);
     return 1;
@@ -76,7 +92,8 @@ async function serve(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { demo: { type: 'boolean', default: false } } });
   const config: ServerConfig = loadConfig();
   const server = await createServer(config);
-  if (values.demo === true) await loadDemoAccounts(server.idp);
+  await loadConfiguredCatalogue(server.product, config.catalogueFile, server.publicApp.log);
+  if (values.demo === true) await loadDemo(server.product);
   await server.listen();
   printStartBanner(config, values.demo === true);
 
@@ -105,8 +122,32 @@ function printStartBanner(config: ServerConfig, demo: boolean): void {
 
 async function demo(): Promise<number> {
   const config = loadConfig();
-  const { created } = await withOfflineProvider(config, loadDemoAccounts);
+  const { created } = await withProduct(config, cliLog(), loadDemo);
   process.stdout.write(`${created} demo-account(s) aangemaakt.\n\n${demoAccountsText(config.idp.publicUrl, undefined)}\n`);
+  return 0;
+}
+
+async function catalogue(args: string[]): Promise<number> {
+  const [sub, file] = args;
+  if (sub !== 'load' || !file) {
+    process.stderr.write('Gebruik: portaal catalogue load BESTAND\n');
+    return 2;
+  }
+  const config = loadConfig();
+  const loaded = await withProduct(config, cliLog(), (product) => product.catalogue.loadFile(file));
+  process.stdout.write(`Catalogus geladen: ${loaded.organisations.length} organisatie(s), ${loaded.services.length} datavoorziening(en).\n`);
+  return 0;
+}
+
+async function audit(args: string[]): Promise<number> {
+  if (args[0] !== 'export') {
+    process.stderr.write('Gebruik: portaal audit export\n');
+    return 2;
+  }
+  const config = loadConfig();
+  await withProduct(config, cliLog(), async (product) => {
+    for await (const entry of product.audit.all()) process.stdout.write(`${JSON.stringify(entry)}\n`);
+  });
   return 0;
 }
 
@@ -123,22 +164,53 @@ async function user(args: string[]): Promise<number> {
       'first-name': { type: 'string' },
       'last-name': { type: 'string' },
       password: { type: 'string' },
+      org: { type: 'string' },
+      admin: { type: 'boolean', default: false },
     },
   });
   if (!values.email) {
     process.stderr.write('Geef een e-mailadres op met --email.\n');
     return 2;
   }
+  if (values.admin && !values.org) {
+    process.stderr.write('--admin hoort bij een organisatie: geef die op met --org.\n');
+    return 2;
+  }
   const config = loadConfig();
-  const id = await withOfflineProvider(config, (idp) =>
-    createIdentityWithPassword(idp.services, {
-      email: values.email!,
-      firstName: values['first-name'],
-      lastName: values['last-name'],
-      password: values.password,
-      verified: true,
-    }),
-  );
-  process.stdout.write(`Account aangemaakt: ${values.email} (${id})\n`);
+  const message = await withProduct(config, cliLog(), async (product) => {
+    const orgId = values.org;
+    if (orgId && !(await product.catalogue.current()).organisations.some((o) => o.id === orgId)) {
+      throw new HttpError({ code: 400, reason: `organisatie '${orgId}' staat niet in de catalogus (laad die eerst met 'portaal catalogue load').` });
+    }
+    const { services } = product.idp;
+    const existing = await findIdentityIdByIdentifier(product.db.kysely, 'password', values.email!.toLowerCase());
+    if (existing && !orgId) throw new HttpError({ code: 409, reason: `er bestaat al een account met ${values.email}.` });
+    const id =
+      existing ??
+      (await createIdentityWithPassword(services, {
+        email: values.email!,
+        firstName: values['first-name'],
+        lastName: values['last-name'],
+        password: values.password,
+        verified: true,
+      }));
+    if (orgId) {
+      await product.relations.patch({
+        insert: [
+          { namespace: 'organizations', object: orgId, relation: 'issuer', subject_id: id },
+          ...(values.admin ? [{ namespace: 'organizations', object: orgId, relation: 'admin', subject_id: id }] : []),
+        ],
+      });
+    }
+    const role = orgId ? ` als ${values.admin ? 'beheerder' : 'lid'} van ${orgId}` : '';
+    const lines = [`${existing ? 'Bestaand account bijgewerkt' : 'Account aangemaakt'}: ${values.email} (${id})${role}`];
+    if (!existing && values.password === undefined) {
+      const identity = (await findIdentity(product.db.kysely, id))!;
+      const link = await createRecoveryLink(services, identity, config.idp.lifespans.invitationMs);
+      lines.push(`Wachtwoord instellen (${Math.round(config.idp.lifespans.invitationMs / 3_600_000)} uur geldig): ${link.recovery_link}`);
+    }
+    return lines.join('\n');
+  });
+  process.stdout.write(`${message}\n`);
   return 0;
 }

@@ -1,7 +1,8 @@
 import { migrateToLatest, type Db } from '@portaal/idp';
 import { migrateRelations } from '@portaal/relations';
+import { migrateUsersApi } from '@portaal/users-api';
 
 /** Applies every package's migrations in dependency order; returns the names applied. */
 export async function migrateAll(db: Db): Promise<string[]> {
-  return [...(await migrateToLatest(db)), ...(await migrateRelations(db.kysely))];
+  return [...(await migrateToLatest(db)), ...(await migrateRelations(db.kysely)), ...(await migrateUsersApi(db.kysely))];
 }

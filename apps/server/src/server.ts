@@ -1,15 +1,17 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
-import { createIdentityProvider, openDatabase, systemClock, type Db, type IdentityProvider } from '@portaal/idp';
+import type { Db, IdentityProvider } from '@portaal/idp';
+import { registerUsersApi } from '@portaal/users-api';
 import { PRODUCT_NAMESPACES, registerKetoRoutes } from '@portaal/relations';
-import { migrateAll } from './migrate-all.js';
+import { openProduct, type Product } from './product.js';
 import type { ServerConfig } from './config.js';
 import { createMetrics } from './metrics.js';
 import { registerHealthRoutes } from './health.js';
 import { registerPlaceholderPage } from './placeholder-page.js';
 
 export interface PortaalServer {
+  product: Product;
   db: Db;
   idp: IdentityProvider;
   publicApp: FastifyInstance;
@@ -33,12 +35,11 @@ function createApp(config: ServerConfig, name: 'public' | 'admin'): FastifyInsta
 }
 
 export async function createServer(config: ServerConfig): Promise<PortaalServer> {
-  const db = openDatabase(config.databaseUrl);
-  await migrateAll(db);
   const publicApp = createApp(config, 'public');
   const adminApp = createApp(config, 'admin');
+  const product = await openProduct(config, publicApp.log);
+  const { db, idp } = product;
   const metrics = createMetrics();
-  const idp = createIdentityProvider({ db, config: config.idp, clock: systemClock, log: publicApp.log });
 
   for (const app of [publicApp, adminApp]) {
     await app.register(formbody, { bodyLimit: BODY_LIMIT });
@@ -48,12 +49,14 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   metrics.instrument(adminApp, 'admin');
 
   await idp.registerPublicRoutes(publicApp);
+  await registerUsersApi(publicApp, product.apiContext);
   registerPlaceholderPage(publicApp);
   await idp.registerAdminRoutes(adminApp);
   await registerKetoRoutes(adminApp, { db: db.kysely as never, namespaces: PRODUCT_NAMESPACES });
   registerHealthRoutes(adminApp, db, metrics);
 
   return {
+    product,
     db,
     idp,
     publicApp,
@@ -67,7 +70,7 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
       await idp.stop();
       await publicApp.close();
       await adminApp.close();
-      await db.close();
+      await product.close();
     },
   };
 }

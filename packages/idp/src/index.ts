@@ -9,3 +9,26 @@ export { parseDuration } from './duration.js';
 export { createIdentityProvider, type IdentityProvider } from './provider.js';
 export { createIdentityWithPassword } from './identities/create-identity.js';
 export { findIdentityIdByIdentifier } from './identities/identity-repository.js';
+
+// The embedded provider's internals that the in-process Users API adapter builds on (ARCHITECTURE.md §2: the Users
+// API reaches the identity provider through its own port; this is the in-process side of that port).
+export type { IdpServices } from './services.js';
+export { authenticate, type Authenticated } from './sessions/authenticate.js';
+export { sessionAal, type Aal } from './sessions/aal.js';
+export { revokeSessionsOfIdentity } from './sessions/session-repository.js';
+export {
+  deleteCredential,
+  deleteIdentity,
+  findCredentialsOf,
+  findIdentities,
+  findIdentity,
+  findIdentityIdByAddress,
+  insertIdentity,
+  updateIdentity,
+  type CredentialRecord,
+  type DbExecutor,
+  type IdentityRecord,
+} from './identities/identity-repository.js';
+export { normaliseEmail, validateTraits, type Traits } from './identities/identity-schema.js';
+export { enqueueMail } from './courier/index.js';
+export { createRecoveryLink } from './flows/recovery/admin-recovery.js';

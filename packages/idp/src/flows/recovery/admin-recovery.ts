@@ -5,9 +5,9 @@ import type { IdpServices } from '../../services.js';
 import { HttpError } from '../../errors/herodot.js';
 import { parseDuration } from '../../duration.js';
 import { publicUrlOf, uiUrl } from '../../http/return-to.js';
-import { findIdentity } from '../../identities/identity-repository.js';
+import { findIdentity, type IdentityRecord } from '../../identities/identity-repository.js';
 import { issueCode } from '../../codes/one-time-codes.js';
-import { saveFlow } from '../flow.js';
+import { saveFlow, type Flow } from '../flow.js';
 import { sendJson } from '../flow-http.js';
 import { recoveryCodeNodes } from './nodes.js';
 import { startRecoveryFlow } from './create.js';
@@ -20,6 +20,20 @@ const body = z
  * `POST /admin/recovery/code` and `/admin/recovery/link` (kratos-contract.md §13.5): a recovery flow already in
  * `sent_email` state, without CSRF, whose code or link the caller hands to the person (the invitation mail).
  */
+async function startAdminRecoveryFlow(services: IdpServices, lifespanMs: number, type: 'browser' | 'api' = 'browser'): Promise<Flow> {
+  const { config } = services.ctx;
+  const flow = await startRecoveryFlow(services, {
+    type,
+    requestUrl: publicUrlOf(config, '/self-service/recovery/browser'),
+    csrfToken: crypto.randomBytes(32).toString('base64'),
+    returnTo: null,
+    lifespanMs: Math.max(lifespanMs, config.lifespans.flowMs),
+  });
+  flow.internal.skip_csrf = true;
+  flow.state = 'sent_email';
+  return flow;
+}
+
 export function registerAdminRecoveryRoutes(app: FastifyInstance, services: IdpServices): void {
   const { ctx } = services;
 
@@ -38,15 +52,7 @@ export function registerAdminRecoveryRoutes(app: FastifyInstance, services: IdpS
     }
     const identity = /^[0-9a-f-]{36}$/i.test(identityId) ? await findIdentity(ctx.db.kysely, identityId) : undefined;
     if (!identity) throw new HttpError({ code: 404, reason: 'could not find identity' });
-    const flow = await startRecoveryFlow(services, {
-      type: parsed.data.flow_type ?? 'browser',
-      requestUrl: publicUrlOf(ctx.config, '/self-service/recovery/browser'),
-      csrfToken: crypto.randomBytes(32).toString('base64'),
-      returnTo: null,
-      lifespanMs: Math.max(lifespanMs, ctx.config.lifespans.flowMs),
-    });
-    flow.internal.skip_csrf = true;
-    flow.state = 'sent_email';
+    const flow = await startAdminRecoveryFlow(services, lifespanMs, parsed.data.flow_type);
     return { identity, flow, lifespanMs };
   }
 
@@ -71,18 +77,29 @@ export function registerAdminRecoveryRoutes(app: FastifyInstance, services: IdpS
 
   app.post('/admin/recovery/link', async (request, reply) => {
     const { identity, flow, lifespanMs } = await prepare(request.body);
-    const token = await issueCode(ctx.db.kysely, ctx.clock, {
-      flowId: flow.id,
-      purpose: 'recovery_link',
-      identityId: identity.id,
-      address: identity.traits.email,
-      lifespanMs,
-    });
-    flow.active = 'link';
-    await saveFlow(ctx.db.kysely, ctx.clock, flow);
-    return sendJson(reply, 200, {
-      recovery_link: publicUrlOf(ctx.config, '/self-service/recovery', { flow: flow.id, token: token.value }),
-      expires_at: token.expiresAt.toISOString(),
-    });
+    return sendJson(reply, 200, await issueRecoveryLink(services, flow, identity, lifespanMs));
   });
+}
+
+async function issueRecoveryLink(services: IdpServices, flow: Flow, identity: IdentityRecord, lifespanMs: number) {
+  const { ctx } = services;
+  const token = await issueCode(ctx.db.kysely, ctx.clock, {
+    flowId: flow.id,
+    purpose: 'recovery_link',
+    identityId: identity.id,
+    address: identity.traits.email,
+    lifespanMs,
+  });
+  flow.active = 'link';
+  await saveFlow(ctx.db.kysely, ctx.clock, flow);
+  return {
+    recovery_link: publicUrlOf(ctx.config, '/self-service/recovery', { flow: flow.id, token: token.value }),
+    expires_at: token.expiresAt.toISOString(),
+  };
+}
+
+/** A recovery link for an identity, as `POST /admin/recovery/link` makes it (invitations, the portal's recovery). */
+export async function createRecoveryLink(services: IdpServices, identity: IdentityRecord, lifespanMs: number) {
+  const flow = await startAdminRecoveryFlow(services, lifespanMs);
+  return issueRecoveryLink(services, flow, identity, lifespanMs);
 }

@@ -1,0 +1,86 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { createIdentityProvider, openDatabase, systemClock, type Db, type IdentityProvider } from '@portaal/idp';
+import { createRelationStore, type RelationStore } from '@portaal/relations';
+import {
+  CatalogueError,
+  createAuditLog,
+  createCatalogueSource,
+  createEmbeddedBackend,
+  type ApiContext,
+  type AuditLog,
+  type Backend,
+  type CatalogueSource,
+  type RateLimiter,
+} from '@portaal/users-api';
+import type { ServerConfig } from './config.js';
+import { migrateAll } from './migrate-all.js';
+
+/** The product's parts on one database, without listeners: what both the server and the CLI work with. */
+export interface Product {
+  db: Db;
+  idp: IdentityProvider;
+  relations: RelationStore;
+  catalogue: CatalogueSource;
+  audit: AuditLog;
+  backend: Backend;
+  limiter: RateLimiter;
+  apiContext: ApiContext;
+  close(): Promise<void>;
+}
+
+export async function openProduct(config: ServerConfig, log: FastifyBaseLogger): Promise<Product> {
+  const db = openDatabase(config.databaseUrl);
+  try {
+    await migrateAll(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const idp = createIdentityProvider({ db, config: config.idp, clock: systemClock, log });
+  const relations = createRelationStore(db.kysely);
+  const catalogue = createCatalogueSource(db.kysely);
+  const audit = createAuditLog(db.kysely);
+  const backend = createEmbeddedBackend(idp.services, relations);
+  const limiter: RateLimiter = {
+    // The identity provider's failure throttle locks on the limit-th attempt; one more keeps `limit` allowed.
+    allow: async (key, limit, windowMs) => !(await idp.services.throttle.recordFailure(key, limit + 1, windowMs, windowMs)).locked,
+  };
+  const apiContext: ApiContext = {
+    backend,
+    catalogue,
+    audit,
+    limiter,
+    options: {
+      publicUrl: config.idp.publicUrl,
+      dashboardAllowlist: config.dashboardAllowlist,
+      supportEmail: config.supportEmail,
+      feedbackEmail: config.feedbackEmail,
+      registrationEnabled: config.idp.registrationEnabled,
+      invitationMs: config.idp.lifespans.invitationMs,
+      recoveryMs: config.idp.lifespans.codeMs,
+    },
+  };
+  return { db, idp, relations, catalogue, audit, backend, limiter, apiContext, close: () => db.close() };
+}
+
+/** Loads CATALOGUE_FILE when set; a bad file is reported in one line and the catalogue in force stays. */
+export async function loadConfiguredCatalogue(product: Product, file: string | undefined, log: FastifyBaseLogger): Promise<void> {
+  if (!file) return;
+  try {
+    const catalogue = await product.catalogue.loadFile(file);
+    log.info({ organisations: catalogue.organisations.length, services: catalogue.services.length }, 'catalogue loaded');
+  } catch (error) {
+    if (!(error instanceof CatalogueError)) throw error;
+    log.error(`catalogus niet geladen, de vorige blijft gelden: ${error.message}`);
+  }
+}
+
+/** Runs work against the product without listeners and closes it afterwards (CLI commands). */
+export async function withProduct<T>(config: ServerConfig, log: FastifyBaseLogger, work: (product: Product) => Promise<T>): Promise<T> {
+  const product = await openProduct(config, log);
+  try {
+    return await work(product);
+  } finally {
+    await product.close();
+  }
+}

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { UsersApiDatabase } from '../db/schema.js';
+
+export interface AuditEntry {
+  organisationId?: string | null;
+  actorId?: string | null;
+  actorEmail?: string | null;
+  action: string;
+  objectId?: string | null;
+  objectEmail?: string | null;
+  result: 'success' | 'denied' | 'failure' | 'locked';
+  clientAddress?: string | null;
+  /** Never a secret: no passwords, codes, tokens or links. */
+  details?: Record<string, unknown>;
+}
+
+export interface AuditRecord extends Required<Omit<AuditEntry, 'details'>> {
+  id: string;
+  at: string;
+  details: Record<string, unknown> | null;
+}
+
+export interface AuditLog {
+  record(entry: AuditEntry): Promise<void>;
+  /** Newest first; `before` is the id of the last entry of the previous page. */
+  list(organisationId: string, page: { size: number; before?: { at: string; id: string } }): Promise<AuditRecord[]>;
+  all(): AsyncGenerator<AuditRecord>;
+}
+
+export function createAuditLog(db: Kysely<any>, now: () => Date = () => new Date()): AuditLog {
+  const typed = db as Kysely<UsersApiDatabase>;
+  const toRecord = (row: UsersApiDatabase['audit_log']): AuditRecord => ({
+    id: row.id,
+    at: row.at,
+    organisationId: row.organisation_id,
+    actorId: row.actor_id,
+    actorEmail: row.actor_email,
+    action: row.action,
+    objectId: row.object_id,
+    objectEmail: row.object_email,
+    result: row.result as AuditRecord['result'],
+    clientAddress: row.client_address,
+    details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
+  });
+  return {
+    async record(entry) {
+      await typed
+        .insertInto('audit_log')
+        .values({
+          id: randomUUID(),
+          at: now().toISOString(),
+          organisation_id: entry.organisationId ?? null,
+          actor_id: entry.actorId ?? null,
+          actor_email: entry.actorEmail ?? null,
+          action: entry.action,
+          object_id: entry.objectId ?? null,
+          object_email: entry.objectEmail ?? null,
+          result: entry.result,
+          client_address: entry.clientAddress ?? null,
+          details: entry.details ? JSON.stringify(entry.details) : null,
+        })
+        .execute();
+    },
+    async list(organisationId, page) {
+      let select = typed.selectFrom('audit_log').selectAll().where('organisation_id', '=', organisationId);
+      if (page.before) {
+        const { at, id } = page.before;
+        select = select.where((eb) => eb.or([eb('at', '<', at), eb.and([eb('at', '=', at), eb('id', '<', id)])]));
+      }
+      const rows = await select.orderBy('at', 'desc').orderBy('id', 'desc').limit(page.size).execute();
+      return rows.map(toRecord);
+    },
+    async *all() {
+      let last: { at: string; id: string } | undefined;
+      for (;;) {
+        let select = typed.selectFrom('audit_log').selectAll();
+        if (last) {
+          const { at, id } = last;
+          select = select.where((eb) => eb.or([eb('at', '>', at), eb.and([eb('at', '=', at), eb('id', '>', id)])]));
+        }
+        const rows = await select.orderBy('at').orderBy('id').limit(500).execute();
+        for (const row of rows) yield toRecord(row);
+        if (rows.length < 500) return;
+        last = { at: rows[rows.length - 1]!.at, id: rows[rows.length - 1]!.id };
+      }
+    },
+  };
+}

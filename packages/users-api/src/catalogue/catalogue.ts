@@ -1,0 +1,103 @@
+import { z } from 'zod';
+
+// Catalogue ids are used inside tuple objects (`roleId_orgId`), so they never contain `_` (ARCHITECTURE.md §4).
+const id = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9-]*$/, 'alleen kleine letters, cijfers en koppeltekens (geen _)');
+const label = z.string().trim().min(1).max(200);
+
+const dataRole = z.object({ id, label }).strict();
+const organisation = z
+  .object({ id, label, requiresAal2: z.boolean().default(true), dataRoles: z.array(dataRole).default([]) })
+  .strict();
+const service = z
+  .object({
+    id,
+    name: label,
+    description: z.string().trim().max(2000).default(''),
+    url: z.url({ protocol: /^https?$/ }),
+    access: z
+      .object({ organisations: z.array(id).default([]), dataRoles: z.array(z.string().regex(/^[a-z0-9-]+_[a-z0-9-]+$/, 'schrijf een datarol als rolId_organisatieId')).default([]) })
+      .strict(),
+  })
+  .strict();
+
+export const catalogueFileSchema = z
+  .object({ organisations: z.array(organisation), services: z.array(service).default([]) })
+  .strict();
+
+export type CatalogueFile = z.infer<typeof catalogueFileSchema>;
+
+export interface DataRole {
+  id: string;
+  label: string;
+}
+export interface Organisation {
+  id: string;
+  label: string;
+  requiresAal2: boolean;
+  dataRoles: DataRole[];
+}
+export interface DataService {
+  id: string;
+  name: string;
+  description: string;
+  url: string;
+  organisations: string[];
+  dataRoles: string[];
+}
+export interface Catalogue {
+  organisations: Organisation[];
+  services: DataService[];
+}
+
+export class CatalogueError extends Error {}
+
+const pathText = (path: PropertyKey[]) =>
+  path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), '');
+
+/**
+ * Validates a catalogue: shape, unique ids, and services that only name known organisations and data roles.
+ * The error names the path of the first bad entry, e.g. `organisations[2].dataRoles[0].id`.
+ */
+export function parseCatalogue(raw: unknown): Catalogue {
+  const parsed = catalogueFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new CatalogueError(`${pathText(issue.path) || '(hoofdniveau)'}: ${issue.message}`);
+  }
+  const file = parsed.data;
+  const organisations = new Map<string, Organisation>();
+  file.organisations.forEach((org, index) => {
+    if (organisations.has(org.id)) throw new CatalogueError(`organisations[${index}].id: '${org.id}' komt vaker voor`);
+    const roles = new Set<string>();
+    org.dataRoles.forEach((role, roleIndex) => {
+      if (roles.has(role.id)) throw new CatalogueError(`organisations[${index}].dataRoles[${roleIndex}].id: '${role.id}' komt vaker voor`);
+      roles.add(role.id);
+    });
+    organisations.set(org.id, org);
+  });
+  const serviceIds = new Set<string>();
+  const services = file.services.map((item, index) => {
+    if (serviceIds.has(item.id)) throw new CatalogueError(`services[${index}].id: '${item.id}' komt vaker voor`);
+    serviceIds.add(item.id);
+    item.access.organisations.forEach((orgId, i) => {
+      if (!organisations.has(orgId)) throw new CatalogueError(`services[${index}].access.organisations[${i}]: onbekende organisatie '${orgId}'`);
+    });
+    item.access.dataRoles.forEach((object, i) => {
+      const [roleId, orgId] = object.split('_') as [string, string];
+      if (!organisations.get(orgId)?.dataRoles.some((r) => r.id === roleId)) {
+        throw new CatalogueError(`services[${index}].access.dataRoles[${i}]: onbekende datarol '${object}'`);
+      }
+    });
+    if (item.access.organisations.length + item.access.dataRoles.length === 0) {
+      throw new CatalogueError(`services[${index}].access: geef aan welke organisaties of datarollen deze dienst mogen gebruiken`);
+    }
+    return { id: item.id, name: item.name, description: item.description, url: item.url, organisations: item.access.organisations, dataRoles: item.access.dataRoles };
+  });
+  return { organisations: [...organisations.values()], services };
+}
+
+export const dataRoleObject = (roleId: string, orgId: string) => `${roleId}_${orgId}`;

@@ -1,0 +1,19 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import * as catalogueAndAudit from './migrations/0001_catalogue_and_audit.js';
+
+const migrations: Record<string, Migration> = {
+  '0001_catalogue_and_audit': catalogueAndAudit,
+};
+
+/** Applies the Users API's migrations (catalogue and audit log), tracked in their own table. */
+export async function migrateUsersApi(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'users_api_migrations',
+    migrationLockTableName: 'users_api_migrations_lock',
+  });
+  const result = await migrator.migrateToLatest();
+  if (result.error) throw result.error instanceof Error ? result.error : new Error(String(result.error));
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,50 @@
+export interface CatalogueOrganisationsTable {
+  id: string;
+  label: string;
+  requires_aal2: number;
+  position: number;
+}
+
+export interface CatalogueDataRolesTable {
+  organisation_id: string;
+  role_id: string;
+  label: string;
+  position: number;
+}
+
+export interface CatalogueServicesTable {
+  id: string;
+  name: string;
+  description: string;
+  url: string;
+  position: number;
+}
+
+export interface CatalogueServiceAccessTable {
+  service_id: string;
+  /** 'organisation' (any member) or 'data_role' (object `roleId_orgId`). */
+  kind: string;
+  object: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  organisation_id: string | null;
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  object_id: string | null;
+  object_email: string | null;
+  result: string;
+  client_address: string | null;
+  details: string | null;
+}
+
+export interface UsersApiDatabase {
+  catalogue_organisations: CatalogueOrganisationsTable;
+  catalogue_data_roles: CatalogueDataRolesTable;
+  catalogue_services: CatalogueServicesTable;
+  catalogue_service_access: CatalogueServiceAccessTable;
+  audit_log: AuditLogTable;
+}

@@ -1,0 +1,40 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ApiContext } from './api-context.js';
+import { ApiError, errors } from './api-error.js';
+import { registerSelfRoutes } from '../routes/self-routes.js';
+import { registerUserRoutes } from '../routes/user-routes.js';
+import { registerPermissionRoutes } from '../routes/permission-routes.js';
+import { registerAuditRoutes } from '../routes/audit-routes.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Mounts the Users API at `/api`: no-store answers, an Origin check on writes, errors as envelopes. */
+export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): Promise<void> {
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', async (request, reply) => {
+        void reply.header('Cache-Control', 'no-store');
+        if (!SAFE_METHODS.has(request.method) && request.headers.origin !== ctx.options.publicUrl.origin) throw errors.badOrigin();
+      });
+      scope.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+        let answer: ApiError;
+        if (error instanceof ApiError) answer = error;
+        else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+          answer = new ApiError(error.statusCode, 'invalid_request', 'The request could not be read.', 'Het verzoek kon niet worden gelezen.');
+        } else {
+          request.log.error({ err: error }, 'users api error');
+          answer = new ApiError(500, 'internal_error', 'An internal server error occurred.', 'Er ging iets mis op de server. Probeer het later nog eens.');
+        }
+        return reply.code(answer.code).header('Cache-Control', 'no-store').send(answer.toEnvelope());
+      });
+      scope.setNotFoundHandler((_request, reply) =>
+        reply.code(404).send(new ApiError(404, 'not_found', 'This call does not exist.', 'Deze functie bestaat niet.').toEnvelope()),
+      );
+      registerSelfRoutes(scope, ctx);
+      registerUserRoutes(scope, ctx);
+      registerPermissionRoutes(scope, ctx);
+      registerAuditRoutes(scope, ctx);
+    },
+    { prefix: '/api' },
+  );
+}

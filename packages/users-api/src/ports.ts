@@ -1,0 +1,74 @@
+import type { FastifyRequest } from 'fastify';
+import type { RelationTuple, TupleQuery } from '@portaal/relations';
+
+export type IdentityState = 'active' | 'inactive';
+
+export interface UserTraits {
+  email: string;
+  name: { first: string; last: string };
+}
+
+/** An identity as the Users API needs it: no secrets, the names of its configured credentials only. */
+export interface UserIdentity {
+  id: string;
+  schema_id: string;
+  state: IdentityState;
+  traits: UserTraits;
+  created_at: string;
+  credentials: string[];
+}
+
+export interface CallerSession {
+  sessionId: string;
+  aal: 'aal0' | 'aal1' | 'aal2';
+  identity: UserIdentity;
+}
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  templateType: string;
+}
+
+/** The identity side of the Users API (embedded provider or Ory Kratos). */
+export interface IdentityPort {
+  sessionOf(request: FastifyRequest): Promise<CallerSession | undefined>;
+  get(ids: string[]): Promise<UserIdentity[]>;
+  findByEmail(email: string): Promise<UserIdentity | undefined>;
+  create(traits: UserTraits): Promise<UserIdentity>;
+  update(id: string, changes: { traits?: UserTraits; state?: IdentityState }): Promise<UserIdentity>;
+  delete(id: string): Promise<void>;
+  removeSecondFactors(id: string): Promise<void>;
+  revokeSessions(id: string): Promise<void>;
+  recoveryLink(id: string, lifespanMs: number): Promise<string>;
+}
+
+/** The relation side (embedded tuple store or Ory Keto). */
+export interface RelationsPort {
+  list(query: TupleQuery): Promise<RelationTuple[]>;
+  patch(changes: { insert?: RelationTuple[]; delete?: TupleQuery[] }): Promise<void>;
+}
+
+export interface MailPort {
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+/** The ports, bound to one unit of work. */
+export interface Ports {
+  identities: IdentityPort;
+  relations: RelationsPort;
+  mail: MailPort;
+}
+
+/**
+ * A backend runs work against the ports. The embedded one runs `atomically` in one database transaction; the Ory
+ * one cannot, so `compensates` tells callers to undo a half-done create themselves.
+ */
+export interface Backend extends Ports {
+  readonly compensates: boolean;
+  atomically<T>(work: (ports: Ports) => Promise<T>): Promise<T>;
+}
+
+/** Thrown by ports when a write conflicts with existing data (an e-mail address in use). */
+export class ConflictError extends Error {}

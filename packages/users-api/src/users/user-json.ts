@@ -1,0 +1,47 @@
+import type { RelationTuple } from '@portaal/relations';
+import { dataRoleObject, type Organisation } from '../catalogue/catalogue.js';
+import type { UserIdentity } from '../ports.js';
+
+export interface Permission extends RelationTuple {
+  label: string;
+  roleId?: string;
+}
+
+/** Whether a tuple concerns the organisation itself or one of its data roles (`roleId_orgId`). */
+export const withinOrganisation = (tuple: RelationTuple, orgId: string) =>
+  (tuple.namespace === 'organizations' && tuple.object === orgId) || (tuple.namespace === 'subdivisions' && tuple.object.endsWith(`_${orgId}`));
+
+/**
+ * The permissions a user shows within one organisation, labelled from the catalogue; one per relation and object
+ * (spec §7), and an `issuer` hidden where the same object also has `access` (spec §6).
+ */
+export function permissionsWithin(tuples: RelationTuple[], org: Organisation): Permission[] {
+  const seen = new Set<string>();
+  const relevant = tuples.filter((t) => withinOrganisation(t, org.id));
+  const hasAccess = new Set(relevant.filter((t) => t.relation === 'access').map((t) => `${t.namespace}:${t.object}`));
+  const permissions: Permission[] = [];
+  for (const tuple of relevant) {
+    const key = `${tuple.relation}|${tuple.namespace}:${tuple.object}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (tuple.relation === 'issuer' && tuple.namespace === 'subdivisions' && hasAccess.has(`${tuple.namespace}:${tuple.object}`)) continue;
+    if (tuple.namespace === 'organizations') {
+      permissions.push({ ...tuple, label: org.label });
+    } else {
+      const roleId = tuple.object.slice(0, -(org.id.length + 1));
+      const role = org.dataRoles.find((r) => dataRoleObject(r.id, org.id) === tuple.object);
+      permissions.push({ ...tuple, label: role?.label ?? roleId, roleId });
+    }
+  }
+  return permissions;
+}
+
+export function userJson(identity: UserIdentity, tuples: RelationTuple[], org: Organisation) {
+  const permissions = permissionsWithin(tuples, org);
+  const administrator = permissions.some((p) => p.namespace === 'organizations' && p.relation === 'admin');
+  return {
+    ...identity,
+    permissions,
+    userType: administrator ? { id: 'administrator', label: 'Beheerder' } : { id: 'analyst', label: 'Medewerker' },
+  };
+}
