@@ -13,6 +13,8 @@ export interface Portaal {
   publicUrl: string;
   adminUrl: string;
   dataDir: string;
+  /** The environment the process runs with: CLI commands given the same one work on the same database. */
+  env: Record<string, string>;
   mail: MailSink;
   /** Everything the process printed so far. */
   output(): string;
@@ -84,6 +86,7 @@ export async function startPortaal(options: PortaalOptions = {}): Promise<Portaa
     publicUrl,
     adminUrl,
     dataDir,
+    env,
     mail,
     output: () => output,
     kill: () => halt('SIGKILL'),

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPortaal, type Portaal } from '../support/portaal.js';
+import { failure } from '../support/ory.js';
+import { uniqueEmail } from '../support/identities.js';
+import { attemptLogin } from '../support/flows.js';
+import { DEMO_PASSWORD, api, portaalCli, signInAtAal2, type Person } from '../support/portal-users.js';
+
+let portaal: Portaal;
+let bea: Person;
+beforeAll(async () => {
+  portaal = await startPortaal({ args: ['--demo'] });
+  bea = await signInAtAal2(portaal, 'beheerder@voorbeeldstad.nl', DEMO_PASSWORD);
+});
+afterAll(async () => {
+  await portaal?.stop();
+});
+
+async function newMember(permissions: unknown[] = []) {
+  const email = uniqueEmail('lid');
+  const created = await api(portaal, bea.browser, 'POST', '/users', { traits: { email, name: { first: 'Lid', last: 'Nieuw' } }, permissions });
+  expect(created.status).toBe(201);
+  const listed = await api(portaal, bea.browser, 'GET', `/users?email=${encodeURIComponent(email)}`);
+  return listed.body[0] as { id: string; traits: { email: string; name: { first: string; last: string } }; state: string };
+}
+
+describe('Users API for an administrator', () => {
+  it('lists the members, enriched and de-duplicated, administrators marked', async () => {
+    const listed = await api(portaal, bea.browser, 'GET', '/users');
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('cache-control')).toBe('no-store');
+    const byEmail = new Map(listed.body.map((u: { traits: { email: string } }) => [u.traits.email, u]));
+    const self = byEmail.get('beheerder@voorbeeldstad.nl') as any;
+    expect(self.userType).toEqual({ id: 'administrator', label: 'Beheerder' });
+    expect(self.credentials).toContain('totp');
+    expect(self.permissions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ namespace: 'organizations', object: 'voorbeeldstad', relation: 'admin', label: 'Gemeente Voorbeeldstad' }),
+        expect.objectContaining({ namespace: 'subdivisions', object: 'ruimte_voorbeeldstad', relation: 'issuer', label: 'Ruimte en wonen', roleId: 'ruimte' }),
+      ]),
+    );
+    const member = byEmail.get('medewerker@voorbeeldstad.nl') as any;
+    expect(member.userType.id).toBe('analyst');
+    expect(byEmail.has('analist@dego.nl')).toBe(false);
+  });
+
+  it('checks whether an e-mail address has an account', async () => {
+    expect((await api(portaal, bea.browser, 'HEAD', '/users?email=analist%40dego.nl')).status).toBe(200);
+    expect((await api(portaal, bea.browser, 'HEAD', '/users?email=nog.niet%40voorbeeldstad.nl')).status).toBe(404);
+  });
+
+  it('refuses a new user with an empty name or a bad e-mail, in the shape the portal expects', async () => {
+    const noName = await api(portaal, bea.browser, 'POST', '/users', { traits: { email: uniqueEmail(), name: { first: '', last: 'X' } } });
+    expect(noName.status).toBe(400);
+    expect(noName.body.error.reason).toBe('First name and surname must be 1 to 50 characters.');
+    const longName = await api(portaal, bea.browser, 'POST', '/users', { traits: { email: uniqueEmail(), name: { first: 'x'.repeat(51), last: 'X' } } });
+    expect(longName.status).toBe(400);
+    const badEmail = await api(portaal, bea.browser, 'POST', '/users', { traits: { email: 'geen-adres', name: { first: 'A', last: 'B' } } });
+    expect(badEmail.body.error.message).toBe('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.');
+  });
+
+  it('refuses permissions outside the organisation and writes nothing', async () => {
+    const email = uniqueEmail();
+    const answer = await api(portaal, bea.browser, 'POST', '/users', {
+      traits: { email, name: { first: 'A', last: 'B' } },
+      permissions: [{ namespace: 'organizations', object: 'dijkstad', relation: 'admin' }],
+    });
+    expect(answer.status).toBe(403);
+    expect((await api(portaal, bea.browser, 'HEAD', `/users?email=${encodeURIComponent(email)}`)).status).toBe(404);
+  });
+
+  it('edits names, blocks (sessions end, sign-in refused) and unblocks', async () => {
+    const member = await newMember();
+    const renamed = await api(portaal, bea.browser, 'PUT', `/users/${member.id}`, { schema_id: 'default', state: 'active', traits: { ...member.traits, name: { first: 'Andere', last: 'Naam' } } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.traits.name).toEqual({ first: 'Andere', last: 'Naam' });
+
+    const blocked = await api(portaal, bea.browser, 'PUT', `/users/${member.id}`, { state: 'inactive' });
+    expect(blocked.body.state).toBe('inactive');
+    const unblocked = await api(portaal, bea.browser, 'PUT', `/users/${member.id}`, { state: 'active' });
+    expect(unblocked.body.state).toBe('active');
+  });
+
+  it('blocks a signed-in user: their session ends and their next sign-in is refused', async () => {
+    const email = uniqueEmail('geblokkeerd');
+    portaalCli(portaal, ['user', 'create', '--email', email, '--first-name', 'Geb', '--last-name', 'Lokkeerd', '--password', 'Hooiberg-Naald-Zoek-8', '--org', 'voorbeeldstad']);
+    const person = await signInAtAal2(portaal, email, 'Hooiberg-Naald-Zoek-8');
+    const id = (await api(portaal, person.browser, 'GET', '/users/whoami')).body.identity.id;
+    expect((await api(portaal, bea.browser, 'PUT', `/users/${id}`, { state: 'inactive' })).status).toBe(200);
+    expect((await api(portaal, person.browser, 'GET', '/users/whoami')).status).toBe(401);
+    const refused = await failure(attemptLogin(person.browser, email, 'Hooiberg-Naald-Zoek-8'));
+    expect(refused.body.ui.messages.map((m: { id: number }) => m.id)).toEqual([4010011]);
+  });
+
+  it('adds and removes data roles and the administrator relation', async () => {
+    const member = await newMember();
+    const added = await api(portaal, bea.browser, 'PUT', `/permissions/${member.id}`, [
+      { namespace: 'subdivisions', object: 'financien_voorbeeldstad', relation: 'issuer', subject_id: 'iemand-anders' },
+      { namespace: 'organizations', object: 'voorbeeldstad', relation: 'admin' },
+    ]);
+    expect(added.status).toBe(200);
+    expect(added.body.map((p: { object: string; relation: string }) => `${p.object}#${p.relation}`).sort()).toEqual([
+      'financien_voorbeeldstad#issuer',
+      'voorbeeldstad#admin',
+      'voorbeeldstad#issuer',
+    ]);
+    const removed = await api(portaal, bea.browser, 'DELETE', `/permissions?namespace=subdivisions&object=financien_voorbeeldstad&relation=issuer&subject_id=${member.id}`);
+    expect(removed.status).toBe(204);
+    const tuples = await (await fetch(`${portaal.adminUrl}/relation-tuples?subject_id=${member.id}`)).json();
+    expect(tuples.relation_tuples.map((t: { object: string; relation: string }) => `${t.object}#${t.relation}`).sort()).toEqual(['voorbeeldstad#admin', 'voorbeeldstad#issuer']);
+    // The subject is always the target: the 'iemand-anders' above was ignored.
+    expect((await (await fetch(`${portaal.adminUrl}/relation-tuples?subject_id=iemand-anders`)).json()).relation_tuples).toEqual([]);
+  });
+
+  it('refuses self-demotion, self-block and self-delete', async () => {
+    const me = (await api(portaal, bea.browser, 'GET', '/users/whoami')).body.identity.id;
+    expect((await api(portaal, bea.browser, 'DELETE', `/permissions?namespace=organizations&object=voorbeeldstad&relation=admin&subject_id=${me}`)).status).toBe(403);
+    expect((await api(portaal, bea.browser, 'PUT', `/users/${me}`, { state: 'inactive' })).status).toBe(403);
+    expect((await api(portaal, bea.browser, 'DELETE', `/users?id=${me}`)).status).toBe(403);
+    expect((await api(portaal, bea.browser, 'GET', '/users/whoami')).body.isAdmin).toBe(true);
+  });
+
+  it('resets 2FA: the credentials go, the sessions end and a notice is mailed', async () => {
+    const email = uniqueEmail('reset');
+    portaalCli(portaal, ['user', 'create', '--email', email, '--first-name', 'Rik', '--last-name', 'Reset', '--password', 'Kaas-Klompen-Dijk-77', '--org', 'voorbeeldstad']);
+    const person = await signInAtAal2(portaal, email, 'Kaas-Klompen-Dijk-77');
+    const id = (await api(portaal, person.browser, 'GET', '/users/whoami')).body.identity.id;
+    const since = new Date();
+    expect((await api(portaal, bea.browser, 'DELETE', `/users/${id}/totp`)).status).toBe(204);
+    expect((await api(portaal, person.browser, 'GET', '/users/whoami')).status).toBe(401);
+    const credentials = await (await fetch(`${portaal.adminUrl}/admin/identities/${id}`)).json();
+    expect(Object.keys(credentials.credentials)).toEqual(['password']);
+    expect((await portaal.mail.waitFor(email, { since })).subject).toBe('Je tweestapsverificatie is gereset');
+  });
+
+  it('deletes a member of only this organisation entirely', async () => {
+    const member = await newMember([{ namespace: 'subdivisions', object: 'ruimte_voorbeeldstad', relation: 'issuer' }]);
+    expect((await api(portaal, bea.browser, 'DELETE', `/users?id=${member.id}`)).status).toBe(204);
+    expect((await fetch(`${portaal.adminUrl}/admin/identities/${member.id}`)).status).toBe(404);
+    expect((await (await fetch(`${portaal.adminUrl}/relation-tuples?subject_id=${member.id}`)).json()).relation_tuples).toEqual([]);
+    expect((await api(portaal, bea.browser, 'DELETE', `/users?id=${member.id}`)).status).toBe(404);
+  });
+
+  it('reports the configured credentials, the other administrators, the services and the config', async () => {
+    expect((await api(portaal, bea.browser, 'GET', '/users/configured-credentials')).body).toEqual({ totp: true, lookup_secret: false });
+    const admins = await api(portaal, bea.browser, 'GET', '/users/admins');
+    expect(admins.body.every((a: { traits: { email: string } }) => a.traits.email !== 'beheerder@voorbeeldstad.nl')).toBe(true);
+    const services = await api(portaal, bea.browser, 'GET', '/services');
+    expect(services.body.services.map((s: { id: string }) => s.id)).toEqual(['wijkmonitor', 'jeugdzorg-dashboard', 'woningbouwplanner']);
+    expect(services.body.dataRoles.map((r: { roleId: string }) => r.roleId)).toEqual(['sociaal-domein', 'ruimte']);
+    const config = await api(portaal, undefined, 'GET', '/config');
+    expect(config.body).toMatchObject({ title: 'Datavoorzieningen VNG', description: 'Datavoorziening VNG Realisatie', registrationEnabled: false });
+  });
+
+  it('keeps an audit log of the administrative actions, newest first, without secrets', async () => {
+    const member = await newMember();
+    await api(portaal, bea.browser, 'PUT', `/users/${member.id}`, { state: 'inactive' });
+    const audit = await api(portaal, bea.browser, 'GET', '/audit?page_size=2');
+    expect(audit.status).toBe(200);
+    expect(audit.body.entries.map((e: { action: string }) => e.action)).toEqual(['user.block', 'user.create']);
+    expect(audit.body.entries[0]).toMatchObject({ actorEmail: 'beheerder@voorbeeldstad.nl', objectId: member.id, result: 'success', organisationId: 'voorbeeldstad' });
+    expect(audit.body.next_page_token).not.toBe('');
+    const next = await api(portaal, bea.browser, 'GET', `/audit?page_size=2&page_token=${audit.body.next_page_token}`);
+    expect(next.body.entries).toHaveLength(2);
+    expect(next.body.entries[0].at <= audit.body.entries[1].at).toBe(true);
+    expect(next.body.entries.map((e: { id: string }) => e.id)).not.toContain(audit.body.entries[1].id);
+    const exported = portaalCli(portaal, ['audit', 'export']);
+    expect(exported.status).toBe(0);
+    expect(exported.stdout).not.toMatch(/token=|password|Tulpen/i);
+  });
+
+  it('refuses writes without the portal Origin', async () => {
+    const answer = await api(portaal, bea.browser, 'POST', '/users', { traits: { email: uniqueEmail(), name: { first: 'A', last: 'B' } } }, { origin: 'https://evil.example.com' });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error.id).toBe('security_origin_mismatch');
+    expect((await api(portaal, bea.browser, 'DELETE', '/users?id=00000000-0000-4000-8000-000000000000', undefined, { origin: null })).status).toBe(403);
+  });
+});

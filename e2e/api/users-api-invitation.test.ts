@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPortaal, type Portaal } from '../support/portaal.js';
+import { csrfTokenOf, explained, newBrowser } from '../support/ory.js';
+import { uniqueEmail } from '../support/identities.js';
+import { enrolTotp, loginSecondFactor, loginWithPassword } from '../support/flows.js';
+import { DEMO_PASSWORD, api, portaalCli, signInAtAal2, type Person } from '../support/portal-users.js';
+
+let portaal: Portaal;
+let bea: Person;
+let dijkstadAdmin: Person;
+beforeAll(async () => {
+  portaal = await startPortaal({ args: ['--demo'] });
+  bea = await signInAtAal2(portaal, 'beheerder@voorbeeldstad.nl', DEMO_PASSWORD);
+  const created = portaalCli(portaal, ['user', 'create', '--email', 'beheer@dijkstad.nl', '--first-name', 'Dirk', '--last-name', 'Dijk', '--password', 'Polder-Molen-Sluis-42', '--org', 'dijkstad', '--admin']);
+  expect(created.status, created.stderr).toBe(0);
+  dijkstadAdmin = await signInAtAal2(portaal, 'beheer@dijkstad.nl', 'Polder-Molen-Sluis-42');
+});
+afterAll(async () => {
+  await portaal?.stop();
+});
+
+const roles = (org: string, ...ids: string[]) => ids.map((id) => ({ namespace: 'subdivisions', object: `${id}_${org}`, relation: 'issuer' }));
+
+describe('inviting a user', () => {
+  it('takes the invited person from the mail to aal2 with the organisation and two data roles', async () => {
+    const email = uniqueEmail('uitgenodigd');
+    const since = new Date();
+    const created = await api(portaal, bea.browser, 'POST', '/users', {
+      traits: { email, name: { first: 'Ivo', last: 'Uitgenodigd' } },
+      permissions: roles('voorbeeldstad', 'sociaal-domein', 'financien'),
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toBe(true);
+
+    const mail = await portaal.mail.waitFor(email, { since });
+    expect(mail.subject).toBe('Je account voor het Datavoorzieningen Portaal');
+    expect(mail.text).toContain('Hallo Ivo,');
+    expect(mail.text).toContain('Gemeente Voorbeeldstad');
+    expect(mail.text).toContain('Deze link is 72 uur geldig');
+    const link = /(http:\/\/\S+token=\S+)/.exec(mail.text)![1]!;
+
+    // The invited person, in their own browser: the link signs them in and opens settings.
+    const invited = newBrowser(portaal.publicUrl);
+    const followed = await invited.fetch(link, { redirect: 'manual' });
+    expect(followed.status).toBe(303);
+    const settingsId = new URL(followed.headers.get('location')!).searchParams.get('flow')!;
+    const settings = await invited.frontend.getSettingsFlow({ id: settingsId });
+    const password = 'Eigen-Gekozen-Zin-2026';
+    await explained(
+      invited.frontend.updateSettingsFlow({ flow: settings.id, updateSettingsFlowBody: { method: 'password', password, csrf_token: csrfTokenOf(settings) } }),
+    );
+    const secret = await enrolTotp(invited, -1);
+
+    const later = newBrowser(portaal.publicUrl);
+    await loginWithPassword(later, email, password);
+    await loginSecondFactor(later, secret);
+    const whoami = await api(portaal, later, 'GET', '/users/whoami');
+    expect(whoami.status).toBe(200);
+    expect(whoami.body.authenticator_assurance_level).toBe('aal2');
+    expect(whoami.body.activeOrg).toEqual({
+      id: 'voorbeeldstad',
+      label: 'Gemeente Voorbeeldstad',
+      subdivisions: [
+        { id: 'sociaal-domein', label: 'Sociaal domein' },
+        { id: 'ruimte', label: 'Ruimte en wonen' },
+        { id: 'financien', label: 'Financiën' },
+      ],
+    });
+    const dataRoles = whoami.body.permissions.filter((p: { namespace: string }) => p.namespace === 'subdivisions');
+    expect(dataRoles.map((p: { roleId: string; label: string }) => [p.roleId, p.label]).sort()).toEqual([
+      ['financien', 'Financiën'],
+      ['sociaal-domein', 'Sociaal domein'],
+    ]);
+    expect(whoami.body.identity.userType.id).toBe('analyst');
+    const verified = await (await fetch(`${portaal.adminUrl}/admin/identities/${whoami.body.identity.id}`)).json();
+    expect(verified.verifiable_addresses[0].verified).toBe(true);
+  });
+
+  it('adds a second organisation to an existing e-mail and lets only that organisation remove its own part', async () => {
+    const email = uniqueEmail('gedeeld');
+    expect((await api(portaal, bea.browser, 'POST', '/users', { traits: { email, name: { first: 'Gea', last: 'Gedeeld' } }, permissions: roles('voorbeeldstad', 'ruimte') })).status).toBe(201);
+    const again = await api(portaal, dijkstadAdmin.browser, 'POST', '/users', {
+      traits: { email, name: { first: 'Anders', last: 'Genoemd' } },
+      permissions: roles('dijkstad', 'veiligheid'),
+    });
+    expect(again.status).toBe(200);
+
+    const listed = await api(portaal, dijkstadAdmin.browser, 'GET', `/users?email=${encodeURIComponent(email)}`);
+    const user = listed.body[0];
+    expect(user.traits.name).toEqual({ first: 'Gea', last: 'Gedeeld' });
+    expect(user.permissions.map((p: { object: string }) => p.object).sort()).toEqual(['dijkstad', 'veiligheid_dijkstad']);
+    const tuples = await (await fetch(`${portaal.adminUrl}/relation-tuples?subject_id=${user.id}`)).json();
+    expect(tuples.relation_tuples.map((t: { object: string }) => t.object).sort()).toEqual(['dijkstad', 'ruimte_voorbeeldstad', 'veiligheid_dijkstad', 'voorbeeldstad']);
+
+    // Dijkstad cannot block, reset or change the e-mail of an identity that Voorbeeldstad shares.
+    const block = await api(portaal, dijkstadAdmin.browser, 'PUT', `/users/${user.id}`, { schema_id: 'default', state: 'inactive', traits: user.traits });
+    expect(block.status).toBe(409);
+    expect(block.body.error.id).toBe('user_in_other_organisation');
+    expect((await api(portaal, dijkstadAdmin.browser, 'DELETE', `/users/${user.id}/totp`)).status).toBe(409);
+    const rename = await api(portaal, dijkstadAdmin.browser, 'PUT', `/users/${user.id}`, { traits: { ...user.traits, email: uniqueEmail('anders') } });
+    expect(rename.status).toBe(409);
+
+    // Removing the user from Dijkstad keeps the identity and Voorbeeldstad's tuples.
+    expect((await api(portaal, dijkstadAdmin.browser, 'DELETE', `/users?id=${user.id}`)).status).toBe(204);
+    const after = await (await fetch(`${portaal.adminUrl}/relation-tuples?subject_id=${user.id}`)).json();
+    expect(after.relation_tuples.map((t: { object: string }) => t.object).sort()).toEqual(['ruimte_voorbeeldstad', 'voorbeeldstad']);
+    expect((await fetch(`${portaal.adminUrl}/admin/identities/${user.id}`)).status).toBe(200);
+    expect((await api(portaal, dijkstadAdmin.browser, 'GET', `/users?email=${encodeURIComponent(email)}`)).body).toEqual([]);
+  });
+
+  it('answers password recovery for an unknown address exactly like a known one', async () => {
+    const known = await api(portaal, undefined, 'GET', '/users/password-recovery?email=medewerker%40voorbeeldstad.nl');
+    const unknown = await api(portaal, undefined, 'GET', '/users/password-recovery?email=niemand%40voorbeeldstad.nl');
+    expect(unknown.status).toBe(known.status);
+    expect(unknown.body).toEqual(known.body);
+    expect(known.headers.get('cache-control')).toBe('no-store');
+    const mail = await portaal.mail.waitFor('medewerker@voorbeeldstad.nl');
+    expect(mail.text).toContain('Deze link is 15 minuten geldig');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(portaal.mail.to('niemand@voorbeeldstad.nl')).toHaveLength(0);
+    expect((await api(portaal, undefined, 'GET', '/users/password-recovery?email=geen-adres')).body.error.message).toBe('E-mail is niet valide.');
+  });
+});

@@ -1,0 +1,86 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Portaal } from './portaal.js';
+import { explained, newBrowser, type Browser } from './ory.js';
+import { enrolTotp, loginSecondFactor, loginWithPassword } from './flows.js';
+
+const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
+
+/** Runs a `portaal` CLI command against the same database as a running test server. */
+export function portaalCli(portaal: Portaal, args: string[]) {
+  const result = spawnSync(process.execPath, [bin, ...args], { env: portaal.env, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A person in the portal: their browser, and their TOTP secret once enrolled. */
+export interface Person {
+  email: string;
+  password: string;
+  browser: Browser;
+  secret?: string;
+}
+
+/** Signs in with password and TOTP, enrolling an authenticator first when the account has none. */
+export async function signInAtAal2(portaal: Portaal, email: string, password: string, secret?: string): Promise<Person & { secret: string }> {
+  const browser = newBrowser(portaal.publicUrl);
+  const first = await loginWithPassword(browser, email, password);
+  if (secret) {
+    await loginSecondFactor(browser, secret);
+    return { email, password, browser, secret };
+  }
+  if (!first.session) throw new Error(`${email} has a second factor already; pass its secret`);
+  // Enrolling raises the session to aal2, as in Kratos.
+  return { email, password, browser, secret: await enrolTotp(browser, -1) };
+}
+
+/** Signs in with the password only (aal1). */
+export async function signInAtAal1(portaal: Portaal, email: string, password: string): Promise<Person> {
+  const browser = newBrowser(portaal.publicUrl);
+  await loginWithPassword(browser, email, password);
+  return { email, password, browser };
+}
+
+export interface ApiAnswer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** Calls the Users API as the portal does: the person's cookies, JSON, and the portal's Origin on writes. */
+export async function api<T = any>(
+  portaal: Portaal,
+  who: Browser | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { origin?: string | null } = {},
+): Promise<ApiAnswer<T>> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const origin = options.origin === undefined ? portaal.publicUrl : options.origin;
+  if (origin !== null && method !== 'GET' && method !== 'HEAD') headers.origin = origin;
+  const send = who?.fetch ?? fetch;
+  const response = await send(`${portaal.publicUrl}/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+}
+
+export const DEMO_PASSWORD = 'Tulpen-Molen-Gracht-7';
+
+/** Everything the Users API may change, read through the admin listener: identities and tuples. */
+export async function databaseSnapshot(portaal: Portaal): Promise<string> {
+  const identities = await (await fetch(`${portaal.adminUrl}/admin/identities?page_size=500&include_credential=totp`)).json();
+  const tuples: unknown[] = [];
+  let token = '';
+  do {
+    const page = (await (await fetch(`${portaal.adminUrl}/relation-tuples?page_size=500${token ? `&page_token=${token}` : ''}`)).json()) as {
+      relation_tuples: unknown[];
+      next_page_token: string;
+    };
+    tuples.push(...page.relation_tuples);
+    token = page.next_page_token;
+  } while (token);
+  return JSON.stringify({ identities, tuples });
+}
+
+export { explained };
