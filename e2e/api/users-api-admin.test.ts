@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
-import { failure } from '../support/ory.js';
+import { failure, newBrowser } from '../support/ory.js';
 import { uniqueEmail } from '../support/identities.js';
 import { attemptLogin } from '../support/flows.js';
 import { DEMO_PASSWORD, api, portaalCli, signInAtAal2, type Person } from '../support/portal-users.js';
@@ -165,7 +165,20 @@ describe('Users API for an administrator', () => {
     expect(next.body.entries.map((e: { id: string }) => e.id)).not.toContain(audit.body.entries[1].id);
     const exported = portaalCli(portaal, ['audit', 'export']);
     expect(exported.status).toBe(0);
-    expect(exported.stdout).not.toMatch(/token=|password|Tulpen/i);
+    expect(exported.stdout).toContain('"action":"user.block"');
+    expect(exported.stdout).not.toMatch(/token=|Tulpen|argon2|ory_st_|Hooiberg|Kaas-Klompen/);
+  });
+
+  it('audits sign-in failures and successes of the members', async () => {
+    await failure(attemptLogin(newBrowser(portaal.publicUrl), 'medewerker@voorbeeldstad.nl', 'Fout-Wachtwoord-123'));
+    await vi.waitFor(async () => {
+      const audit = await api(portaal, bea.browser, 'GET', '/audit?page_size=20');
+      expect(audit.body.entries).toContainEqual(
+        expect.objectContaining({ action: 'sign_in.password', result: 'failure', actorEmail: 'medewerker@voorbeeldstad.nl', organisationId: 'voorbeeldstad' }),
+      );
+    });
+    const all = await api(portaal, bea.browser, 'GET', '/audit?page_size=200');
+    expect(all.body.entries).toContainEqual(expect.objectContaining({ action: 'sign_in.password', result: 'success', actorEmail: 'beheerder@voorbeeldstad.nl' }));
   });
 
   it('refuses writes without the portal Origin', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { createIdentityProvider, openDatabase, systemClock, type Db, type IdentityProvider } from '@portaal/idp';
+import { createIdentityProvider, openDatabase, systemClock, type AuthEventListener, type Db, type IdentityProvider } from '@portaal/idp';
 import { createRelationStore, type RelationStore } from '@portaal/relations';
 import {
   CatalogueError,
@@ -36,10 +36,10 @@ export async function openProduct(config: ServerConfig, log: FastifyBaseLogger):
     await db.close();
     throw error;
   }
-  const idp = createIdentityProvider({ db, config: config.idp, clock: systemClock, log });
   const relations = createRelationStore(db.kysely);
   const catalogue = createCatalogueSource(db.kysely);
   const audit = createAuditLog(db.kysely);
+  const idp = createIdentityProvider({ db, config: config.idp, clock: systemClock, log, events: signInAuditor(relations, audit) });
   const backend = createEmbeddedBackend(idp.services, relations);
   const limiter: RateLimiter = {
     // The identity provider's failure throttle locks on the limit-th attempt; one more keeps `limit` allowed.
@@ -83,4 +83,26 @@ export async function withProduct<T>(config: ServerConfig, log: FastifyBaseLogge
   } finally {
     await product.close();
   }
+}
+
+/** Sign-in events go to the audit log of each organisation the person belongs to (or to none when unknown). */
+function signInAuditor(relations: RelationStore, audit: AuditLog): AuthEventListener {
+  return async (event) => {
+    const memberships = event.identityId
+      ? (await relations.list({ namespace: 'organizations', subject_id: event.identityId })).filter((t) => t.relation === 'issuer' || t.relation === 'access')
+      : [];
+    const organisations = [...new Set(memberships.map((t) => t.object))];
+    const result = event.type === 'login.success' ? 'success' : event.type === 'login.locked' ? 'locked' : 'failure';
+    for (const organisationId of organisations.length > 0 ? organisations : [null]) {
+      await audit.record({
+        organisationId,
+        actorId: event.identityId,
+        actorEmail: event.identifier ?? null,
+        action: `sign_in.${event.method}`,
+        objectId: event.identityId,
+        result,
+        clientAddress: event.clientAddress,
+      });
+    }
+  };
 }

@@ -1,6 +1,7 @@
 export type { IdpConfig } from './config.js';
 export { UI_PATHS } from './config.js';
 export type { IdpContext } from './context.js';
+export type { AuthEvent, AuthEventListener } from './events.js';
 export { systemClock, type Clock } from './clock.js';
 export { openDatabase, type Db, type DatabaseDialect } from './db/database.js';
 export { migrateToLatest } from './db/migrate.js';

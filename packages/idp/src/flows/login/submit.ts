@@ -16,6 +16,7 @@ import { messages, type UiText } from '../../ui/messages.js';
 import { addFlowMessage, addNodeMessage, clearMessages, setNodeValue } from '../../ui/nodes.js';
 import { clientAddress, userAgent } from '../../http/client-info.js';
 import { clientAddressKey, identifierKey } from '../../throttle/index.js';
+import { emitAuthEvent } from '../../events.js';
 import { secretOfTotpUrl, verifyTotpCode } from '../../credentials/totp/totp.js';
 import { findRecoveryCode, recoveryCodesOf } from '../../credentials/lookup/lookup-secrets.js';
 import { findFlow, insertFlow, isExpired, type Flow } from '../flow.js';
@@ -132,6 +133,13 @@ async function submitPassword(
     const result = await throttle.recordFailure(idKey, maxFailures, lockMs, lockMs);
     await throttle.recordFailure(ipKey, maxFailuresPerAddress, lockMs, lockMs);
     ctx.log.info({ event: 'login.failure', identity: identityId ?? null, locked: locked || result.locked }, 'sign-in failed');
+    emitAuthEvent(ctx, {
+      type: result.locked && !locked ? 'login.locked' : 'login.failure',
+      method: 'password',
+      identityId: identityId ?? null,
+      identifier,
+      clientAddress: clientAddress(request),
+    });
     addFlowMessage(flow.ui, messages.invalidCredentials());
     return answerWithFlow(services, request, reply, flow);
   }
@@ -162,6 +170,7 @@ async function submitPassword(
           userAgent: userAgent(request),
         });
   ctx.log.info({ event: 'login.success', identity: identity.id, method: 'password' }, 'first factor passed');
+  emitAuthEvent(ctx, { type: 'login.success', method: 'password', identityId: identity.id, identifier, clientAddress: clientAddress(request) });
   const result = { ...issued, identity };
   const needsSecondFactor = availableAal(credentials) === 'aal2' && !issued.session.methods.some((m) => m.aal === 'aal2');
   if (needsSecondFactor) return answerSecondFactorRequired(services, request, reply, flow, result);
@@ -191,8 +200,9 @@ async function submitTotp(services: IdpServices, request: FastifyRequest, reply:
   const step = locked ? undefined : await verifyTotpCode(secret, code.trim(), credential.lastUsedStep);
   const claimed = step !== undefined && (await claimTotpStep(ctx.db.kysely, credential.id, step));
   if (!claimed) {
-    await throttle.recordFailure(key, maxFailures, lockMs, lockMs);
+    const result = await throttle.recordFailure(key, maxFailures, lockMs, lockMs);
     ctx.log.info({ event: 'login.totp_failure', identity: auth.identity.id }, 'second factor failed');
+    emitAuthEvent(ctx, { type: result.locked && !locked ? 'login.locked' : 'login.failure', method: 'totp', identityId: auth.identity.id, clientAddress: clientAddress(request) });
     addFlowMessage(flow.ui, messages.invalidTotp());
     setNodeValue(flow.ui, 'totp_code', '');
     return answerWithFlow(services, request, reply, flow);
@@ -233,7 +243,13 @@ async function submitLookupSecret(
     if (!won) failure = messages.lookupSecretAlreadyUsed();
   }
   if (failure) {
-    await throttle.recordFailure(key, maxFailures, lockMs, lockMs);
+    const result = await throttle.recordFailure(key, maxFailures, lockMs, lockMs);
+    emitAuthEvent(ctx, {
+      type: result.locked && !locked ? 'login.locked' : 'login.failure',
+      method: 'lookup_secret',
+      identityId: auth.identity.id,
+      clientAddress: clientAddress(request),
+    });
     addFlowMessage(flow.ui, failure);
     setNodeValue(flow.ui, 'lookup_secret', '');
     return answerWithFlow(services, request, reply, flow);
@@ -257,6 +273,7 @@ async function completeSecondFactor(
     lifespanMs: config.lifespans.sessionMs,
   });
   log.info({ event: 'login.success', identity: identity.id, method }, 'second factor passed');
+  emitAuthEvent(services.ctx, { type: 'login.success', method, identityId: identity.id, clientAddress: clientAddress(request) });
   return answerLoginSuccess(services, request, reply, flow, { ...upgraded, identity });
 }
 

@@ -1,0 +1,21 @@
+import type { IdpContext } from './context.js';
+
+/** Sign-in events for the audit log (ARCHITECTURE.md §5): never a secret, only who, how and from where. */
+export interface AuthEvent {
+  type: 'login.success' | 'login.failure' | 'login.locked';
+  method: 'password' | 'totp' | 'lookup_secret';
+  identityId: string | null;
+  /** The identifier typed at sign-in (an e-mail address), when there is one. */
+  identifier?: string;
+  clientAddress: string;
+}
+
+export type AuthEventListener = (event: AuthEvent) => Promise<void> | void;
+
+/** Hands an event to the listener; a failing listener is logged and never breaks the sign-in. */
+export function emitAuthEvent(ctx: IdpContext, event: AuthEvent): void {
+  if (!ctx.events) return;
+  Promise.resolve()
+    .then(() => ctx.events!(event))
+    .catch((error: unknown) => ctx.log.error({ err: error, event: event.type }, 'audit listener failed'));
+}
