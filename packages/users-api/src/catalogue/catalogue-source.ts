@@ -8,7 +8,7 @@ import { readCatalogue, replaceCatalogue } from './catalogue-repository.js';
 export const DEMO_CATALOGUE_FILE = new URL('../../catalogue/demo-catalogue.json', import.meta.url);
 
 /**
- * The catalogue in force, cached in memory and re-read after a load. A file that fails to parse or validate is
+ * The catalogue in force, cached in memory for a few seconds and replaced at once by a load. A file that fails to parse or validate is
  * refused with the path of the bad entry and the previous catalogue stays in force.
  */
 export interface CatalogueSource {
@@ -16,16 +16,22 @@ export interface CatalogueSource {
   loadFile(file: string | URL): Promise<Catalogue>;
 }
 
-export function createCatalogueSource(db: Kysely<any>): CatalogueSource {
+/** How long a read catalogue is trusted; `portaal catalogue load` in another process is seen within this time. */
+const CACHE_MS = 5_000;
+
+export function createCatalogueSource(db: Kysely<any>, now: () => number = Date.now): CatalogueSource {
   const typed = db as Kysely<UsersApiDatabase>;
-  let cached: Promise<Catalogue> | undefined;
+  let cached: { catalogue: Promise<Catalogue>; at: number } | undefined;
   return {
     current() {
-      cached ??= readCatalogue(typed).catch((error: unknown) => {
-        cached = undefined;
-        throw error;
-      });
-      return cached;
+      if (!cached || now() - cached.at > CACHE_MS) {
+        const reading = readCatalogue(typed);
+        cached = { catalogue: reading, at: now() };
+        reading.catch(() => {
+          cached = undefined;
+        });
+      }
+      return cached.catalogue;
     },
     async loadFile(file) {
       let raw: unknown;
@@ -37,7 +43,7 @@ export function createCatalogueSource(db: Kysely<any>): CatalogueSource {
       }
       const catalogue = parseCatalogue(raw);
       await replaceCatalogue(typed, catalogue);
-      cached = Promise.resolve(catalogue);
+      cached = { catalogue: Promise.resolve(catalogue), at: now() };
       return catalogue;
     },
   };
