@@ -3,7 +3,7 @@ import { startPortaal, type Portaal } from '../support/portaal.js';
 import { failure, newBrowser } from '../support/ory.js';
 import { uniqueEmail } from '../support/identities.js';
 import { attemptLogin } from '../support/flows.js';
-import { DEMO_PASSWORD, api, portaalCli, signInAtAal2, type Person } from '../support/portal-users.js';
+import { DEMO_PASSWORD, api, getJson, portaalCli, signInAtAal2, type Person } from '../support/portal-users.js';
 
 let portaal: Portaal;
 let bea: Person;
@@ -105,10 +105,10 @@ describe('Users API for an administrator', () => {
     ]);
     const removed = await api(portaal, bea.browser, 'DELETE', `/permissions?namespace=subdivisions&object=financien_voorbeeldstad&relation=issuer&subject_id=${member.id}`);
     expect(removed.status).toBe(204);
-    const tuples = await (await fetch(`${portaal.adminUrl}/relation-tuples?subject_id=${member.id}`)).json();
+    const tuples = await getJson(`${portaal.adminUrl}/relation-tuples?subject_id=${member.id}`);
     expect(tuples.relation_tuples.map((t: { object: string; relation: string }) => `${t.object}#${t.relation}`).sort()).toEqual(['voorbeeldstad#admin', 'voorbeeldstad#issuer']);
     // The subject is always the target: the 'iemand-anders' above was ignored.
-    expect((await (await fetch(`${portaal.adminUrl}/relation-tuples?subject_id=iemand-anders`)).json()).relation_tuples).toEqual([]);
+    expect((await getJson(`${portaal.adminUrl}/relation-tuples?subject_id=iemand-anders`)).relation_tuples).toEqual([]);
   });
 
   it('refuses self-demotion, self-block and self-delete', async () => {
@@ -127,7 +127,7 @@ describe('Users API for an administrator', () => {
     const since = new Date();
     expect((await api(portaal, bea.browser, 'DELETE', `/users/${id}/totp`)).status).toBe(204);
     expect((await api(portaal, person.browser, 'GET', '/users/whoami')).status).toBe(401);
-    const credentials = await (await fetch(`${portaal.adminUrl}/admin/identities/${id}`)).json();
+    const credentials = await getJson(`${portaal.adminUrl}/admin/identities/${id}`);
     expect(Object.keys(credentials.credentials)).toEqual(['password']);
     expect((await portaal.mail.waitFor(email, { since })).subject).toBe('Je tweestapsverificatie is gereset');
   });
@@ -136,7 +136,7 @@ describe('Users API for an administrator', () => {
     const member = await newMember([{ namespace: 'subdivisions', object: 'ruimte_voorbeeldstad', relation: 'issuer' }]);
     expect((await api(portaal, bea.browser, 'DELETE', `/users?id=${member.id}`)).status).toBe(204);
     expect((await fetch(`${portaal.adminUrl}/admin/identities/${member.id}`)).status).toBe(404);
-    expect((await (await fetch(`${portaal.adminUrl}/relation-tuples?subject_id=${member.id}`)).json()).relation_tuples).toEqual([]);
+    expect((await getJson(`${portaal.adminUrl}/relation-tuples?subject_id=${member.id}`)).relation_tuples).toEqual([]);
     expect((await api(portaal, bea.browser, 'DELETE', `/users?id=${member.id}`)).status).toBe(404);
   });
 

@@ -3,7 +3,7 @@ import { startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, explained, newBrowser } from '../support/ory.js';
 import { uniqueEmail } from '../support/identities.js';
 import { enrolTotp, loginSecondFactor, loginWithPassword } from '../support/flows.js';
-import { DEMO_PASSWORD, api, portaalCli, signInAtAal2, type Person } from '../support/portal-users.js';
+import { DEMO_PASSWORD, api, getJson, portaalCli, signInAtAal2, type Person } from '../support/portal-users.js';
 
 let portaal: Portaal;
 let bea: Person;
@@ -72,7 +72,7 @@ describe('inviting a user', () => {
       ['sociaal-domein', 'Sociaal domein'],
     ]);
     expect(whoami.body.identity.userType.id).toBe('analyst');
-    const verified = await (await fetch(`${portaal.adminUrl}/admin/identities/${whoami.body.identity.id}`)).json();
+    const verified = await getJson(`${portaal.adminUrl}/admin/identities/${whoami.body.identity.id}`);
     expect(verified.verifiable_addresses[0].verified).toBe(true);
   });
 
@@ -89,7 +89,7 @@ describe('inviting a user', () => {
     const user = listed.body[0];
     expect(user.traits.name).toEqual({ first: 'Gea', last: 'Gedeeld' });
     expect(user.permissions.map((p: { object: string }) => p.object).sort()).toEqual(['dijkstad', 'veiligheid_dijkstad']);
-    const tuples = await (await fetch(`${portaal.adminUrl}/relation-tuples?subject_id=${user.id}`)).json();
+    const tuples = await getJson(`${portaal.adminUrl}/relation-tuples?subject_id=${user.id}`);
     expect(tuples.relation_tuples.map((t: { object: string }) => t.object).sort()).toEqual(['dijkstad', 'ruimte_voorbeeldstad', 'veiligheid_dijkstad', 'voorbeeldstad']);
 
     // Dijkstad cannot block, reset or change the e-mail of an identity that Voorbeeldstad shares.
@@ -102,7 +102,7 @@ describe('inviting a user', () => {
 
     // Removing the user from Dijkstad keeps the identity and Voorbeeldstad's tuples.
     expect((await api(portaal, dijkstadAdmin.browser, 'DELETE', `/users?id=${user.id}`)).status).toBe(204);
-    const after = await (await fetch(`${portaal.adminUrl}/relation-tuples?subject_id=${user.id}`)).json();
+    const after = await getJson(`${portaal.adminUrl}/relation-tuples?subject_id=${user.id}`);
     expect(after.relation_tuples.map((t: { object: string }) => t.object).sort()).toEqual(['ruimte_voorbeeldstad', 'voorbeeldstad']);
     expect((await fetch(`${portaal.adminUrl}/admin/identities/${user.id}`)).status).toBe(200);
     expect((await api(portaal, dijkstadAdmin.browser, 'GET', `/users?email=${encodeURIComponent(email)}`)).body).toEqual([]);

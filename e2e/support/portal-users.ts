@@ -84,3 +84,8 @@ export async function databaseSnapshot(portaal: Portaal): Promise<string> {
 }
 
 export { explained };
+
+/** GET a JSON document (admin listener reads in tests). */
+export async function getJson(url: string): Promise<any> {
+  return (await fetch(url)).json();
+}
