@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Runs the integration project twice: on SQLite, then on a throwaway PostgreSQL cluster started here.
+// Runs the integration project on SQLite, then on a throwaway PostgreSQL cluster started here, then the Users API
+// files with the Ory adapter. TEST_DATABASES=sqlite,postgres,ory picks runs; file filters pick files.
 import { spawnSync } from 'node:child_process';
 import { startThrowawayPostgres } from './lib/throwaway-postgres.mjs';
 
-const vitest = (env, label) => {
+const vitest = (env, label, files = process.argv.slice(2)) => {
   console.log(`\n=== integration tests on ${label} ===`);
-  const result = spawnSync('npx', ['vitest', 'run', '--project', 'integration', ...process.argv.slice(2)], {
+  const result = spawnSync('npx', ['vitest', 'run', '--project', 'integration', ...files], {
     stdio: 'inherit',
     env: { ...process.env, ...env },
   });
@@ -22,5 +23,9 @@ if (only.includes('postgres')) {
   } finally {
     await postgres.stop();
   }
+}
+// The Users API suite once more with the Ory adapter, against Kratos and Keto played by a second `portaal`.
+if (only.includes('ory') || (only.includes('sqlite') && process.argv.length === 2)) {
+  failed = vitest({ TEST_DATABASE: 'sqlite', TEST_IDENTITY_BACKEND: 'ory' }, 'SQLite with the Ory adapter', ['e2e/api/users-api', 'e2e/api/catalogue']) !== 0 || failed;
 }
 process.exit(failed ? 1 : 0);

@@ -2,16 +2,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startPortaal, type Portaal } from '../support/portaal.js';
+import { startDeployment, type Deployment } from '../support/deployment.js';
 import { DEMO_PASSWORD, api, portaalCli, signInAtAal1, type Person } from '../support/portal-users.js';
 
 const demoFile = new URL('../../packages/users-api/catalogue/demo-catalogue.json', import.meta.url);
 
-let portaal: Portaal;
+let portaal: Deployment;
 let analist: Person;
 let folder: string;
 beforeAll(async () => {
-  portaal = await startPortaal({ args: ['--demo'] });
+  portaal = await startDeployment({ args: ['--demo'] });
   analist = await signInAtAal1(portaal, 'analist@dego.nl', DEMO_PASSWORD);
   folder = mkdtempSync(path.join(os.tmpdir(), 'portaal-catalogue-'));
 });
@@ -29,12 +29,12 @@ describe('portaal catalogue load', () => {
     bad.services[3].access.dataRoles[1] = 'onbekend_dego';
     const file = path.join(folder, 'fout.json');
     writeFileSync(file, JSON.stringify(bad));
-    const result = portaalCli(portaal, ['catalogue', 'load', file]);
+    const result = portaalCli(portaal, ['catalogue', 'load', file], 'portal');
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toBe("Catalogus niet geladen: services[3].access.dataRoles[1]: onbekende datarol 'onbekend_dego'");
     const broken = path.join(folder, 'kapot.json');
     writeFileSync(broken, '{ "organisations": [');
-    expect(portaalCli(portaal, ['catalogue', 'load', broken]).stderr).toMatch(/kapot\.json: geen geldige JSON/);
+    expect(portaalCli(portaal, ['catalogue', 'load', broken], 'portal').stderr).toMatch(/kapot\.json: geen geldige JSON/);
     await new Promise((r) => setTimeout(r, 5_500));
     expect(await serviceIds()).toEqual(before);
   });
@@ -44,7 +44,7 @@ describe('portaal catalogue load', () => {
     changed.services.push({ id: 'nieuw', name: 'Nieuwe dienst', description: 'Net toegevoegd.', url: 'https://nieuw.voorbeeld.nl', access: { organisations: ['dego'] } });
     const file = path.join(folder, 'goed.json');
     writeFileSync(file, JSON.stringify(changed));
-    const result = portaalCli(portaal, ['catalogue', 'load', file]);
+    const result = portaalCli(portaal, ['catalogue', 'load', file], 'portal');
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toBe('Catalogus geladen: 3 organisatie(s), 6 datavoorziening(en).\n');
     await vi.waitFor(async () => expect(await serviceIds()).toContain('nieuw'), { timeout: 8_000, interval: 500 });

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startPortaal, type Portaal } from '../support/portaal.js';
+import { startDeployment, type Deployment } from '../support/deployment.js';
 import { failure, newBrowser } from '../support/ory.js';
 import { uniqueEmail } from '../support/identities.js';
 import { attemptLogin } from '../support/flows.js';
 import { DEMO_PASSWORD, api, getJson, portaalCli, signInAtAal2, type Person } from '../support/portal-users.js';
 
-let portaal: Portaal;
+let portaal: Deployment;
 let bea: Person;
 beforeAll(async () => {
-  portaal = await startPortaal({ args: ['--demo'] });
+  portaal = await startDeployment({ args: ['--demo'] });
   bea = await signInAtAal2(portaal, 'beheerder@voorbeeldstad.nl', DEMO_PASSWORD);
 });
 afterAll(async () => {
@@ -163,13 +163,14 @@ describe('Users API for an administrator', () => {
     expect(next.body.entries).toHaveLength(2);
     expect(next.body.entries[0].at <= audit.body.entries[1].at).toBe(true);
     expect(next.body.entries.map((e: { id: string }) => e.id)).not.toContain(audit.body.entries[1].id);
-    const exported = portaalCli(portaal, ['audit', 'export']);
+    const exported = portaalCli(portaal, ['audit', 'export'], 'portal');
     expect(exported.status).toBe(0);
     expect(exported.stdout).toContain('"action":"user.block"');
     expect(exported.stdout).not.toMatch(/token=|Tulpen|argon2|ory_st_|Hooiberg|Kaas-Klompen/);
   });
 
-  it('audits sign-in failures and successes of the members', async () => {
+  // Sign-ins happen in the identity provider; with real Kratos they reach the audit log only through its webhooks.
+  it.skipIf(process.env.TEST_IDENTITY_BACKEND === 'ory')('audits sign-in failures and successes of the members', async () => {
     await failure(attemptLogin(newBrowser(portaal.publicUrl), 'medewerker@voorbeeldstad.nl', 'Fout-Wachtwoord-123'));
     await vi.waitFor(async () => {
       const audit = await api(portaal, bea.browser, 'GET', '/audit?page_size=20');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortaal, type Portaal } from '../support/portaal.js';
+import { startDeployment, type Deployment } from '../support/deployment.js';
 import { newBrowser, type Browser } from '../support/ory.js';
 import { uniqueEmail } from '../support/identities.js';
 import { DEMO_PASSWORD, api, databaseSnapshot, portaalCli, signInAtAal1, signInAtAal2 } from '../support/portal-users.js';
@@ -7,7 +7,7 @@ import { DEMO_PASSWORD, api, databaseSnapshot, portaalCli, signInAtAal1, signInA
 // Every administration call, made by each kind of caller that must not make it: each is refused and changes
 // nothing in the database.
 
-let portaal: Portaal;
+let portaal: Deployment;
 let targetId: string;
 const callers: Record<string, Browser> = {};
 
@@ -17,7 +17,7 @@ function createWithCli(email: string, password: string, org: string, admin = fal
 }
 
 beforeAll(async () => {
-  portaal = await startPortaal({ args: ['--demo'] });
+  portaal = await startDeployment({ args: ['--demo'] });
   const bea = await signInAtAal2(portaal, 'beheerder@voorbeeldstad.nl', DEMO_PASSWORD);
   const target = uniqueEmail('doelwit');
   expect((await api(portaal, bea.browser, 'POST', '/users', { traits: { email: target, name: { first: 'Doel', last: 'Wit' } } })).status).toBe(201);

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortaal, type Portaal } from '../support/portaal.js';
+import { startDeployment, type Deployment } from '../support/deployment.js';
 import { csrfTokenOf, explained, newBrowser } from '../support/ory.js';
 import { uniqueEmail } from '../support/identities.js';
 import { enrolTotp, loginSecondFactor, loginWithPassword } from '../support/flows.js';
 import { DEMO_PASSWORD, api, getJson, portaalCli, signInAtAal2, type Person } from '../support/portal-users.js';
 
-let portaal: Portaal;
+let portaal: Deployment;
 let bea: Person;
 let dijkstadAdmin: Person;
 beforeAll(async () => {
-  portaal = await startPortaal({ args: ['--demo'] });
+  portaal = await startDeployment({ args: ['--demo'] });
   bea = await signInAtAal2(portaal, 'beheerder@voorbeeldstad.nl', DEMO_PASSWORD);
   const created = portaalCli(portaal, ['user', 'create', '--email', 'beheer@dijkstad.nl', '--first-name', 'Dirk', '--last-name', 'Dijk', '--password', 'Polder-Molen-Sluis-42', '--org', 'dijkstad', '--admin']);
   expect(created.status, created.stderr).toBe(0);

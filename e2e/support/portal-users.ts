@@ -1,14 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Portaal } from './portaal.js';
+import type { Deployment } from './deployment.js';
 import { explained, newBrowser, type Browser } from './ory.js';
 import { enrolTotp, loginSecondFactor, loginWithPassword } from './flows.js';
 
 const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
 
-/** Runs a `portaal` CLI command against the same database as a running test server. */
-export function portaalCli(portaal: Portaal, args: string[]) {
-  const result = spawnSync(process.execPath, [bin, ...args], { env: portaal.env, encoding: 'utf8' });
+/**
+ * Runs a `portaal` CLI command against the same database as a running test server: by default the identity side,
+ * with `side: 'portal'` the side that serves `/api` (its catalogue and audit log).
+ */
+export function portaalCli(portaal: Portaal | Deployment, args: string[], side: 'identities' | 'portal' = 'identities') {
+  const env = side === 'portal' && 'portalEnv' in portaal ? portaal.portalEnv : portaal.env;
+  const result = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8' });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -48,7 +53,7 @@ export interface ApiAnswer<T = any> {
 
 /** Calls the Users API as the portal does: the person's cookies, JSON, and the portal's Origin on writes. */
 export async function api<T = any>(
-  portaal: Portaal,
+  portaal: Portaal | Deployment,
   who: Browser | undefined,
   method: string,
   path: string,
@@ -57,10 +62,11 @@ export async function api<T = any>(
 ): Promise<ApiAnswer<T>> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const origin = options.origin === undefined ? portaal.publicUrl : options.origin;
+  const apiUrl = 'apiUrl' in portaal ? portaal.apiUrl : portaal.publicUrl;
+  const origin = options.origin === undefined ? apiUrl : options.origin;
   if (origin !== null && method !== 'GET' && method !== 'HEAD') headers.origin = origin;
   const send = who?.fetch ?? fetch;
-  const response = await send(`${portaal.publicUrl}/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await send(`${apiUrl}/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
 }

@@ -12,6 +12,8 @@ export interface ServerConfig {
   databaseUrl: string;
   logLevel: string;
   identityBackend: 'embedded' | 'ory';
+  /** Ory Kratos and Keto endpoints, when `IDENTITY_BACKEND=ory`. */
+  ory: { kratosPublicUrl: URL; kratosAdminUrl: URL; ketoReadUrl: URL; ketoWriteUrl: URL } | undefined;
   supportEmail: string | undefined;
   feedbackEmail: string | undefined;
   catalogueFile: string | undefined;
@@ -143,6 +145,19 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   if (backend !== 'embedded' && backend !== 'ory') {
     throw new ConfigError(`IDENTITY_BACKEND moet 'embedded' of 'ory' zijn, maar is '${backend}'.`);
   }
+  const oryUrl = (name: string) => {
+    const value = read(env, name);
+    if (value === undefined) throw new ConfigError(`${name} ontbreekt: IDENTITY_BACKEND=ory heeft de adressen van Kratos en Keto nodig.`);
+    return url(env, name, value);
+  };
+  const ory =
+    backend === 'ory'
+      ? { kratosPublicUrl: oryUrl('KRATOS_PUBLIC_URL'), kratosAdminUrl: oryUrl('KRATOS_ADMIN_URL'), ketoReadUrl: oryUrl('KETO_READ_URL'), ketoWriteUrl: oryUrl('KETO_WRITE_URL') }
+      : undefined;
+  const whoamiAal = read(env, 'SESSION_WHOAMI_REQUIRED_AAL') ?? 'highest_available';
+  if (whoamiAal !== 'highest_available' && whoamiAal !== 'aal1') {
+    throw new ConfigError(`SESSION_WHOAMI_REQUIRED_AAL moet 'highest_available' of 'aal1' zijn, maar is '${whoamiAal}'.`);
+  }
   const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL moet een van fatal, error, warn, info, debug, trace of silent zijn, maar is '${logLevel}'.`);
@@ -165,6 +180,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     databaseUrl,
     logLevel,
     identityBackend: backend,
+    ory,
     supportEmail: email(env, 'SUPPORT_EMAIL'),
     feedbackEmail: email(env, 'FEEDBACK_EMAIL'),
     catalogueFile: read(env, 'CATALOGUE_FILE'),
@@ -174,6 +190,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       adminUrl,
       allowedReturnUrls,
       registrationEnabled: bool(env, 'REGISTRATION_ENABLED', false),
+      whoamiRequiredAal: whoamiAal,
       cookieSecret: cookieSecret(env, dataDir, production),
       mail: {
         smtpUrl,

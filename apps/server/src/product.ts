@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { createIdentityProvider, openDatabase, systemClock, type AuthEventListener, type Db, type IdentityProvider } from '@portaal/idp';
+import { createIdentityProvider, enqueueMail, openDatabase, systemClock, type AuthEventListener, type Db, type IdentityProvider } from '@portaal/idp';
 import { createRelationStore, type RelationStore } from '@portaal/relations';
 import {
   CatalogueError,
   createAuditLog,
   createCatalogueSource,
   createEmbeddedBackend,
+  createOryBackend,
   type ApiContext,
   type AuditLog,
   type Backend,
@@ -40,7 +41,9 @@ export async function openProduct(config: ServerConfig, log: FastifyBaseLogger):
   const catalogue = createCatalogueSource(db.kysely);
   const audit = createAuditLog(db.kysely);
   const idp = createIdentityProvider({ db, config: config.idp, clock: systemClock, log, events: signInAuditor(relations, audit) });
-  const backend = createEmbeddedBackend(idp.services, relations);
+  const backend = config.ory
+    ? createOryBackend(config.ory, { send: async (mail) => void (await enqueueMail(db.kysely, systemClock, mail)) })
+    : createEmbeddedBackend(idp.services, relations);
   const limiter: RateLimiter = {
     // The identity provider's failure throttle locks on the limit-th attempt; one more keeps `limit` allowed.
     allow: async (key, limit, windowMs) => !(await idp.services.throttle.recordFailure(key, limit + 1, windowMs, windowMs)).locked,

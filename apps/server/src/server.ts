@@ -48,11 +48,17 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   metrics.instrument(publicApp, 'public');
   metrics.instrument(adminApp, 'admin');
 
-  await idp.registerPublicRoutes(publicApp);
+  // With IDENTITY_BACKEND=ory the portal serves only its own parts; Kratos and Keto answer the Ory APIs.
+  const embedded = config.identityBackend === 'embedded';
+  if (embedded) await idp.registerPublicRoutes(publicApp);
   await registerUsersApi(publicApp, product.apiContext);
   registerPlaceholderPage(publicApp);
-  await idp.registerAdminRoutes(adminApp);
-  await registerKetoRoutes(adminApp, { db: db.kysely as never, namespaces: PRODUCT_NAMESPACES });
+  if (embedded) {
+    await idp.registerAdminRoutes(adminApp);
+    await registerKetoRoutes(adminApp, { db: db.kysely as never, namespaces: PRODUCT_NAMESPACES });
+  } else {
+    await idp.registerMailboxOnly(adminApp);
+  }
   registerHealthRoutes(adminApp, db, metrics);
 
   return {

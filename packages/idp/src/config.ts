@@ -10,6 +10,8 @@ export interface IdpConfig {
   cookieSecret: string;
   mail: { smtpUrl: string | undefined; from: string };
   hibpUrl: URL | undefined;
+  /** Kratos' `session.whoami.required_aal`: `highest_available` (default) or `aal1`. */
+  whoamiRequiredAal: 'highest_available' | 'aal1';
   lifespans: {
     flowMs: number;
     /** Self-service recovery and verification codes and links. */

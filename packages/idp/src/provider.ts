@@ -16,6 +16,8 @@ export interface IdentityProvider {
   registerPublicRoutes(app: FastifyInstance): Promise<void>;
   /** Registers the Kratos admin API routes and, without SMTP, the development mailbox. */
   registerAdminRoutes(app: FastifyInstance): Promise<void>;
+  /** Only the development mailbox and error handling (when identities live in Ory Kratos). */
+  registerMailboxOnly(app: FastifyInstance): Promise<void>;
   /** Starts background work (the courier). */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -43,6 +45,10 @@ export function createIdentityProvider(ctx: IdpContext): IdentityProvider {
       registerErrorHandling(app, ctx);
       registerAdminIdentityRoutes(app, services);
       registerAdminRecoveryRoutes(app, services);
+      registerDevMailbox(app, ctx);
+    },
+    async registerMailboxOnly(app) {
+      registerErrorHandling(app, ctx);
       registerDevMailbox(app, ctx);
     },
     async start() {

@@ -16,6 +16,8 @@ export interface UserIdentity {
   traits: UserTraits;
   created_at: string;
   credentials: string[];
+  /** Whether the e-mail address is verified; following the invitation link verifies it. */
+  verified: boolean;
 }
 
 export interface CallerSession {
@@ -41,6 +43,7 @@ export interface IdentityPort {
   delete(id: string): Promise<void>;
   removeSecondFactors(id: string): Promise<void>;
   revokeSessions(id: string): Promise<void>;
+  /** A recovery link (invitations, the portal's recovery); not inside `atomically`, it writes on its own. */
   recoveryLink(id: string, lifespanMs: number): Promise<string>;
 }
 

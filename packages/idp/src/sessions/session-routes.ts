@@ -38,7 +38,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: IdpService
     url: '/sessions/whoami',
     handler: async (request, reply) => {
       const auth = await requireSession(services, request);
-      ensureHighestAvailableAal(services, auth);
+      if (ctx.config.whoamiRequiredAal === 'highest_available') ensureHighestAvailableAal(services, auth);
       void reply.header('X-Kratos-Authenticated-Identity-Id', auth.identity.id);
       return sendJson(reply, 200, jsonOf(auth));
     },

@@ -30,6 +30,7 @@ const toUser = (identity: IdentityRecord, credentials: CredentialRecord[]): User
   traits: { email: identity.traits.email, name: { first: identity.traits.name?.first ?? '', last: identity.traits.name?.last ?? '' } },
   created_at: identity.createdAt,
   credentials: credentials.map((c) => c.type).sort(),
+  verified: identity.verifiableAddresses.some((a) => a.verified),
 });
 
 async function usersOf(db: DbExecutor, ids: string[]): Promise<UserIdentity[]> {

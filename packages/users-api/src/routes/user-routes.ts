@@ -76,8 +76,8 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     if (existing) {
       const tuples = tuplesFor(org, existing.id, [{ namespace: 'organizations', object: org.id, relation: 'issuer' }, ...body.permissions]);
       await backend.relations.patch({ insert: tuples });
-      // An account whose invitation was never finished gets a fresh one.
-      if (!existing.credentials.includes('password') && existing.state === 'active') await invite(existing, org.label);
+      // An account whose invitation was never followed (address still unverified) gets a fresh one.
+      if (!existing.verified && existing.state === 'active') await invite(existing, org.label);
       await ctx.audit.record({ ...actorOf(caller, request), action: 'user.add_to_organisation', objectId: existing.id, objectEmail: existing.traits.email, result: 'success', details: { relations: tuples.map((t) => `${t.namespace}:${t.object}#${t.relation}`) } });
       return reply.code(200).send(true);
     }

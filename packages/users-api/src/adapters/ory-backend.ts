@@ -1,0 +1,170 @@
+import crypto from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { Configuration, FrontendApi, IdentityApi, RelationshipApi, type Identity, type Relationship } from '@ory/client';
+import type { RelationTuple, TupleQuery } from '@portaal/relations';
+import { ConflictError, type Backend, type IdentityPort, type MailPort, type RelationsPort, type UserIdentity } from '../ports.js';
+
+export interface OryUrls {
+  kratosPublicUrl: URL;
+  kratosAdminUrl: URL;
+  ketoReadUrl: URL;
+  ketoWriteUrl: URL;
+}
+
+const base = (url: URL) => url.toString().replace(/\/$/, '');
+const statusOf = (error: unknown) => (error as { response?: { status?: number } }).response?.status;
+
+const toUser = (identity: Identity): UserIdentity => {
+  const traits = identity.traits as { email?: string; name?: { first?: string; last?: string } };
+  return {
+    id: identity.id,
+    schema_id: identity.schema_id,
+    state: identity.state === 'inactive' ? 'inactive' : 'active',
+    traits: { email: traits.email ?? '', name: { first: traits.name?.first ?? '', last: traits.name?.last ?? '' } },
+    created_at: identity.created_at ?? '',
+    credentials: Object.keys(identity.credentials ?? {}).sort(),
+    verified: (identity.verifiable_addresses ?? []).some((a) => a.verified),
+  };
+};
+
+/**
+ * A syntactically valid argon2id hash of random bytes that no password matches: identities made by the Users API
+ * carry it so that Kratos can find them by e-mail (`credentials_identifier`) before their owner sets a password.
+ */
+function unusablePasswordHash(): string {
+  const b64 = (n: number) => crypto.randomBytes(n).toString('base64').replace(/=+$/, '');
+  return `$argon2id$v=19$m=19456,t=2,p=1$${b64(16)}$${b64(32)}`;
+}
+
+function identityPort(urls: OryUrls): IdentityPort {
+  const frontend = new FrontendApi(new Configuration({ basePath: base(urls.kratosPublicUrl) }));
+  const identities = new IdentityApi(new Configuration({ basePath: base(urls.kratosAdminUrl) }));
+  const getOne = async (id: string) => toUser((await identities.getIdentity({ id, includeCredential: ['totp'] })).data);
+
+  return {
+    async sessionOf(request: FastifyRequest) {
+      const cookie = request.headers.cookie;
+      const token = request.headers['x-session-token'];
+      if (!cookie && typeof token !== 'string') return undefined;
+      try {
+        // Needs Kratos' `session.whoami.required_aal: aal1`: the Users API enforces aal2 itself (ARCHITECTURE §5).
+        const { data } = await frontend.toSession({ cookie, xSessionToken: typeof token === 'string' ? token : undefined });
+        if (!data.identity || data.active === false) return undefined;
+        const aal = data.authenticator_assurance_level === 'aal2' ? 'aal2' : data.authenticator_assurance_level === 'aal0' ? 'aal0' : 'aal1';
+        return { sessionId: data.id, aal, identity: await getOne(data.identity.id) };
+      } catch (error) {
+        if (statusOf(error) === 401 || statusOf(error) === 403) return undefined;
+        throw error;
+      }
+    },
+    async get(ids) {
+      const users: UserIdentity[] = [];
+      for (let start = 0; start < ids.length; start += 500) {
+        const chunk = ids.slice(start, start + 500);
+        const { data } = await identities.listIdentities({ ids: chunk, includeCredential: ['totp'], pageSize: 500 });
+        users.push(...data.map(toUser));
+      }
+      return users;
+    },
+    async findByEmail(email) {
+      const { data } = await identities.listIdentities({ credentialsIdentifier: email.trim().toLowerCase() });
+      return data[0] ? getOne(data[0].id) : undefined;
+    },
+    async create(traits) {
+      try {
+        const { data } = await identities.createIdentity({
+          createIdentityBody: { schema_id: 'default', traits, credentials: { password: { config: { hashed_password: unusablePasswordHash() } } } },
+        });
+        return getOne(data.id);
+      } catch (error) {
+        if (statusOf(error) === 409) throw new ConflictError('email in use');
+        throw error;
+      }
+    },
+    async update(id, changes) {
+      const patch = [
+        ...(changes.traits ? [{ op: 'replace' as const, path: '/traits', value: changes.traits }] : []),
+        ...(changes.state ? [{ op: 'replace' as const, path: '/state', value: changes.state }] : []),
+      ];
+      try {
+        if (patch.length > 0) await identities.patchIdentity({ id, jsonPatch: patch });
+      } catch (error) {
+        if (statusOf(error) === 409) throw new ConflictError('email in use');
+        throw error;
+      }
+      if (changes.state === 'inactive') await identities.deleteIdentitySessions({ id }).catch(ignore404);
+      return getOne(id);
+    },
+    async delete(id) {
+      await identities.deleteIdentity({ id }).catch(ignore404);
+    },
+    async removeSecondFactors(id) {
+      for (const type of ['totp', 'lookup_secret'] as const) await identities.deleteIdentityCredentials({ id, type }).catch(ignore404);
+    },
+    async revokeSessions(id) {
+      await identities.deleteIdentitySessions({ id }).catch(ignore404);
+    },
+    async recoveryLink(id, lifespanMs) {
+      const { data } = await identities.createRecoveryLinkForIdentity({
+        createRecoveryLinkForIdentityBody: { identity_id: id, expires_in: `${Math.round(lifespanMs / 1000)}s` },
+      });
+      return data.recovery_link;
+    },
+  };
+}
+
+function ignore404(error: unknown) {
+  if (statusOf(error) !== 404) throw error;
+}
+
+const queryParams = (query: TupleQuery) => ({
+  namespace: query.namespace,
+  object: query.object,
+  relation: query.relation,
+  subjectId: query.subject_id,
+  subjectSetNamespace: query.subject_set?.namespace,
+  subjectSetObject: query.subject_set?.object,
+  subjectSetRelation: query.subject_set?.relation,
+});
+
+const isFullTuple = (query: TupleQuery): query is RelationTuple =>
+  query.namespace !== undefined && query.object !== undefined && query.relation !== undefined && (query.subject_id !== undefined || query.subject_set !== undefined);
+
+function relationsPort(urls: OryUrls): RelationsPort {
+  const read = new RelationshipApi(new Configuration({ basePath: base(urls.ketoReadUrl) }));
+  const write = new RelationshipApi(new Configuration({ basePath: base(urls.ketoWriteUrl) }));
+  return {
+    async list(query) {
+      const tuples: RelationTuple[] = [];
+      let pageToken: string | undefined;
+      do {
+        const { data } = await read.getRelationships({ ...queryParams(query), pageSize: 500, pageToken });
+        tuples.push(...(data.relation_tuples ?? []).map((t: Relationship) => ({ namespace: t.namespace, object: t.object, relation: t.relation, ...(t.subject_set ? { subject_set: t.subject_set } : { subject_id: t.subject_id }) })));
+        pageToken = data.next_page_token || undefined;
+      } while (pageToken);
+      return tuples;
+    },
+    async patch(changes) {
+      // Exact tuples go in one transactional PATCH; queries that name only part of a tuple are deleted by query.
+      const deletes = changes.delete ?? [];
+      const deltas = [
+        ...deletes.filter(isFullTuple).map((t) => ({ action: 'delete' as const, relation_tuple: t })),
+        ...(changes.insert ?? []).map((t) => ({ action: 'insert' as const, relation_tuple: t })),
+      ];
+      if (deltas.length > 0) await write.patchRelationships({ relationshipPatch: deltas });
+      for (const query of deletes.filter((q) => !isFullTuple(q))) {
+        if (!query.namespace) throw new Error('a delete by query needs a namespace');
+        await write.deleteRelationships(queryParams(query));
+      }
+    },
+  };
+}
+
+/**
+ * The Ory backend: Kratos for identities and sessions, Keto for tuples. It cannot write both in one transaction,
+ * so it `compensates`: a create whose tuples fail removes the identity again.
+ */
+export function createOryBackend(urls: OryUrls, mail: MailPort): Backend {
+  const ports = { identities: identityPort(urls), relations: relationsPort(urls), mail };
+  return { ...ports, compensates: true, atomically: (work) => work(ports) };
+}
