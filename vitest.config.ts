@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
 
 // Two projects: `unit` runs next-to-code tests in-process; `integration` talks to a running `portaal` over HTTP
 // (started by scripts/integration.mjs on SQLite and on a throwaway PostgreSQL cluster).
@@ -11,7 +12,17 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
-          exclude: ['**/*.integration.test.ts', '**/node_modules/**', '**/dist/**'],
+          exclude: ['**/*.integration.test.ts', '**/node_modules/**', '**/dist/**', 'apps/web/**'],
+        },
+      },
+      {
+        extends: true,
+        plugins: [react()],
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          setupFiles: ['apps/web/src/test-setup.ts'],
         },
       },
       {

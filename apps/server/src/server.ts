@@ -8,7 +8,7 @@ import { openProduct, type Product } from './product.js';
 import type { ServerConfig } from './config.js';
 import { createMetrics } from './metrics.js';
 import { registerHealthRoutes } from './health.js';
-import { registerPlaceholderPage } from './placeholder-page.js';
+import { registerWebApp } from './web-app.js';
 
 export interface PortaalServer {
   product: Product;
@@ -52,7 +52,7 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   const embedded = config.identityBackend === 'embedded';
   if (embedded) await idp.registerPublicRoutes(publicApp);
   await registerUsersApi(publicApp, product.apiContext);
-  registerPlaceholderPage(publicApp);
+  await registerWebApp(publicApp);
   if (embedded) {
     await idp.registerAdminRoutes(adminApp);
     await registerKetoRoutes(adminApp, { db: db.kysely as never, namespaces: PRODUCT_NAMESPACES });

@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+/** Paths that belong to an API, never to the web app: unknown ones there answer 404, not the app's page. */
+const API_PREFIXES = ['/api/', '/self-service/', '/sessions/', '/schemas/', '/admin/', '/health/', '/.well-known/'];
+
+const PAGE_HEADERS = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+};
+
+const notBuilt = `<!doctype html>
+<html lang="nl">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Datavoorzieningen Portaal</title></head>
+<body><main><h1>Datavoorzieningen Portaal</h1>
+<p>De server draait, maar de webapplicatie is nog niet gebouwd. Voer <code>npm run build</code> uit en start opnieuw.</p>
+</main></body></html>`;
+
+/**
+ * The single-page app on the public listener: hashed assets cached for a year, and `index.html` (no-store, with a
+ * strict Content-Security-Policy) for every other GET that is not an API path, so that deep links work.
+ */
+export async function registerWebApp(app: FastifyInstance, distDir = WEB_DIST): Promise<void> {
+  const indexFile = path.join(distDir, 'index.html');
+  const page = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : notBuilt;
+  if (existsSync(path.join(distDir, 'assets'))) {
+    await app.register(fastifyStatic, { root: path.join(distDir, 'assets'), prefix: '/assets/', index: false, immutable: true, maxAge: '365d' });
+  }
+  app.get('/*', async (request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    if (API_PREFIXES.some((prefix) => url.startsWith(prefix)) || url === '/api') {
+      return reply.code(404).header('Content-Type', 'application/json').send({ error: { code: 404, status: 'Not Found', message: 'Not Found' } });
+    }
+    return reply.headers(PAGE_HEADERS).send(page);
+  });
+}

@@ -1,0 +1,42 @@
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import LoginScreen from './screens/LoginScreen';
+
+// Every route but /login is lazy-loaded (ARCHITECTURE.md §6).
+const ServicesScreen = lazy(() => import('./screens/ServicesScreen'));
+const LogoutScreen = lazy(() => import('./screens/LogoutScreen'));
+const ComingSoonScreen = lazy(() => import('./screens/ComingSoonScreen'));
+
+export const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<p role="status">Laden…</p>}>
+      <Routes>
+        <Route path="/login" element={<LoginScreen />} />
+        <Route path="/admin-login" element={<LoginScreen />} />
+        <Route path="/permissies" element={<ServicesScreen />} />
+        <Route path="/uitloggen" element={<LogoutScreen />} />
+        <Route path="/" element={<ComingSoonScreen title="Overzicht" />} />
+        <Route path="/recovery" element={<ComingSoonScreen title="Herstel je wachtwoord" />} />
+        <Route path="/verification" element={<ComingSoonScreen title="Verifieer je account" />} />
+        <Route path="/registration" element={<ComingSoonScreen title="Account maken" />} />
+        <Route path="/settings" element={<ComingSoonScreen title="Account instellingen" />} />
+        <Route path="/settings/2fa-app" element={<ComingSoonScreen title="Authenticator-app instellen" />} />
+        <Route path="/error" element={<ComingSoonScreen title="Er is een fout opgetreden" />} />
+        <Route path="*" element={<ComingSoonScreen title="Pagina niet gevonden" />} />
+      </Routes>
+    </Suspense>
+  );
+}
+
+export default function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,40 @@
+import { Configuration, FrontendApi, ResponseError } from '@ory/client-fetch';
+
+/** Identity-provider calls time out after 12 seconds (spec §7). */
+const IDP_TIMEOUT_MS = 12_000;
+
+const timedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(IDP_TIMEOUT_MS) });
+
+/** The Kratos public API, same origin, in JSON (SPA) mode: cookies included, `Accept: application/json`. */
+export const frontend = new FrontendApi(
+  new Configuration({
+    basePath: window.location.origin,
+    credentials: 'include',
+    headers: { Accept: 'application/json' },
+    fetchApi: timedFetch,
+  }),
+);
+
+export interface IdpError {
+  status: number;
+  body: {
+    error?: { id?: string; code?: number; reason?: string; message?: string };
+    redirect_browser_to?: string;
+    use_flow_id?: string;
+    ui?: unknown;
+    [key: string]: unknown;
+  };
+}
+
+/** The status and body of a failed identity-provider call; network failures become status 0. */
+export async function idpErrorOf(error: unknown): Promise<IdpError> {
+  if (error instanceof ResponseError) {
+    const text = await error.response.text().catch(() => '');
+    try {
+      return { status: error.response.status, body: text ? JSON.parse(text) : {} };
+    } catch {
+      return { status: error.response.status, body: {} };
+    }
+  }
+  return { status: 0, body: {} };
+}

@@ -1,0 +1,63 @@
+/** The Users API at `/api` (spec §7): credentials included, JSON, 50 seconds by default. */
+export class UsersApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: { error?: { id?: string; reason?: string; message?: string } } | undefined,
+  ) {
+    super(body?.error?.reason ?? `Users API answered ${status}`);
+  }
+}
+
+export async function usersApi<T>(path: string, options: { method?: string; body?: unknown; timeoutMs?: number } = {}): Promise<T> {
+  const response = await fetch(`/api${path}`, {
+    method: options.method ?? 'GET',
+    credentials: 'include',
+    headers: { Accept: 'application/json', ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: AbortSignal.timeout(options.timeoutMs ?? 50_000),
+  });
+  const text = response.status === 204 || options.method === 'HEAD' ? '' : await response.text();
+  const body = text ? (JSON.parse(text) as unknown) : undefined;
+  if (!response.ok) throw new UsersApiError(response.status, body as UsersApiError['body']);
+  return body as T;
+}
+
+export interface Permission {
+  namespace: string;
+  object: string;
+  relation: string;
+  subject_id?: string;
+  label: string;
+  roleId?: string;
+}
+
+export interface PortalUser {
+  id: string;
+  schema_id: string;
+  state: 'active' | 'inactive';
+  traits: { email: string; name: { first: string; last: string } };
+  created_at: string;
+  credentials: string[];
+  verified: boolean;
+  permissions: Permission[];
+  userType: { id: 'administrator' | 'analyst'; label: string };
+}
+
+export interface CurrentUser {
+  active: boolean;
+  identity: PortalUser;
+  permissions: Permission[];
+  activeOrg: { id: string; label: string; subdivisions: { id: string; label: string }[] } | null;
+  isAdmin: boolean;
+  authenticator_assurance_level: 'aal0' | 'aal1' | 'aal2';
+  aal2Required: boolean;
+}
+
+export interface PortalConfig {
+  title: string;
+  description: string;
+  supportEmail: string | null;
+  feedbackEmail: string | null;
+  registrationEnabled: boolean;
+  dashboardAllowlist: boolean;
+}

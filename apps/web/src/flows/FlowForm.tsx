@@ -1,0 +1,86 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { translate } from '../i18n/kratos-messages';
+import { FlowMessages } from './FlowMessages';
+import { FlowNode } from './FlowNode';
+import type { FlowUi, FlowValues, UiNode } from './ui-types';
+
+interface FlowFormProps {
+  ui: FlowUi;
+  /** Groups shown besides `default`; all groups when absent. */
+  groups?: string[];
+  onSubmit(values: FlowValues): Promise<void>;
+  children?: ReactNode;
+}
+
+const isButton = (node: UiNode) => node.type === 'input' && (node.attributes.type === 'submit' || node.attributes.type === 'button');
+
+/** Values start from the flow's nodes (buttons excluded) each time the flow changes (spec §4). */
+export function initialValues(ui: FlowUi): FlowValues {
+  const values: FlowValues = {};
+  for (const node of ui.nodes) {
+    if (node.type !== 'input' || isButton(node) || !node.attributes.name) continue;
+    if (node.attributes.type === 'checkbox') values[node.attributes.name] = node.attributes.value === true;
+    else if (node.attributes.value !== undefined) values[node.attributes.name] = node.attributes.value;
+  }
+  return values;
+}
+
+/** A Kratos flow as a form: messages under their fields, one submit at a time, an error summary that takes focus. */
+export function FlowForm({ ui, groups, onSubmit, children }: FlowFormProps) {
+  const [values, setValues] = useState<FlowValues>(() => initialValues(ui));
+  const [loading, setLoading] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const summary = useRef<HTMLDivElement>(null);
+
+  useEffect(() => setValues(initialValues(ui)), [ui]);
+
+  const visible = useMemo(() => ui.nodes.filter((n) => n.group === 'default' || !groups || groups.includes(n.group)), [ui, groups]);
+  const fieldErrors = visible.flatMap((n) => n.messages.filter((m) => m.type === 'error').map((m) => ({ node: n, message: m })));
+
+  useEffect(() => {
+    if (submitted && fieldErrors.length > 0) summary.current?.focus();
+  }, [ui]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (loading) return;
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const merged: FlowValues = { ...values };
+    if (submitter?.name) merged[submitter.name] = submitter.value;
+    setLoading(true);
+    setSubmitted(true);
+    try {
+      await onSubmit(merged);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  return (
+    <form className="dvp-form" action={ui.action} method={ui.method} onSubmit={submit} noValidate aria-busy={loading}>
+      <FlowMessages messages={ui.messages} />
+      {submitted && fieldErrors.length > 0 && (
+        <div ref={summary} tabIndex={-1} className="utrecht-alert utrecht-alert--error" role="alert" aria-labelledby="dvp-error-summary-title">
+          <p id="dvp-error-summary-title" className="utrecht-paragraph">
+            <strong>Controleer de volgende velden:</strong>
+          </p>
+          <ul>
+            {fieldErrors.map(({ node, message }) => (
+              <li key={`${node.attributes.name}-${message.id}`}>{translate(message)}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {visible.map((node, index) => (
+        <FlowNode
+          key={`${node.group}-${node.attributes.name ?? node.attributes.id ?? index}-${index}`}
+          node={node}
+          values={values}
+          disabled={loading}
+          onChange={(name, value) => setValues((current) => ({ ...current, [name]: value }))}
+        />
+      ))}
+      {children}
+    </form>
+  );
+}

@@ -1,0 +1,221 @@
+import { useId, type ReactNode } from 'react';
+import { translate } from '../i18n/kratos-messages';
+import type { FlowValues, UiNode } from './ui-types';
+
+interface NodeProps {
+  node: UiNode;
+  values: FlowValues;
+  disabled: boolean;
+  onChange(name: string, value: unknown): void;
+}
+
+const labelOf = (node: UiNode) => (node.meta.label ? translate(node.meta.label) : (node.attributes.name ?? ''));
+
+function Messages({ node, id }: { node: UiNode; id: string }) {
+  if (node.messages.length === 0) return null;
+  return (
+    <div id={id}>
+      {node.messages.map((message) => (
+        <p key={`${message.id}-${message.text}`} className={`utrecht-form-field-description dvp-field-message${message.type === 'error' ? ' dvp-field-message--error' : ''}`}>
+          {translate(message)}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/** One component per node type (spec §3); `onclick`/`onload` strings are never evaluated. */
+export function FlowNode(props: NodeProps): ReactNode {
+  switch (props.node.type) {
+    case 'input':
+      return <InputNode {...props} />;
+    case 'img':
+      return <ImageNode node={props.node} />;
+    case 'a':
+      return (
+        <a className="utrecht-link" href={props.node.attributes.href} id={props.node.attributes.id}>
+          {props.node.attributes.title ? translate(props.node.attributes.title) : labelOf(props.node)}
+        </a>
+      );
+    case 'text':
+      return <TextNode node={props.node} />;
+    case 'script':
+      return <ScriptNode node={props.node} />;
+    default:
+      return null;
+  }
+}
+
+function ImageNode({ node }: { node: UiNode }) {
+  const { src, id, width, height } = node.attributes;
+  return (
+    <figure className="dvp-figure">
+      <img src={src} id={id} width={width} height={height} alt={labelOf(node)} />
+    </figure>
+  );
+}
+
+function TextNode({ node }: { node: UiNode }) {
+  const text = node.attributes.text;
+  if (!text) return null;
+  // 1050015: the grid of backup codes; entries with 1050014 were used ('Used').
+  if (text.id === 1050015 && Array.isArray(text.context?.secrets)) {
+    return (
+      <div>
+        {node.meta.label && <p>{translate(node.meta.label)}</p>}
+        <ul className="dvp-backup-codes" aria-label="Back-upcodes" id={node.attributes.id}>
+          {text.context.secrets.map((secret, index) => (
+            <li key={index} className={secret.id === 1050014 ? 'dvp-backup-code--used' : undefined}>
+              {secret.id === 1050014 ? 'Used' : secret.text}
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+  return (
+    <div id={node.attributes.id}>
+      {node.meta.label && <p className="utrecht-form-label">{translate(node.meta.label)}</p>}
+      <p className="utrecht-paragraph">
+        <code>{translate(text)}</code>
+      </p>
+    </div>
+  );
+}
+
+function ScriptNode({ node }: { node: UiNode }) {
+  const { src, integrity, crossorigin, referrerpolicy, nonce, id } = node.attributes;
+  // Only same-origin scripts that carry an integrity hash (ARCHITECTURE.md §6).
+  if (!src || !integrity) return null;
+  let sameOrigin = false;
+  try {
+    sameOrigin = new URL(src, window.location.href).origin === window.location.origin;
+  } catch {
+    sameOrigin = false;
+  }
+  if (!sameOrigin) return null;
+  return (
+    <script
+      src={src}
+      integrity={integrity}
+      crossOrigin={crossorigin as 'anonymous' | 'use-credentials' | undefined}
+      referrerPolicy={referrerpolicy as React.HTMLAttributeReferrerPolicy | undefined}
+      nonce={nonce}
+      id={id}
+      async={node.attributes.async}
+    />
+  );
+}
+
+function InputNode({ node, values, disabled, onChange }: NodeProps) {
+  const inputId = useId();
+  const messagesId = `${inputId}-messages`;
+  const attributes = node.attributes;
+  const name = attributes.name ?? '';
+  const invalid = node.messages.some((m) => m.type === 'error');
+  const describedBy = node.messages.length > 0 ? messagesId : undefined;
+  const isDisabled = disabled || attributes.disabled === true;
+
+  switch (attributes.type) {
+    case 'hidden':
+      return <input type="hidden" name={name} value={String(values[name] ?? attributes.value ?? '')} />;
+    case 'submit':
+    case 'button':
+      return (
+        <button
+          type={attributes.type === 'submit' ? 'submit' : 'button'}
+          name={name}
+          value={String(attributes.value ?? '')}
+          disabled={isDisabled}
+          className={`utrecht-button utrecht-button--${node.group === 'default' || attributes.type === 'submit' ? 'primary-action' : 'secondary-action'}`}
+        >
+          {labelOf(node)}
+        </button>
+      );
+    case 'cancel-button':
+      return (
+        <button type="button" name={name} disabled={isDisabled} className="utrecht-button utrecht-button--secondary-action" onClick={() => window.history.back()}>
+          {labelOf(node)}
+        </button>
+      );
+    case 'checkbox':
+      return (
+        <div className={`utrecht-form-field utrecht-form-field--checkbox${invalid ? ' utrecht-form-field--invalid' : ''}`}>
+          <input
+            id={inputId}
+            type="checkbox"
+            className="utrecht-checkbox utrecht-checkbox--html-input"
+            name={name}
+            checked={values[name] === true}
+            disabled={isDisabled}
+            required={attributes.required}
+            aria-invalid={invalid || undefined}
+            aria-describedby={describedBy}
+            onChange={(event) => onChange(name, event.target.checked)}
+          />
+          <label className="utrecht-form-label utrecht-form-label--checkbox" htmlFor={inputId}>
+            {labelOf(node)}
+          </label>
+          <Messages node={node} id={messagesId} />
+        </div>
+      );
+    case 'select-multiple': {
+      const selected = Array.isArray(values[name]) ? (values[name] as unknown[]).map(String) : [];
+      return (
+        <div className={`utrecht-form-field${invalid ? ' utrecht-form-field--invalid' : ''}`}>
+          <label className="utrecht-form-label" htmlFor={attributes.selectId ?? inputId}>
+            {labelOf(node)}
+          </label>
+          <select
+            id={attributes.selectId ?? inputId}
+            className="utrecht-select utrecht-select--html-select"
+            multiple
+            name={name}
+            disabled={isDisabled}
+            aria-invalid={invalid || undefined}
+            aria-describedby={describedBy}
+            value={selected}
+            onChange={(event) => onChange(name, [...event.target.selectedOptions].map((o) => o.value))}
+          >
+            {(attributes.options ?? []).map((option) => (
+              <option key={String(option.value)} value={String(option.value)}>
+                {typeof option.label === 'string' ? option.label : option.label ? translate(option.label) : String(option.value)}
+              </option>
+            ))}
+          </select>
+          <Messages node={node} id={messagesId} />
+        </div>
+      );
+    }
+    default:
+      return (
+        <div className={`utrecht-form-field utrecht-form-field--text${invalid ? ' utrecht-form-field--invalid' : ''}`}>
+          <div className="utrecht-form-field__label">
+            <label className="utrecht-form-label" htmlFor={inputId}>
+              {labelOf(node)}
+            </label>
+          </div>
+          <div className="utrecht-form-field__input">
+            <input
+              id={inputId}
+              className={`utrecht-textbox utrecht-textbox--html-input${invalid ? ' utrecht-textbox--invalid' : ''}`}
+              type={attributes.type ?? 'text'}
+              name={name}
+              value={String(values[name] ?? '')}
+              required={attributes.required}
+              disabled={isDisabled}
+              placeholder={attributes.placeholder}
+              autoComplete={attributes.autocomplete ?? (name === 'totp_code' || name === 'code' ? 'one-time-code' : undefined)}
+              inputMode={name === 'totp_code' || name === 'code' ? 'numeric' : undefined}
+              pattern={attributes.pattern}
+              maxLength={attributes.maxlength}
+              aria-invalid={invalid || undefined}
+              aria-describedby={describedBy}
+              onChange={(event) => onChange(name, event.target.value)}
+            />
+          </div>
+          <Messages node={node} id={messagesId} />
+        </div>
+      );
+  }
+}

@@ -1,0 +1,70 @@
+import { idpErrorOf } from '../api/ory';
+
+export type FlowName = 'login' | 'registration' | 'recovery' | 'verification' | 'settings';
+
+export interface FlowErrorActions {
+  /** Navigates inside the portal (a path with query). */
+  navigate(to: string): void;
+  /** Forgets the current flow and starts a new one. */
+  restart(): void;
+  /** Loads another flow of the same kind by id (a 410's `use_flow_id`). */
+  useFlow(id: string): void;
+}
+
+/** Paths of the identity provider's browser endpoints map onto the portal's own screens. */
+export function portalPathOf(url: string): string {
+  const target = new URL(url, window.location.origin);
+  if (target.origin !== window.location.origin) return '/';
+  const flowScreens: Record<string, string> = {
+    '/self-service/login/browser': '/login',
+    '/self-service/registration/browser': '/registration',
+    '/self-service/recovery/browser': '/recovery',
+    '/self-service/verification/browser': '/verification',
+    '/self-service/settings/browser': '/settings',
+  };
+  const screen = flowScreens[target.pathname];
+  return `${screen ?? target.pathname}${target.search}`;
+}
+
+/**
+ * The flow error handler of spec §8. Returns the flow body when the error is a validation answer (400 with a flow)
+ * that the caller shows; otherwise acts (navigates, restarts) and returns undefined. Unknown errors are rethrown.
+ */
+export async function handleFlowError<T>(error: unknown, flow: FlowName, actions: FlowErrorActions): Promise<T | undefined> {
+  const { status, body } = await idpErrorOf(error);
+  const id = body.error?.id;
+  const redirect = typeof body.redirect_browser_to === 'string' ? body.redirect_browser_to : undefined;
+  switch (id) {
+    case 'session_aal2_required': {
+      if (!redirect) return void actions.navigate('/login?aal=aal2');
+      const target = new URL(redirect, window.location.origin);
+      if (flow === 'settings') target.searchParams.set('return_to', window.location.href);
+      return void actions.navigate(portalPathOf(target.toString()));
+    }
+    case 'session_already_available':
+      return void actions.navigate('/permissies');
+    case 'session_refresh_required':
+    case 'browser_location_change_required':
+      return void actions.navigate(redirect ? portalPathOf(redirect) : `/${flow}`);
+    case 'self_service_flow_return_to_forbidden':
+    case 'self_service_flow_expired':
+    case 'security_csrf_violation':
+    case 'security_identity_mismatch':
+      if (typeof body.use_flow_id === 'string') return void actions.useFlow(body.use_flow_id);
+      return void actions.restart();
+    default:
+      break;
+  }
+  if (status === 400 && body.ui) return body as T;
+  if (status === 502 || status === 0) {
+    console.error('De server is niet bereikbaar. Probeer het over een paar minuten opnieuw.');
+    return undefined;
+  }
+  if (status === 410) {
+    if (typeof body.use_flow_id === 'string') return void actions.useFlow(body.use_flow_id);
+    return void actions.restart();
+  }
+  if (status === 401) return void actions.navigate('/login');
+  if (status === 404 || status === 403) return void actions.restart();
+  throw error;
+}

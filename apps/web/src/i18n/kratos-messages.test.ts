@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { translate } from './kratos-messages';
+
+describe('translate', () => {
+  it('translates by message id first', () => {
+    expect(translate({ id: 4000006, text: 'The provided credentials are invalid…' })).toBe(
+      'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw.',
+    );
+    expect(translate({ id: 4000032, text: 'x', context: { min_length: 8, actual_length: 5 } })).toBe('Het wachtwoord moet minimaal 8 tekens bevatten.');
+    expect(translate({ id: 4000002, text: 'Property password is missing.', context: { property: 'password' } })).toBe('Wachtwoord is verplicht.');
+  });
+
+  it('keeps the spec text of a used backup code', () => {
+    expect(translate({ id: 1050014, text: 'Secret was used at 2026-01-01' })).toBe('Used');
+  });
+
+  it('falls back to English text patterns with wildcards', () => {
+    expect(translate({ id: 999, text: 'Property email is missing.' })).toBe('E-mailadres is verplicht.');
+    expect(translate({ id: 999, text: 'The password must be at least 10 characters long, but got 3.' })).toBe('Het wachtwoord moet minimaal 10 tekens bevatten.');
+  });
+
+  it('shows unknown text unchanged', () => {
+    expect(translate({ id: 999, text: 'Something entirely new.' })).toBe('Something entirely new.');
+  });
+
+  it('has Dutch for every message our provider sends', async () => {
+    const { readFileSync } = await import('node:fs');
+    // Vitest runs from the repository root.
+    const source = readFileSync('packages/idp/src/ui/messages.ts', 'utf8');
+    const ids = [...source.matchAll(/\b(?:info|error|success)\((\d{7})/g)].map((m) => Number(m[1]));
+    expect(ids.length).toBeGreaterThan(40);
+    const untranslated = ids.filter((id) => translate({ id, text: '__english__' }) === '__english__');
+    expect(untranslated).toEqual([]);
+  });
+});

@@ -1,0 +1,155 @@
+/** A message of the identity provider as it arrives in a flow (Kratos `UiText`). */
+export interface UiText {
+  id: number;
+  text: string;
+  type: string;
+  context?: Record<string, unknown>;
+}
+
+const minutesUntil = (context: Record<string, unknown> | undefined, key: string) => {
+  const at = typeof context?.[key] === 'string' ? Date.parse(context[key] as string) : NaN;
+  return Number.isNaN(at) ? undefined : Math.max(1, Math.round((at - Date.now()) / 60_000));
+};
+
+type Translate = (context: Record<string, unknown> | undefined) => string;
+
+/**
+ * Dutch for every message our identity provider can send and those the spec names (Kratos message ids,
+ * kratos-contract.md §11). B1 level, 'je' voice, as the rest of the portal.
+ */
+const byId: Record<number, Translate> = {
+  1010001: () => 'Inloggen',
+  1010002: () => 'Inloggen met e-mail',
+  1010003: () => 'Bevestig met je wachtwoord dat jij het bent.',
+  1010004: () => 'Voer de verificatiecode uit je authenticator-app in.',
+  1010006: () => 'Verificatiecode',
+  1010007: () => 'Back-upcode',
+  1010009: () => 'Gebruik je authenticator-app',
+  1010010: () => 'Gebruik een back-upcode',
+  1010022: () => 'Inloggen',
+  1040001: () => 'Account maken',
+  1040004: () => 'Verder',
+  1040008: () => 'Terug',
+  1040009: () => 'Kies hoe je wilt bevestigen dat jij het bent.',
+  1050001: () => 'Je gegevens zijn aangepast.',
+  1050002: () => 'Authenticator-app verwijderen',
+  1050003: () => 'Koppel een authenticator-app',
+  1050004: () => 'Verwijder de authenticator-app',
+  1050005: () => 'QR-code voor je authenticator-app',
+  1050006: (c) => String(c?.secret ?? ''),
+  1050007: () => 'Back-upcodes tonen',
+  1050008: () => 'Nieuwe back-upcodes maken',
+  1050009: (c) => String(c?.secret ?? ''),
+  1050010: () => 'Dit zijn je back-upcodes. Bewaar ze op een veilige plek!',
+  1050011: () => 'Back-upcodes bevestigen',
+  1050012: () => 'Back-upcodes uitschakelen',
+  1050014: () => 'Used',
+  1050015: () => 'Je back-upcodes',
+  1050016: () => 'Deze methode uitschakelen',
+  1050017: () => 'Sleutel om handmatig in je authenticator-app in te voeren',
+  1050018: () => 'Verwijderen',
+  1060001: (c) => {
+    const minutes = minutesUntil(c, 'privileged_session_expires_at');
+    return `Je account is hersteld. Kies ${minutes ? `binnen ${minutes} minuten ` : ''}een nieuw wachtwoord.`;
+  },
+  1060002: () => 'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een link om je wachtwoord opnieuw in te stellen.',
+  1060003: () => 'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een herstelcode.',
+  1060004: () => 'Herstelcode',
+  1070001: () => 'Wachtwoord',
+  1070002: () => 'E-mailadres',
+  1070003: () => 'Opslaan',
+  1070004: () => 'E-mailadres',
+  1070005: () => 'Versturen',
+  1070006: () => 'Verificatiecode',
+  1070007: () => 'Opslaan',
+  1070008: () => 'Code opnieuw sturen',
+  1070009: () => 'Verder',
+  1070010: () => 'Herstelcode',
+  1070011: () => 'Verificatiecode',
+  1070012: () => 'Back-upcode',
+  1080001: () => 'We hebben een e-mail met een bevestigingslink gestuurd.',
+  1080002: () => 'Je e-mailadres is bevestigd.',
+  1080003: () => 'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een verificatiecode.',
+  4000001: (c) => (typeof c?.reason === 'string' && /submitted too often/i.test(c.reason) ? 'Je hebt het te vaak geprobeerd. Vraag een nieuwe code aan.' : 'Er ging iets mis. Probeer het opnieuw.'),
+  4000002: (c) => `${fieldName(c?.property)} is verplicht.`,
+  4000003: (c) => `Vul minimaal ${String(c?.min_length ?? '')} tekens in.`,
+  4000004: () => 'De invoer heeft niet de goede vorm.',
+  4000005: () => 'Dit wachtwoord kan niet worden gebruikt. Kies een ander wachtwoord.',
+  4000006: () => 'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw.',
+  4000007: () => 'Er bestaat al een account met dit e-mailadres.',
+  4000008: () => 'De verificatiecode is ongeldig of al gebruikt. Probeer het opnieuw.',
+  4000010: () => 'Je account is nog niet geverifieerd. Verifieer eerst je e-mailadres.',
+  4000011: () => 'Je hebt nog geen authenticator-app ingesteld.',
+  4000012: () => 'Deze back-upcode is al gebruikt.',
+  4000013: () => 'Je hebt geen back-upcodes meer. Vraag de beheerder van je gemeente om hulp.',
+  4000014: () => 'Je hebt geen back-upcodes ingesteld.',
+  4000016: () => 'Deze back-upcode is ongeldig.',
+  4000017: (c) => `Vul maximaal ${String(c?.max_length ?? '')} tekens in.`,
+  4000026: () => 'De invoer heeft niet de goede vorm.',
+  4000028: () => 'Je hebt het te vaak geprobeerd. Probeer het later opnieuw.',
+  4000031: () => 'Het wachtwoord lijkt te veel op je e-mailadres.',
+  4000032: (c) => `Het wachtwoord moet minimaal ${String(c?.min_length ?? 8)} tekens bevatten.`,
+  4000033: (c) => `Het wachtwoord mag maximaal ${String(c?.max_length ?? '')} tekens bevatten.`,
+  4000034: () => 'Dit wachtwoord staat in een lijst van gelekte of veelgebruikte wachtwoorden. Kies een ander wachtwoord.',
+  4000035: () => 'Dit account bestaat niet of kan niet met een code inloggen.',
+  4000036: () => 'De gegevens passen niet bij deze aanvraag. Begin opnieuw.',
+  4000037: () => 'Dit account bestaat niet of heeft geen wachtwoord.',
+  4000039: () => 'Het nieuwe wachtwoord moet anders zijn dan je huidige wachtwoord.',
+  4000040: () => 'Vul een geldig e-mailadres in.',
+  4010001: () => 'Het inloggen duurde te lang. Probeer het opnieuw.',
+  4010002: () => 'Inloggen op deze manier is niet mogelijk.',
+  4010003: () => 'Inloggen op deze manier is niet mogelijk.',
+  4010004: () => 'Er ging iets mis bij het opslaan. Controleer het formulier en probeer het opnieuw.',
+  4010005: () => 'Inloggen op deze manier is niet mogelijk.',
+  4010006: () => 'De code is ongeldig of al gebruikt. Probeer het opnieuw.',
+  4010007: () => 'Je bent al ingelogd met deze aanvraag. Begin opnieuw als je nog eens wilt inloggen.',
+  4010011: () => 'Dit account is geblokkeerd. Neem contact op met de beheerder van je gemeente.',
+  4040001: () => 'Het aanmaken van je account duurde te lang. Probeer het opnieuw.',
+  4040002: () => 'Je account is al aangemaakt.',
+  4050001: () => 'Het wijzigen duurde te lang. Probeer het opnieuw.',
+  4060001: () => 'Je account is al hersteld. Vraag zo nodig een nieuwe link aan.',
+  4060002: () => 'Het herstellen is mislukt. Begin opnieuw.',
+  4060004: () => 'De herstellink is ongeldig of al gebruikt. Vraag een nieuwe aan.',
+  4060005: () => 'Het herstellen duurde te lang. Vraag een nieuwe link of code aan.',
+  4060006: () => 'De herstelcode is ongeldig of al gebruikt. Probeer het opnieuw.',
+  4070001: () => 'De verificatielink is ongeldig of al gebruikt. Vraag een nieuwe aan.',
+  4070002: () => 'Je e-mailadres is al bevestigd.',
+  4070003: () => 'Het verifiëren is mislukt. Begin opnieuw.',
+  4070005: () => 'Het verifiëren duurde te lang. Vraag een nieuwe code aan.',
+  4070006: () => 'De verificatiecode is ongeldig of al gebruikt. Probeer het opnieuw.',
+};
+
+const FIELD_NAMES: Record<string, string> = {
+  identifier: 'E-mailadres',
+  email: 'E-mailadres',
+  'traits.email': 'E-mailadres',
+  password: 'Wachtwoord',
+  totp_code: 'Verificatiecode',
+  code: 'Code',
+  lookup_secret: 'Back-upcode',
+};
+const fieldName = (property: unknown) => FIELD_NAMES[String(property ?? '')] ?? 'Dit veld';
+
+/** English text patterns (`*` matches any value) for messages that come without a known id. */
+const byPattern: [string, (values: string[]) => string][] = [
+  ['Property * is missing.', ([p]) => `${fieldName(p)} is verplicht.`],
+  ['The password must be at least * characters long, but got *.', ([min]) => `Het wachtwoord moet minimaal ${min} tekens bevatten.`],
+  ['length must be >= *, but got *', ([min]) => `Vul minimaal ${min} tekens in.`],
+  ['Requested return_to URL * is not allowed.', () => 'Het adres om naar terug te gaan is niet toegestaan.'],
+  ['The self-service flow expired * minutes ago, initialize a new one.', () => 'Dit formulier is verlopen. Probeer het opnieuw.'],
+  ['A valid session was detected and thus login is not possible.*', () => 'Je bent al ingelogd.'],
+];
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const compiled = byPattern.map(([pattern, render]) => [new RegExp(`^${pattern.split('*').map(escapeRegExp).join('(.*)')}$`, 's'), render] as const);
+
+/** Dutch for a provider message: by id first, then by English text pattern, else the text unchanged. */
+export function translate(message: Pick<UiText, 'id' | 'text' | 'context'>): string {
+  const byIdTranslation = byId[message.id];
+  if (byIdTranslation) return byIdTranslation(message.context);
+  for (const [pattern, render] of compiled) {
+    const match = pattern.exec(message.text);
+    if (match) return render(match.slice(1));
+  }
+  return message.text;
+}

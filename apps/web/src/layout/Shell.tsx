@@ -1,0 +1,104 @@
+import { useEffect, type ReactNode } from 'react';
+import { NavLink, Navigate, useLocation } from 'react-router';
+import { useCurrentUser, useOrganisationAdmins, usePortalConfig } from '../api/queries';
+
+const RETURN_TO_KEY = 'dvp-return-to';
+
+/** The sidebar layout of spec §2: who is signed in, the four links, questions and feedback addresses. */
+export function Shell({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  const user = useCurrentUser();
+  const config = usePortalConfig();
+  const admins = useOrganisationAdmins(Boolean(user.data?.activeOrg) && user.data?.authenticator_assurance_level === 'aal2');
+
+  // A return_to in the address is kept, with the hash, for after sign-in (spec §2).
+  useEffect(() => {
+    const returnTo = new URLSearchParams(location.search).get('return_to');
+    if (returnTo) window.localStorage.setItem(RETURN_TO_KEY, `${returnTo}${location.hash}`);
+  }, [location.search, location.hash]);
+
+  if (user.isPending) return <p role="status">Laden…</p>;
+  if (user.isError || !user.data) return <Navigate to="/login" replace />;
+  const me = user.data;
+  if (me.aal2Required && me.authenticator_assurance_level !== 'aal2') {
+    return <Navigate to={me.identity.credentials.includes('totp') ? '/login?aal=aal2' : '/settings/2fa-app'} replace />;
+  }
+  const org = me.activeOrg;
+  const questionAddresses = (admins.data ?? []).slice(0, 2);
+  return (
+    <div className="dvp-shell">
+      <a className="dvp-skip-link utrecht-link" href="#inhoud">
+        Naar de inhoud
+      </a>
+      <aside className="dvp-sidebar" aria-label="Menu">
+        <p className="utrecht-heading-3">{config.data?.title ?? 'Datavoorzieningen VNG'}</p>
+        <p className="utrecht-paragraph">{config.data?.description ?? 'Datavoorziening VNG Realisatie'}</p>
+        <div>
+          <p className="utrecht-paragraph">
+            <strong>
+              {me.identity.traits.name.first} {me.identity.traits.name.last}
+            </strong>
+          </p>
+          {org && (
+            <p className="utrecht-paragraph">
+              Je bent ingelogd{me.isAdmin ? ' als beheerder' : ''} voor {org.label}
+            </p>
+          )}
+        </div>
+        <nav aria-label="Hoofdmenu">
+          <ul>
+            {me.isAdmin && (
+              <li>
+                <NavLink className="utrecht-link" to="/" end>
+                  Administratie dashboard
+                </NavLink>
+              </li>
+            )}
+            <li>
+              <NavLink className="utrecht-link" to="/permissies">
+                Datavoorzieningen
+              </NavLink>
+            </li>
+            <li>
+              <NavLink className="utrecht-link" to="/settings">
+                Account instellingen
+              </NavLink>
+            </li>
+            <li>
+              <NavLink className="utrecht-link" to="/uitloggen">
+                Uitloggen
+              </NavLink>
+            </li>
+          </ul>
+        </nav>
+        {org && questionAddresses.length > 0 && (
+          <section aria-labelledby="dvp-vraag">
+            <h2 id="dvp-vraag" className="utrecht-heading-3">
+              Heb je een vraag?
+            </h2>
+            <ul>
+              {questionAddresses.map((admin) => (
+                <li key={admin.id}>
+                  <a className="utrecht-link" href={`mailto:${admin.traits.email}`}>
+                    {admin.traits.email}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {config.data?.feedbackEmail && (
+          <section aria-labelledby="dvp-feedback">
+            <h2 id="dvp-feedback" className="utrecht-heading-3">
+              Voor feedback en foutmeldingen
+            </h2>
+            <a className="utrecht-link" href={`mailto:${config.data.feedbackEmail}`}>
+              {config.data.feedbackEmail}
+            </a>
+          </section>
+        )}
+      </aside>
+      {children}
+    </div>
+  );
+}

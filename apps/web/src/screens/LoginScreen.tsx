@@ -1,0 +1,164 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import type { LoginFlow } from '@ory/client-fetch';
+import { frontend, idpErrorOf } from '../api/ory';
+import { usePortalConfig } from '../api/queries';
+import { usersApi, type CurrentUser } from '../api/users-api';
+import { FlowForm } from '../flows/FlowForm';
+import { handleFlowError, portalPathOf } from '../flows/flow-errors';
+import type { FlowUi, FlowValues } from '../flows/ui-types';
+import { usePageTitle } from '../layout/use-page-title';
+
+const REDIRECT_DELAY_MS = 1_000;
+
+/** Where a signed-in person goes: a same-origin return_to, else the dashboard (admin path, administrators) or /permissies. */
+function destination(flow: LoginFlow, adminPath: boolean, user: CurrentUser | undefined): string {
+  if (flow.return_to) {
+    const target = new URL(flow.return_to, window.location.origin);
+    if (target.origin === window.location.origin) return `${target.pathname}${target.search}${target.hash}`;
+  }
+  return adminPath && user?.isAdmin ? '/' : '/permissies';
+}
+
+export default function LoginScreen() {
+  usePageTitle('Inloggen');
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const config = usePortalConfig();
+  const [flow, setFlow] = useState<LoginFlow>();
+  const [done, setDone] = useState(false);
+  const [problem, setProblem] = useState<string>();
+  const adminPath = location.pathname.includes('admin');
+  const flowId = params.get('flow');
+  const aal = params.get('aal') ?? undefined;
+  const refresh = params.get('refresh') === 'true';
+  const returnTo = params.get('return_to') ?? undefined;
+  const started = useRef<string | null>(null);
+
+  const actions = {
+    navigate: (to: string) => navigate(to, { replace: true }),
+    restart: () => {
+      setFlow(undefined);
+      setParams((current) => {
+        current.delete('flow');
+        return current;
+      }, { replace: true });
+    },
+    useFlow: (id: string) => setParams((current) => (current.set('flow', id), current), { replace: true }),
+  };
+
+  // The existing-session rules: a session without its second factor goes to enrolment or to the aal2 step.
+  const start = useCallback(async () => {
+    try {
+      if (!aal && !refresh) {
+        const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
+        if (user?.aal2Required && user.authenticator_assurance_level !== 'aal2') {
+          const enrolled = user.identity.credentials.includes('totp');
+          return navigate(enrolled ? '/login?aal=aal2' : '/settings/2fa-app', { replace: true });
+        }
+      }
+      const created = flowId ? await frontend.getLoginFlow({ id: flowId }) : await frontend.createBrowserLoginFlow({ aal, refresh, returnTo });
+      setFlow(created);
+      if (!flowId) setParams((current) => (current.set('flow', created.id), current), { replace: true });
+    } catch (error) {
+      const { status } = await idpErrorOf(error);
+      if (status === 0) return setProblem('Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw of mail naar de ondersteuning.');
+      await handleFlowError(error, 'login', actions);
+    }
+  }, [flowId, aal, refresh, returnTo]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    const key = `${flowId}|${aal}|${refresh}|${returnTo}`;
+    if (started.current === key || (flowId && flow?.id === flowId)) return;
+    started.current = key;
+    void start();
+  }, [start, flowId, aal, refresh, returnTo, flow?.id]);
+
+  async function submit(values: FlowValues) {
+    if (!flow) return;
+    try {
+      await frontend.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: values as never });
+      setDone(true);
+      await queryClient.invalidateQueries();
+      const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
+      window.setTimeout(() => navigate(destination(flow, adminPath, user), { replace: true }), REDIRECT_DELAY_MS);
+    } catch (error) {
+      const { status, body } = await idpErrorOf(error);
+      if (status === 422 && typeof body.redirect_browser_to === 'string') {
+        // The second factor follows: an aal2 flow for the same return_to.
+        await queryClient.invalidateQueries();
+        return navigate(portalPathOf(body.redirect_browser_to), { replace: true });
+      }
+      if (status === 400 && body.ui) return setFlow(body as unknown as LoginFlow);
+      await handleFlowError(error, 'login', actions);
+    }
+  }
+
+  const secondFactor = flow?.requested_aal === 'aal2';
+  return (
+    <main className="dvp-main dvp-main--centred" id="inhoud">
+      <h1 className="utrecht-heading-1">Welkom</h1>
+      {!secondFactor && (
+        <p className="utrecht-paragraph">
+          {adminPath ? 'Hier kunt u inloggen voor het Administrator dashboard.' : 'Log in om de datavoorzieningen van je gemeente te bekijken en te gebruiken.'}
+        </p>
+      )}
+      {secondFactor && (
+        <>
+          <p className="utrecht-paragraph">Open de authentiatie app op uw telefoon of tablet en voer de verificatiecode in.</p>
+          <p className="utrecht-paragraph">
+            Ben je de toegang tot je authenticator-app en je back-upcodes kwijt? Vraag dan de beheerder van je gemeente om een nieuw account.
+          </p>
+        </>
+      )}
+      {problem && (
+        <div className="utrecht-alert utrecht-alert--error" role="alert">
+          <p className="utrecht-paragraph">{problem}</p>
+        </div>
+      )}
+      {done && (
+        <div className="utrecht-alert utrecht-alert--ok" role="status">
+          <p className="utrecht-paragraph">Je bent ingelogd. Even geduld…</p>
+        </div>
+      )}
+      {flow && !done && <FlowForm ui={relabel(flow.ui as unknown as FlowUi)} onSubmit={submit} />}
+      {!flow && !problem && <p role="status">Laden…</p>}
+      {!done && (
+        <nav aria-label="Hulp bij inloggen" className="dvp-links">
+          {aal || refresh ? (
+            <Link className="utrecht-link" to="/uitloggen">
+              Uitloggen
+            </Link>
+          ) : (
+            <>
+              <Link className="utrecht-link" to="/verification">
+                Account verifiëren
+              </Link>
+              <Link className="utrecht-link" to="/recovery">
+                Wachtwoord vergeten
+              </Link>
+              {config.data?.registrationEnabled && (
+                <Link className="utrecht-link" to="/registration">
+                  Account maken
+                </Link>
+              )}
+            </>
+          )}
+        </nav>
+      )}
+    </main>
+  );
+}
+
+/** The second-factor submit reads 'Log in' (spec §2); everything else keeps the provider's labels. */
+function relabel(ui: FlowUi): FlowUi {
+  return {
+    ...ui,
+    nodes: ui.nodes.map((node) =>
+      node.group === 'totp' && node.attributes.type === 'submit' ? { ...node, meta: { label: { id: 0, text: 'Log in', type: 'info' } } } : node,
+    ),
+  };
+}

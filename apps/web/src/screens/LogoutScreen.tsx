@@ -1,0 +1,29 @@
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { frontend, idpErrorOf } from '../api/ory';
+import { usePageTitle } from '../layout/use-page-title';
+
+/** Logout (spec §2): logout flow, its token, then /login with a reload; the cache and local storage are cleared. */
+export default function LogoutScreen() {
+  usePageTitle('Uitloggen');
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    void (async () => {
+      try {
+        const { logout_token: token } = await frontend.createBrowserLogoutFlow({});
+        await frontend.updateLogoutFlow({ token });
+      } catch (error) {
+        const { status } = await idpErrorOf(error);
+        if (status !== 401) console.error('Uitloggen is niet gelukt.', error);
+      }
+      queryClient.clear();
+      window.localStorage.clear();
+      window.location.replace('/login');
+    })();
+  }, [queryClient]);
+  return (
+    <main className="dvp-main" id="inhoud">
+      <p role="status">Je wordt uitgelogd…</p>
+    </main>
+  );
+}

@@ -1,0 +1,52 @@
+import { useQuery } from '@tanstack/react-query';
+import { usersApi } from '../api/users-api';
+import { Shell } from '../layout/Shell';
+import { usePageTitle } from '../layout/use-page-title';
+
+interface ServicesAnswer {
+  organisation: { id: string; label: string } | null;
+  dataRoles: { roleId: string; label: string }[];
+  services: { id: string; name: string; description: string; url: string }[];
+}
+
+/** /permissies: the data services ('Datavoorzieningen') the person may use, with their data roles. */
+export default function ServicesScreen() {
+  usePageTitle('Datavoorzieningen');
+  const services = useQuery({ queryKey: ['services'], queryFn: () => usersApi<ServicesAnswer>('/services'), retry: false });
+  return (
+    <Shell>
+      <main className="dvp-main" id="inhoud">
+        <h1 className="utrecht-heading-1">Datavoorzieningen</h1>
+        {services.isPending && <p role="status">Laden…</p>}
+        {services.isError && (
+          <div className="utrecht-alert utrecht-alert--error" role="alert">
+            <p className="utrecht-paragraph">Er is iets misgegaan bij het ophalen van je datavoorzieningen. Probeer het later nog eens.</p>
+          </div>
+        )}
+        {services.data && (
+          <>
+            {services.data.dataRoles.length > 0 && (
+              <p className="utrecht-paragraph">Je datarollen: {services.data.dataRoles.map((r) => r.label).join(', ')}.</p>
+            )}
+            {services.data.services.length === 0 ? (
+              <p className="utrecht-paragraph">Je hebt nog geen toegang tot datavoorzieningen. Vraag de beheerder van je organisatie om een datarol.</p>
+            ) : (
+              <ul className="dvp-cards">
+                {services.data.services.map((service) => (
+                  <li key={service.id} className="dvp-card">
+                    <h2 className="utrecht-heading-3">{service.name}</h2>
+                    <p className="utrecht-paragraph">{service.description}</p>
+                    <a className="utrecht-link" href={service.url}>
+                      Naar {service.name}
+                      <span className="dvp-visually-hidden"> (opent de datavoorziening)</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </main>
+    </Shell>
+  );
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The portal is served by `portaal` itself; `npm run dev -w apps/web` proxies the APIs to a running `npm start`.
+export default defineConfig({
+  plugins: [react()],
+  build: { outDir: 'dist', sourcemap: true, reportCompressedSize: true, chunkSizeWarningLimit: 600 },
+  server: {
+    proxy: Object.fromEntries(['/api', '/self-service', '/sessions', '/schemas'].map((path) => [path, 'http://127.0.0.1:4455'])),
+  },
+});
