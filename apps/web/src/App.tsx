@@ -7,6 +7,7 @@ import LoginScreen from './screens/LoginScreen';
 const ServicesScreen = lazy(() => import('./screens/ServicesScreen'));
 const LogoutScreen = lazy(() => import('./screens/LogoutScreen'));
 const ComingSoonScreen = lazy(() => import('./screens/ComingSoonScreen'));
+const TwoFactorScreen = lazy(() => import('./screens/TwoFactorScreen'));
 
 export const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 
@@ -23,7 +24,7 @@ export function AppRoutes() {
         <Route path="/verification" element={<ComingSoonScreen title="Verifieer je account" />} />
         <Route path="/registration" element={<ComingSoonScreen title="Account maken" />} />
         <Route path="/settings" element={<ComingSoonScreen title="Account instellingen" />} />
-        <Route path="/settings/2fa-app" element={<ComingSoonScreen title="Authenticator-app instellen" />} />
+        <Route path="/settings/2fa-app" element={<TwoFactorScreen />} />
         <Route path="/error" element={<ComingSoonScreen title="Er is een fout opgetreden" />} />
         <Route path="*" element={<ComingSoonScreen title="Pagina niet gevonden" />} />
       </Routes>

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { describe, expect, it, vi } from 'vitest';
-import { FlowForm, initialValues } from './FlowForm';
+import { FlowForm, initialValues, toJsonBody } from './FlowForm';
 import type { FlowUi, UiNode } from './ui-types';
 
 const input = (name: string, type: string, extra: Partial<UiNode> & { value?: unknown; label?: string; group?: string } = {}): UiNode => ({
@@ -42,6 +42,25 @@ describe('FlowForm', () => {
     expect(onSubmit).toHaveBeenCalledWith({ csrf_token: 'token-1', identifier: 'anna@example.nl', password: 'geheim-wachtwoord', method: 'password' });
     expect(screen.getByLabelText('E-mailadres')).toHaveValue('anna@example.nl');
     expect(await axeViolations(container)).toEqual([]);
+  });
+
+  it('nests dotted names for the JSON body', () => {
+    expect(toJsonBody({ 'traits.email': 'a@b.nl', 'traits.name.first': 'Anna', method: 'profile' })).toEqual({
+      traits: { email: 'a@b.nl', name: { first: 'Anna' } },
+      method: 'profile',
+    });
+  });
+
+  it('sends the group of a button that is not itself the method as the method', async () => {
+    const onSubmit = vi.fn().mockResolvedValue(undefined);
+    const ui: FlowUi = {
+      action: '/x',
+      method: 'POST',
+      nodes: [input('csrf_token', 'hidden', { value: 't' }), { ...input('lookup_secret_regenerate', 'submit', { value: 'true', group: 'lookup_secret' }), meta: { label: { id: 1050008, text: 'x', type: 'info' } } }],
+    };
+    render(<FlowForm ui={ui} onSubmit={onSubmit} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Nieuwe back-upcodes maken' }));
+    expect(onSubmit).toHaveBeenCalledWith({ csrf_token: 't', lookup_secret_regenerate: 'true', method: 'lookup_secret' });
   });
 
   it('ignores a second submit while the first is in flight', async () => {

@@ -25,6 +25,21 @@ export function initialValues(ui: FlowUi): FlowValues {
   return values;
 }
 
+/** Dotted node names (`traits.name.first`) become nested objects, as Kratos expects them in a JSON body. */
+export function toJsonBody(values: FlowValues): FlowValues {
+  const body: FlowValues = {};
+  for (const [name, value] of Object.entries(values)) {
+    const path = name.split('.');
+    let target = body;
+    for (const part of path.slice(0, -1)) {
+      const next = target[part];
+      target = (next && typeof next === 'object' ? next : (target[part] = {})) as FlowValues;
+    }
+    target[path[path.length - 1]!] = value;
+  }
+  return body;
+}
+
 /** A Kratos flow as a form: messages under their fields, one submit at a time, an error summary that takes focus. */
 export function FlowForm({ ui, groups, onSubmit, children }: FlowFormProps) {
   const [values, setValues] = useState<FlowValues>(() => initialValues(ui));
@@ -47,10 +62,13 @@ export function FlowForm({ ui, groups, onSubmit, children }: FlowFormProps) {
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const merged: FlowValues = { ...values };
     if (submitter?.name) merged[submitter.name] = submitter.value;
+    // Buttons such as `lookup_secret_regenerate` name their method only by their group (as Ory Elements sends it).
+    const group = submitter?.dataset.group;
+    if (submitter && submitter.name !== 'method' && group && group !== 'default') merged.method = group;
     setLoading(true);
     setSubmitted(true);
     try {
-      await onSubmit(merged);
+      await onSubmit(toJsonBody(merged));
     } finally {
       setLoading(false);
     }

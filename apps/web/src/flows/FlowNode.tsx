@@ -9,6 +9,17 @@ interface NodeProps {
   onChange(name: string, value: unknown): void;
 }
 
+/** Autocomplete values where the provider sends none (WCAG 1.3.5). */
+const AUTOCOMPLETE: Record<string, string> = {
+  identifier: 'email',
+  email: 'email',
+  totp_code: 'one-time-code',
+  code: 'one-time-code',
+  lookup_secret: 'one-time-code',
+  'traits.name.first': 'given-name',
+  'traits.name.last': 'family-name',
+};
+
 const labelOf = (node: UiNode) => (node.meta.label ? translate(node.meta.label) : (node.attributes.name ?? ''));
 
 function Messages({ node, id }: { node: UiNode; id: string }) {
@@ -125,6 +136,7 @@ function InputNode({ node, values, disabled, onChange }: NodeProps) {
         <button
           type={attributes.type === 'submit' ? 'submit' : 'button'}
           name={name}
+          data-group={node.group}
           value={String(attributes.value ?? '')}
           disabled={isDisabled}
           className={`utrecht-button utrecht-button--${node.group === 'default' || attributes.type === 'submit' ? 'primary-action' : 'secondary-action'}`}
@@ -205,7 +217,7 @@ function InputNode({ node, values, disabled, onChange }: NodeProps) {
               required={attributes.required}
               disabled={isDisabled}
               placeholder={attributes.placeholder}
-              autoComplete={attributes.autocomplete ?? (name === 'totp_code' || name === 'code' ? 'one-time-code' : undefined)}
+              autoComplete={attributes.autocomplete ?? AUTOCOMPLETE[name]}
               inputMode={name === 'totp_code' || name === 'code' ? 'numeric' : undefined}
               pattern={attributes.pattern}
               maxLength={attributes.maxlength}

@@ -1,0 +1,121 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import type { SettingsFlow } from '@ory/client-fetch';
+import { frontend } from '../api/ory';
+import { useCurrentUser } from '../api/queries';
+import { FlowForm } from '../flows/FlowForm';
+import { handleFlowError } from '../flows/flow-errors';
+import type { FlowUi, FlowValues, UiNode } from '../flows/ui-types';
+import { usePageTitle } from '../layout/use-page-title';
+import { BackupCodeActions } from './BackupCodeActions';
+
+const codesOf = (ui: FlowUi): string[] => {
+  const node = ui.nodes.find((n) => n.attributes.id === 'lookup_secret_codes');
+  const secrets = node?.attributes.text?.context?.secrets ?? [];
+  return secrets.filter((s) => s.id === 1050009).map((s) => s.text);
+};
+const hasNode = (ui: FlowUi, name: string) => ui.nodes.some((n: UiNode) => n.attributes.name === name);
+
+/** /settings/2fa-app: link an authenticator app (QR code or key), then make and keep backup codes. */
+export default function TwoFactorScreen() {
+  usePageTitle('Authenticator-app instellen');
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const user = useCurrentUser();
+  const [flow, setFlow] = useState<SettingsFlow>();
+  const flowId = params.get('flow');
+
+  const actions = {
+    navigate: (to: string) => navigate(to, { replace: true }),
+    restart: () => {
+      setFlow(undefined);
+      setParams({}, { replace: true });
+    },
+    useFlow: (id: string) => setParams({ flow: id }, { replace: true }),
+  };
+
+  const load = useCallback(async () => {
+    try {
+      const loaded = flowId ? await frontend.getSettingsFlow({ id: flowId }) : await frontend.createBrowserSettingsFlow({});
+      setFlow(loaded);
+      if (!flowId) setParams({ flow: loaded.id }, { replace: true });
+    } catch (error) {
+      await handleFlowError(error, 'settings', actions);
+    }
+  }, [flowId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Load once per flow id; a flow just created (before its id reaches the address) is not loaded again.
+  useEffect(() => {
+    if (flow && (flowId === null || flow.id === flowId)) return;
+    void load();
+  }, [load, flow, flowId]);
+
+  async function submit(values: FlowValues) {
+    if (!flow) return;
+    try {
+      const updated = await frontend.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: values as never });
+      setFlow(updated);
+      await queryClient.invalidateQueries();
+    } catch (error) {
+      const answer = await handleFlowError<SettingsFlow>(error, 'settings', actions);
+      if (answer) setFlow(answer);
+    }
+  }
+
+  if (!flow) {
+    return (
+      <main className="dvp-main" id="inhoud">
+        <h1 className="utrecht-heading-1">Authenticator-app instellen</h1>
+        <p role="status">Laden…</p>
+      </main>
+    );
+  }
+  const ui = flow.ui as unknown as FlowUi;
+  const linked = hasNode(ui, 'totp_unlink');
+  const codes = codesOf(ui);
+  const next = user.data?.isAdmin ? '/' : '/permissies';
+  return (
+    <main className="dvp-main" id="inhoud">
+      <h1 className="utrecht-heading-1">Authenticator-app instellen</h1>
+      {!linked ? (
+        <section aria-labelledby="dvp-app">
+          <h2 id="dvp-app" className="utrecht-heading-2">
+            Stap 1: koppel je authenticator-app
+          </h2>
+          <p className="utrecht-paragraph">
+            Open een authenticator-app op je telefoon of tablet, bijvoorbeeld Microsoft Authenticator of Google Authenticator. Scan de QR-code. Lukt
+            scannen niet? Voer dan de sleutel onder de QR-code met de hand in. Vul daarna de code van 6 cijfers in die de app laat zien.
+          </p>
+          <FlowForm ui={ui} groups={['totp']} onSubmit={submit} />
+        </section>
+      ) : (
+        <section aria-labelledby="dvp-app-ok">
+          <h2 id="dvp-app-ok" className="utrecht-heading-2">
+            Je authenticator-app is gekoppeld
+          </h2>
+          <p className="utrecht-paragraph">Bij het inloggen vraagt het portaal voortaan om de code uit je app.</p>
+        </section>
+      )}
+      {linked && (
+        <section aria-labelledby="dvp-codes">
+          <h2 id="dvp-codes" className="utrecht-heading-2">
+            Stap 2: bewaar je back-upcodes
+          </h2>
+          <p className="utrecht-paragraph">
+            Met een back-upcode log je in als je je telefoon niet bij de hand hebt. Elke code werkt één keer. Bewaar ze op een veilige plek, niet op je
+            telefoon.
+          </p>
+          {codes.length > 0 && <BackupCodeActions codes={codes} />}
+          <FlowForm ui={ui} groups={['lookup_secret']} onSubmit={submit} />
+          <p className="utrecht-paragraph">
+            <Link className="utrecht-link" to={next}>
+              Verder naar het portaal
+            </Link>
+          </p>
+        </section>
+      )}
+    </main>
+  );
+}
