@@ -8,6 +8,7 @@ const ServicesScreen = lazy(() => import('./screens/ServicesScreen'));
 const LogoutScreen = lazy(() => import('./screens/LogoutScreen'));
 const ComingSoonScreen = lazy(() => import('./screens/ComingSoonScreen'));
 const TwoFactorScreen = lazy(() => import('./screens/TwoFactorScreen'));
+const SettingsScreen = lazy(() => import('./screens/SettingsScreen'));
 
 export const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 
@@ -23,7 +24,7 @@ export function AppRoutes() {
         <Route path="/recovery" element={<ComingSoonScreen title="Herstel je wachtwoord" />} />
         <Route path="/verification" element={<ComingSoonScreen title="Verifieer je account" />} />
         <Route path="/registration" element={<ComingSoonScreen title="Account maken" />} />
-        <Route path="/settings" element={<ComingSoonScreen title="Account instellingen" />} />
+        <Route path="/settings" element={<SettingsScreen />} />
         <Route path="/settings/2fa-app" element={<TwoFactorScreen />} />
         <Route path="/error" element={<ComingSoonScreen title="Er is een fout opgetreden" />} />
         <Route path="*" element={<ComingSoonScreen title="Pagina niet gevonden" />} />

@@ -1,0 +1,156 @@
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import type { SettingsFlow } from '@ory/client-fetch';
+import { frontend, idpErrorOf } from '../api/ory';
+import { useCurrentUser } from '../api/queries';
+import { TextField } from '../components/TextField';
+import { csrfOf } from '../flows/csrf';
+import { handleFlowError } from '../flows/flow-errors';
+import type { FlowUi } from '../flows/ui-types';
+import { settingsSchema, type SettingsInput, type SettingsValues } from '../forms/settings-schema';
+import { translate } from '../i18n/kratos-messages';
+import { Shell } from '../layout/Shell';
+import { usePageTitle } from '../layout/use-page-title';
+
+type Outcome = { kind: 'ok' | 'error'; text: string } | undefined;
+
+/** The provider's messages on a node, in Dutch, for showing under our own field. */
+const nodeErrors = (flow: SettingsFlow | undefined, name: string) =>
+  ((flow?.ui as unknown as FlowUi | undefined)?.nodes ?? [])
+    .filter((n) => n.attributes.name === name)
+    .flatMap((n) => n.messages.filter((m) => m.type === 'error').map(translate))[0];
+
+/** /settings: name, e-mail and password (spec §2, validated as spec §5 says), and the way to the 2FA app screen. */
+export default function SettingsScreen() {
+  usePageTitle('Account instellingen');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const user = useCurrentUser();
+  const [flow, setFlow] = useState<SettingsFlow>();
+  const [outcome, setOutcome] = useState<Outcome>();
+  const outcomeRef = useRef<HTMLDivElement>(null);
+  const form = useForm<SettingsInput, unknown, SettingsValues>({
+    resolver: zodResolver(settingsSchema),
+    defaultValues: { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' },
+  });
+  const errors = form.formState.errors;
+  const actions = { navigate: (to: string) => navigate(to), restart: () => setFlow(undefined), useFlow: () => setFlow(undefined) };
+
+  useEffect(() => {
+    if (flow) return;
+    frontend
+      .createBrowserSettingsFlow({})
+      .then(setFlow)
+      .catch((error: unknown) => handleFlowError(error, 'settings', actions));
+  }, [flow]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    if (outcome) outcomeRef.current?.focus();
+  }, [outcome]);
+
+  async function save(values: SettingsValues) {
+    if (!flow || !user.data) return;
+    setOutcome(undefined);
+    const current = user.data.identity.traits;
+    let latest = flow;
+    const send = async (body: Record<string, unknown>, failure: string) => {
+      try {
+        latest = await frontend.updateSettingsFlow({ flow: latest.id, updateSettingsFlowBody: { ...body, csrf_token: csrfOf(latest.ui as unknown as FlowUi) } as never });
+        setFlow(latest);
+        return true;
+      } catch (error) {
+        const { status, body: answer } = await idpErrorOf(error);
+        if (status === 400 && answer.ui) {
+          latest = answer as unknown as SettingsFlow;
+          setFlow(latest);
+          setOutcome({ kind: 'error', text: failure });
+          return false;
+        }
+        await handleFlowError(error, 'settings', actions);
+        return false;
+      }
+    };
+    if (values.firstName || values.lastName || values.email) {
+      const traits = {
+        email: values.email ?? current.email,
+        name: { first: values.firstName ?? current.name.first, last: values.lastName ?? current.name.last },
+      };
+      if (!(await send({ method: 'profile', traits }, 'Er is iets misgegaan bij het updaten van je gegevens. Probeer het nog eens.'))) return;
+    }
+    if (values.password) {
+      if (!(await send({ method: 'password', password: values.password }, 'Er is iets misgegaan bij het updaten van je nieuwe wachtwoord. Probeer het nog eens.'))) return;
+    }
+    form.reset();
+    await queryClient.invalidateQueries();
+    setOutcome({ kind: 'ok', text: 'Je gegevens zijn aangepast.' });
+  }
+
+  const traits = user.data?.identity.traits;
+  const hasTotp = user.data?.identity.credentials.includes('totp');
+  return (
+    <Shell>
+      <main className="dvp-main" id="inhoud">
+        <h1 className="utrecht-heading-1">Account instellingen</h1>
+        {outcome && (
+          <div ref={outcomeRef} tabIndex={-1} className={`utrecht-alert utrecht-alert--${outcome.kind}`} role={outcome.kind === 'error' ? 'alert' : 'status'}>
+            <p className="utrecht-paragraph">{outcome.text}</p>
+          </div>
+        )}
+        <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
+          <section aria-labelledby="dvp-profiel">
+            <h2 id="dvp-profiel" className="utrecht-heading-2">
+              Account instelling wijzigen
+            </h2>
+            <TextField label="Naam" autoComplete="given-name" placeholder={traits?.name.first} error={errors.firstName?.message ?? nodeErrors(flow, 'traits.name.first')} {...form.register('firstName')} />
+            <TextField label="Achternaam" autoComplete="family-name" placeholder={traits?.name.last} error={errors.lastName?.message ?? nodeErrors(flow, 'traits.name.last')} {...form.register('lastName')} />
+            <TextField label="E-mailadres" type="email" autoComplete="email" placeholder={traits?.email} error={errors.email?.message ?? nodeErrors(flow, 'traits.email')} {...form.register('email')} />
+          </section>
+          <section aria-labelledby="dvp-2fa">
+            <h2 id="dvp-2fa" className="utrecht-heading-2">
+              Twee-factor-authenticatie configureren
+            </h2>
+            {user.data && !hasTotp && (
+              <div className="utrecht-alert utrecht-alert--warning">
+                <p className="utrecht-paragraph">Let op! Je hebt nog geen 2FA geconfigureerd.</p>
+              </div>
+            )}
+            <Link className="utrecht-button-link utrecht-button-link--secondary-action" to="/settings/2fa-app">
+              2FA configureren
+            </Link>
+          </section>
+          <section aria-labelledby="dvp-wachtwoord">
+            <h2 id="dvp-wachtwoord" className="utrecht-heading-2">
+              Wachtwoord aanpassen
+            </h2>
+            <TextField
+              label="Nieuw wachtwoord"
+              type="password"
+              autoComplete="new-password"
+              revealable
+              description="Het wachtwoord moet minimaal 8 tekens zijn."
+              error={errors.password?.message ?? nodeErrors(flow, 'password')}
+              {...form.register('password')}
+            />
+            <TextField label="Wachtwoord bevestigen" type="password" autoComplete="new-password" revealable error={errors.confirmPassword?.message} {...form.register('confirmPassword')} />
+          </section>
+          {errors.root?.message && (
+            <p className="dvp-field-message dvp-field-message--error" role="alert">
+              {errors.root.message}
+            </p>
+          )}
+          <div className="dvp-links">
+            <button type="submit" className="utrecht-button utrecht-button--primary-action" disabled={form.formState.isSubmitting || !flow}>
+              Bewerkingen opslaan
+            </button>
+          </div>
+          <Link className="utrecht-link" to="/permissies">
+            Terug naar overzicht - bewerkingen worden niet opgeslagen
+          </Link>
+        </form>
+      </main>
+    </Shell>
+  );
+}
