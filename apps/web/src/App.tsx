@@ -9,6 +9,7 @@ const LogoutScreen = lazy(() => import('./screens/LogoutScreen'));
 const ComingSoonScreen = lazy(() => import('./screens/ComingSoonScreen'));
 const TwoFactorScreen = lazy(() => import('./screens/TwoFactorScreen'));
 const SettingsScreen = lazy(() => import('./screens/SettingsScreen'));
+const RecoveryScreen = lazy(() => import('./screens/RecoveryScreen'));
 
 export const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 
@@ -21,7 +22,7 @@ export function AppRoutes() {
         <Route path="/permissies" element={<ServicesScreen />} />
         <Route path="/uitloggen" element={<LogoutScreen />} />
         <Route path="/" element={<ComingSoonScreen title="Overzicht" />} />
-        <Route path="/recovery" element={<ComingSoonScreen title="Herstel je wachtwoord" />} />
+        <Route path="/recovery" element={<RecoveryScreen />} />
         <Route path="/verification" element={<ComingSoonScreen title="Verifieer je account" />} />
         <Route path="/registration" element={<ComingSoonScreen title="Account maken" />} />
         <Route path="/settings" element={<SettingsScreen />} />

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { SettingsFlow } from '@ory/client-fetch';
 import { frontend, idpErrorOf } from '../api/ory';
@@ -14,6 +14,7 @@ import { settingsSchema, type SettingsInput, type SettingsValues } from '../form
 import { translate } from '../i18n/kratos-messages';
 import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
+import { RecoveredPasswordView } from './RecoveredPasswordView';
 
 type Outcome = { kind: 'ok' | 'error'; text: string } | undefined;
 
@@ -25,6 +26,14 @@ const nodeErrors = (flow: SettingsFlow | undefined, name: string) =>
 
 /** /settings: name, e-mail and password (spec §2, validated as spec §5 says), and the way to the 2FA app screen. */
 export default function SettingsScreen() {
+  const [params] = useSearchParams();
+  const flowId = params.get('flow');
+  // A recovery or invitation link lands here with its own settings flow: choose a password first.
+  if (flowId) return <RecoveredPasswordView flowId={flowId} />;
+  return <AccountSettings />;
+}
+
+function AccountSettings() {
   usePageTitle('Account instellingen');
   const navigate = useNavigate();
   const queryClient = useQueryClient();

@@ -9,6 +9,7 @@ import { handleFlowError } from '../flows/flow-errors';
 import type { FlowUi, FlowValues, UiNode } from '../flows/ui-types';
 import { usePageTitle } from '../layout/use-page-title';
 import { BackupCodeActions } from './BackupCodeActions';
+import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 
 const codesOf = (ui: FlowUi): string[] => {
   const node = ui.nodes.find((n) => n.attributes.id === 'lookup_secret_codes');
@@ -26,6 +27,7 @@ export default function TwoFactorScreen() {
   const user = useCurrentUser();
   const [flow, setFlow] = useState<SettingsFlow>();
   const flowId = params.get('flow');
+  const keep = (id: string) => ({ flow: id, ...(params.get('herstel') ? { herstel: '1' } : {}) });
 
   const actions = {
     navigate: (to: string) => navigate(to, { replace: true }),
@@ -33,14 +35,14 @@ export default function TwoFactorScreen() {
       setFlow(undefined);
       setParams({}, { replace: true });
     },
-    useFlow: (id: string) => setParams({ flow: id }, { replace: true }),
+    useFlow: (id: string) => setParams(keep(id), { replace: true }),
   };
 
   const load = useCallback(async () => {
     try {
       const loaded = flowId ? await frontend.getSettingsFlow({ id: flowId }) : await frontend.createBrowserSettingsFlow({});
       setFlow(loaded);
-      if (!flowId) setParams({ flow: loaded.id }, { replace: true });
+      if (!flowId) setParams(keep(loaded.id), { replace: true });
     } catch (error) {
       await handleFlowError(error, 'settings', actions);
     }
@@ -76,8 +78,10 @@ export default function TwoFactorScreen() {
   const linked = hasNode(ui, 'totp_unlink');
   const codes = codesOf(ui);
   const next = user.data?.isAdmin ? '/' : '/permissies';
+  const fromRecovery = params.get('herstel') === '1';
   return (
     <main className="dvp-main" id="inhoud">
+      {fromRecovery && <ProgressSteps steps={RECOVERY_STEPS} current={linked ? 3 : 2} />}
       <h1 className="utrecht-heading-1">Authenticator-app instellen</h1>
       {!linked ? (
         <section aria-labelledby="dvp-app">

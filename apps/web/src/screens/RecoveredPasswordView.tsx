@@ -1,0 +1,93 @@
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import type { SettingsFlow } from '@ory/client-fetch';
+import { frontend, idpErrorOf } from '../api/ory';
+import { usersApi, type CurrentUser } from '../api/users-api';
+import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
+import { TextField } from '../components/TextField';
+import { csrfOf } from '../flows/csrf';
+import { FlowMessages } from '../flows/FlowMessages';
+import { handleFlowError } from '../flows/flow-errors';
+import type { FlowUi } from '../flows/ui-types';
+import { translate } from '../i18n/kratos-messages';
+import { usePageTitle } from '../layout/use-page-title';
+
+const schema = z
+  .object({
+    password: z.string().min(8, 'Het nieuwe wachtwoord bevat geen 8 tekens.'),
+    confirmPassword: z.string().min(1, '"Wachtwoord bevestigen" is een verplicht veld.'),
+  })
+  .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: 'Wachtwoorden komen niet overeen.' });
+type Values = z.output<typeof schema>;
+
+/**
+ * Step 2 after a recovery or invitation link: the settings flow the link opened, for choosing a password; then on to
+ * the authenticator app (step 3) or, for an account that has one, to its sign-in.
+ */
+export function RecoveredPasswordView({ flowId }: { flowId: string }) {
+  usePageTitle('Wachtwoord instellen');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [flow, setFlow] = useState<SettingsFlow>();
+  const [failure, setFailure] = useState<string>();
+  const form = useForm<z.input<typeof schema>, unknown, Values>({ resolver: zodResolver(schema), defaultValues: { password: '', confirmPassword: '' } });
+  const actions = { navigate: (to: string) => navigate(to, { replace: true }), restart: () => navigate('/recovery', { replace: true }), useFlow: (id: string) => navigate(`/settings?flow=${id}`, { replace: true }) };
+
+  useEffect(() => {
+    frontend
+      .getSettingsFlow({ id: flowId })
+      .then(setFlow)
+      .catch((error: unknown) => handleFlowError(error, 'settings', actions));
+  }, [flowId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  async function save(values: Values) {
+    if (!flow) return;
+    setFailure(undefined);
+    try {
+      await frontend.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'password', password: values.password, csrf_token: csrfOf(flow.ui as unknown as FlowUi) } });
+      await queryClient.invalidateQueries();
+      const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
+      if (user?.identity.credentials.includes('totp')) return navigate(user.authenticator_assurance_level === 'aal2' ? '/permissies' : '/login?aal=aal2', { replace: true });
+      navigate('/settings/2fa-app?herstel=1', { replace: true });
+    } catch (error) {
+      const { status, body } = await idpErrorOf(error);
+      if (status === 400 && body.ui) {
+        const updated = body as unknown as SettingsFlow;
+        setFlow(updated);
+        const message = (updated.ui as unknown as FlowUi).nodes.find((n) => n.attributes.name === 'password')?.messages[0];
+        setFailure(message ? translate(message) : 'Er is iets misgegaan bij het updaten van je nieuwe wachtwoord. Probeer het nog eens.');
+        return;
+      }
+      await handleFlowError(error, 'settings', actions);
+    }
+  }
+
+  return (
+    <main className="dvp-main" id="inhoud">
+      <ProgressSteps steps={RECOVERY_STEPS} current={1} />
+      <h1 className="utrecht-heading-1">Wachtwoord instellen</h1>
+      {flow && <FlowMessages messages={(flow.ui as unknown as FlowUi).messages} />}
+      <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
+        <TextField
+          label="Nieuw wachtwoord"
+          type="password"
+          autoComplete="new-password"
+          revealable
+          description="Het wachtwoord moet minimaal 8 tekens zijn."
+          error={form.formState.errors.password?.message ?? failure}
+          {...form.register('password')}
+        />
+        <TextField label="Wachtwoord bevestigen" type="password" autoComplete="new-password" revealable error={form.formState.errors.confirmPassword?.message} {...form.register('confirmPassword')} />
+        <div>
+          <button type="submit" className="utrecht-button utrecht-button--primary-action" disabled={!flow || form.formState.isSubmitting}>
+            Wachtwoord opslaan
+          </button>
+        </div>
+      </form>
+    </main>
+  );
+}
