@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import LoginScreen from './screens/LoginScreen';
+import { ToastProvider } from './components/Toasts';
 
 // Every route but /login is lazy-loaded (ARCHITECTURE.md §6).
 const ServicesScreen = lazy(() => import('./screens/ServicesScreen'));
@@ -10,6 +11,7 @@ const ComingSoonScreen = lazy(() => import('./screens/ComingSoonScreen'));
 const TwoFactorScreen = lazy(() => import('./screens/TwoFactorScreen'));
 const SettingsScreen = lazy(() => import('./screens/SettingsScreen'));
 const RecoveryScreen = lazy(() => import('./screens/RecoveryScreen'));
+const OverviewScreen = lazy(() => import('./overview/OverviewScreen'));
 
 export const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 
@@ -21,7 +23,7 @@ export function AppRoutes() {
         <Route path="/admin-login" element={<LoginScreen />} />
         <Route path="/permissies" element={<ServicesScreen />} />
         <Route path="/uitloggen" element={<LogoutScreen />} />
-        <Route path="/" element={<ComingSoonScreen title="Overzicht" />} />
+        <Route path="/" element={<OverviewScreen />} />
         <Route path="/recovery" element={<RecoveryScreen />} />
         <Route path="/verification" element={<ComingSoonScreen title="Verifieer je account" />} />
         <Route path="/registration" element={<ComingSoonScreen title="Account maken" />} />
@@ -37,9 +39,11 @@ export function AppRoutes() {
 export default function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+      <ToastProvider>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </ToastProvider>
     </QueryClientProvider>
   );
 }

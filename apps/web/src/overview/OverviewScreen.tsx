@@ -1,0 +1,186 @@
+import { useMemo, useState } from 'react';
+import { Navigate } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button as AriaButton, Tooltip, TooltipTrigger } from 'react-aria-components';
+import { useCurrentUser, usePortalConfig } from '../api/queries';
+import { usersApi, type PortalUser } from '../api/users-api';
+import { useToast } from '../components/Toasts';
+import { Shell } from '../layout/Shell';
+import { usePageTitle } from '../layout/use-page-title';
+import { ConfirmDialog } from './ConfirmDialog';
+import { SORT_OPTIONS, fullName, longDate, searchUsers, sortUsers, type SortKey } from './sorting';
+import { UserFormDialog } from './UserFormDialog';
+
+type Action = { kind: 'new' } | { kind: 'edit' | 'block' | 'unblock' | 'delete' | 'reset'; user: PortalUser } | undefined;
+
+function RowAction({ label, onPress }: { label: string; onPress(): void }) {
+  return (
+    <TooltipTrigger delay={400}>
+      <AriaButton className="utrecht-button utrecht-button--subtle" onPress={onPress}>
+        {label}
+      </AriaButton>
+      <Tooltip className="dvp-tooltip">{label}</Tooltip>
+    </TooltipTrigger>
+  );
+}
+
+/** The administrators' user overview at `/` (spec §2): sort, search, the six columns and the row actions. */
+export default function OverviewScreen() {
+  usePageTitle('Overzicht');
+  const me = useCurrentUser();
+  const config = usePortalConfig();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [sort, setSort] = useState<SortKey>('type');
+  const [search, setSearch] = useState('');
+  const [action, setAction] = useState<Action>();
+  const [busy, setBusy] = useState(false);
+  const users = useQuery({ queryKey: ['users', 'list'], queryFn: () => usersApi<PortalUser[]>('/users'), enabled: Boolean(me.data?.isAdmin), retry: false });
+  const shown = useMemo(() => sortUsers(searchUsers(users.data ?? [], search), sort), [users.data, search, sort]);
+
+  if (me.isPending) return null;
+  if (me.isError || !me.data) return <Navigate to="/login" replace />;
+  if (me.data.aal2Required && me.data.authenticator_assurance_level !== 'aal2') return <Navigate to="/login?aal=aal2" replace />;
+  if (!me.data.isAdmin) return <Navigate to="/permissies" replace />;
+
+  const done = async (message: string) => {
+    setAction(undefined);
+    toast({ title: message, variant: 'success' });
+    await queryClient.invalidateQueries({ queryKey: ['users'] });
+  };
+  async function run(work: () => Promise<unknown>, success: string, failure: string) {
+    setBusy(true);
+    try {
+      await work();
+      await done(success);
+    } catch {
+      toast({ title: failure, variant: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  }
+  const setState = (user: PortalUser, state: 'active' | 'inactive') =>
+    usersApi(`/users/${user.id}`, { method: 'PUT', body: { schema_id: user.schema_id, state, traits: user.traits } });
+
+  return (
+    <Shell>
+      <main className="dvp-main" id="inhoud">
+        <h1 className="utrecht-heading-1">Overzicht</h1>
+        <div className="dvp-toolbar">
+          <button type="button" className="utrecht-button utrecht-button--primary-action" disabled={users.isPending || users.isError} onClick={() => setAction({ kind: 'new' })}>
+            Nieuwe gebruiker toevoegen
+          </button>
+          <div className="utrecht-form-field">
+            <label className="utrecht-form-label" htmlFor="sorteer">
+              Sorteer op
+            </label>
+            <select id="sorteer" className="utrecht-select utrecht-select--html-select" value={sort} onChange={(e) => setSort(e.target.value as SortKey)}>
+              {SORT_OPTIONS.map((option) => (
+                <option key={option.key} value={option.key}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="utrecht-form-field">
+            <label className="utrecht-form-label" htmlFor="zoek">
+              Zoek gebruiker
+            </label>
+            <input id="zoek" type="search" className="utrecht-textbox utrecht-textbox--html-input" value={search} onChange={(e) => setSearch(e.target.value)} />
+          </div>
+        </div>
+        {users.isPending && <p role="status">Gebruikers laden…</p>}
+        {users.isError && (
+          <div className="utrecht-alert utrecht-alert--error" role="alert">
+            <p className="utrecht-paragraph">Er is iets misgegaan.</p>
+            <p className="utrecht-paragraph">
+              Blijft dit gebeuren? Mail dan naar{' '}
+              {config.data?.supportEmail ? <a href={`mailto:${config.data.supportEmail}`}>{config.data.supportEmail}</a> : 'de ondersteuning'}.
+            </p>
+          </div>
+        )}
+        {users.data && (
+          <table className="dvp-table">
+            <caption className="dvp-visually-hidden">Gebruikers van {me.data.activeOrg?.label}</caption>
+            <thead>
+              <tr>
+                {(['Naam', 'E-mailadres', 'Type gebruiker', 'Datarol', 'Aangemaakt', 'Acties'] as const).map((column) => {
+                  const key = { Naam: 'name', 'E-mailadres': 'email', 'Type gebruiker': 'type', Aangemaakt: 'created' }[column as string] as SortKey | undefined;
+                  return (
+                    <th key={column} scope="col" aria-sort={key && key === sort ? (key === 'created' ? 'descending' : 'ascending') : undefined}>
+                      {column}
+                    </th>
+                  );
+                })}
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((user) => (
+                <tr key={user.id} className={user.state === 'inactive' ? 'dvp-row--blocked' : undefined}>
+                  <td>
+                    {fullName(user)}
+                    {user.state === 'inactive' && <span className="dvp-visually-hidden"> (geblokkeerd)</span>}
+                  </td>
+                  <td>{user.traits.email}</td>
+                  <td>{user.userType.id === 'administrator' ? 'Beheerder' : 'Medewerker'}</td>
+                  <td>
+                    {user.permissions
+                      .filter((p) => p.namespace === 'subdivisions')
+                      .map((p) => p.label)
+                      .join(', ')}
+                  </td>
+                  <td>{longDate(user.created_at)}</td>
+                  <td>
+                    <div className="dvp-row-actions">
+                      {user.credentials.includes('totp') && <RowAction label="Reset 2FA" onPress={() => setAction({ kind: 'reset', user })} />}
+                      <RowAction label="Bewerken" onPress={() => setAction({ kind: 'edit', user })} />
+                      {/* Nobody blocks or deletes themselves; the server refuses it too. */}
+                      {user.id !== me.data.identity.id &&
+                        (user.state === 'inactive' ? (
+                          <RowAction label="Deblokkeer" onPress={() => setAction({ kind: 'unblock', user })} />
+                        ) : (
+                          <RowAction label="Blokkeer" onPress={() => setAction({ kind: 'block', user })} />
+                        ))}
+                      {user.id !== me.data.identity.id && <RowAction label="Verwijderen" onPress={() => setAction({ kind: 'delete', user })} />}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {(action?.kind === 'new' || action?.kind === 'edit') && (
+          <UserFormDialog
+            me={me.data}
+            user={action.kind === 'edit' ? action.user : undefined}
+            onClose={() => setAction(undefined)}
+            onDone={(message) => void done(message)}
+            onError={(message) => toast({ title: message, variant: 'error' })}
+          />
+        )}
+        {action?.kind === 'block' && (
+          <ConfirmDialog title="Gebruiker blokkeren" confirmLabel="Blokkeren" danger busy={busy} onClose={() => setAction(undefined)} onConfirm={() => void run(() => setState(action.user, 'inactive'), 'Gebruiker geblokkeerd.', 'Fout opgetreden bij wijzigen gebruiker status.')}>
+            <p className="utrecht-paragraph">Weet je zeker dat je de gebruiker wil blokkeren?</p>
+          </ConfirmDialog>
+        )}
+        {action?.kind === 'unblock' && (
+          <ConfirmDialog title="Gebruiker deblokkeren" confirmLabel="Deblokkeren" busy={busy} onClose={() => setAction(undefined)} onConfirm={() => void run(() => setState(action.user, 'active'), 'Gebruiker gedeblokkeerd.', 'Fout opgetreden bij wijzigen gebruiker status.')}>
+            <p className="utrecht-paragraph">Weet je zeker dat je de gebruiker wil deblokkeren?</p>
+          </ConfirmDialog>
+        )}
+        {action?.kind === 'delete' && (
+          <ConfirmDialog title="Gebruiker verwijderen" confirmLabel="Verwijderen" danger busy={busy} onClose={() => setAction(undefined)} onConfirm={() => void run(() => usersApi(`/users?id=${action.user.id}`, { method: 'DELETE' }), 'Gebruiker verwijderd.', 'Fout opgetreden bij verwijderen gebruiker.')}>
+            <p className="utrecht-paragraph">Weet je zeker dat je de gebruiker wil verwijderen?</p>
+          </ConfirmDialog>
+        )}
+        {action?.kind === 'reset' && (
+          <ConfirmDialog title="2FA Resetten" confirmLabel="Resetten" danger busy={busy} onClose={() => setAction(undefined)} onConfirm={() => void run(() => usersApi(`/users/${action.user.id}/totp`, { method: 'DELETE' }), '2FA reset succesvol', 'Fout opgetreden bij het resetten van 2FA.')}>
+            <p className="utrecht-paragraph">
+              Weet je zeker dat je de tweestapsverificatie van {fullName(action.user)} wil resetten? De gebruiker moet daarna bij de volgende keer inloggen de authenticator-app opnieuw instellen.
+            </p>
+          </ConfirmDialog>
+        )}
+      </main>
+    </Shell>
+  );
+}

@@ -1,0 +1,152 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { usersApi, UsersApiError, type CurrentUser, type PortalUser } from '../api/users-api';
+import { TextField } from '../components/TextField';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const schemaFor = (mode: 'create' | 'edit') => {
+  const nameMessage = mode === 'create' ? 'Vul de naam in van de aan te maken gebruiker.' : 'De gebruiker moet een naam hebben.';
+  return z.object({
+    firstName: z.string().trim().min(1, nameMessage).max(50, 'Naam is te lang.'),
+    surname: z.string().trim().min(1, nameMessage).max(50, 'Naam is te lang.'),
+    email: z.string().trim().toLowerCase().regex(EMAIL, 'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.'),
+    subdivisions: z.array(z.string()),
+    isAdmin: z.boolean(),
+  });
+};
+type Values = z.output<ReturnType<typeof schemaFor>>;
+
+interface UserFormDialogProps {
+  me: CurrentUser;
+  user?: PortalUser;
+  onClose(): void;
+  onDone(message: string): void;
+  onError(message: string): void;
+}
+
+/** New user and edit user (spec §2, §4, §5): the e-mail check on blur, data roles, the administrator option. */
+export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormDialogProps) {
+  const mode = user ? 'edit' : 'create';
+  const org = me.activeOrg!;
+  const [exists, setExists] = useState<boolean>();
+  const roles = (user?.permissions ?? []).filter((p) => p.namespace === 'subdivisions').map((p) => p.roleId ?? '');
+  const form = useForm<z.input<ReturnType<typeof schemaFor>>, unknown, Values>({
+    resolver: zodResolver(schemaFor(mode)),
+    defaultValues: {
+      firstName: user?.traits.name.first ?? '',
+      surname: user?.traits.name.last ?? '',
+      email: user?.traits.email ?? '',
+      subdivisions: roles,
+      isAdmin: user?.userType.id === 'administrator',
+    },
+  });
+  const editingSelf = user?.id === me.identity.id;
+
+  async function checkEmail(value: string) {
+    if (mode !== 'create' || !EMAIL.test(value.trim())) return setExists(undefined);
+    try {
+      await usersApi(`/users?email=${encodeURIComponent(value.trim().toLowerCase())}`, { method: 'HEAD' });
+      setExists(true);
+    } catch (error) {
+      setExists(error instanceof UsersApiError && error.status === 404 ? false : undefined);
+    }
+  }
+
+  const permissionsOf = (values: Values) => [
+    ...values.subdivisions.map((roleId) => ({ namespace: 'subdivisions', object: `${roleId}_${org.id}`, relation: 'issuer' })),
+    ...(values.isAdmin ? [{ namespace: 'organizations', object: org.id, relation: 'admin' }] : []),
+  ];
+
+  async function save(values: Values) {
+    try {
+      if (mode === 'create') {
+        await usersApi('/users', { method: 'POST', body: { traits: { email: values.email, name: { first: values.firstName, last: values.surname } }, permissions: permissionsOf(values) } });
+        return onDone(exists ? 'Bestaande gebruiker aangepast' : 'Nieuwe gebruiker aangemaakt');
+      }
+      const target = user!;
+      try {
+        await usersApi(`/users/${target.id}`, { method: 'PUT', body: { schema_id: target.schema_id, state: target.state, traits: { email: values.email, name: { first: values.firstName, last: values.surname } } } });
+      } catch {
+        return onError('Kon gebruiker niet bewerken');
+      }
+      try {
+        // Existing data roles and the administrator relation are removed before the chosen ones are added (spec §7).
+        for (const permission of target.permissions) {
+          if (permission.namespace === 'organizations' && permission.relation !== 'admin') continue;
+          if (permission.relation === 'admin' && editingSelf) continue;
+          const query = new URLSearchParams({ namespace: permission.namespace, object: permission.object, relation: permission.relation, subject_id: target.id });
+          await usersApi(`/permissions?${query}`, { method: 'DELETE' });
+        }
+        const wanted = permissionsOf(values).filter((p) => !(editingSelf && p.relation === 'admin'));
+        if (wanted.length > 0) await usersApi(`/permissions/${target.id}`, { method: 'PUT', body: wanted });
+      } catch {
+        return onError('Kon gebruiker permissies niet bewerken');
+      }
+      onDone('Gebruiker aangepast');
+    } catch (error) {
+      const reason = error instanceof UsersApiError ? error.body?.error?.message : undefined;
+      onError(reason ?? 'Fout bij het aanmaken van een nieuwe gebruiker. Als dit aanhoudt, neem dan contact op met een systeem beheerder.');
+    }
+  }
+
+  const errors = form.formState.errors;
+  const emailField = form.register('email');
+  return (
+    <ModalOverlay className="dvp-modal-overlay" isOpen isDismissable onOpenChange={(open) => !open && onClose()}>
+      <Modal className="dvp-modal">
+        <Dialog>
+          <Heading slot="title" className="utrecht-heading-2">
+            {mode === 'create' ? 'Nieuwe gebruiker toevoegen' : 'Gebruiker bewerken'}
+          </Heading>
+          <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
+            <TextField
+              label="E-mailadres"
+              type="email"
+              autoComplete="off"
+              error={errors.email?.message}
+              description={exists === true ? 'Deze gebruiker heeft al een account.' : exists === false ? 'E-mailadres is nog niet in gebruik.' : undefined}
+              readOnly={exists === true}
+              {...emailField}
+              onBlur={(event) => {
+                void emailField.onBlur(event);
+                void checkEmail(event.target.value);
+              }}
+            />
+            <TextField label="Voornaam" autoComplete="off" disabled={exists === true} error={errors.firstName?.message} {...form.register('firstName')} />
+            <TextField label="Achternaam" autoComplete="off" disabled={exists === true} error={errors.surname?.message} {...form.register('surname')} />
+            <fieldset className="utrecht-form-fieldset">
+              <legend className="utrecht-form-fieldset__legend">Datarollen</legend>
+              <p className="utrecht-paragraph">Let op: met een datarol krijgt de gebruiker toegang tot beschermde gegevens. Geef alleen de datarollen die nodig zijn.</p>
+              {org.subdivisions.map((role) => (
+                <div key={role.id} className="utrecht-form-field utrecht-form-field--checkbox">
+                  <input id={`rol-${role.id}`} type="checkbox" className="utrecht-checkbox utrecht-checkbox--html-input" value={role.id} {...form.register('subdivisions')} />
+                  <label className="utrecht-form-label utrecht-form-label--checkbox" htmlFor={`rol-${role.id}`}>
+                    {role.label}
+                  </label>
+                </div>
+              ))}
+            </fieldset>
+            <div className="utrecht-form-field utrecht-form-field--checkbox">
+              <input id="is-admin" type="checkbox" className="utrecht-checkbox utrecht-checkbox--html-input" disabled={editingSelf} {...form.register('isAdmin')} />
+              <label className="utrecht-form-label utrecht-form-label--checkbox" htmlFor="is-admin">
+                Administrator
+              </label>
+            </div>
+            <div className="dvp-modal__actions">
+              <button type="button" className="utrecht-button utrecht-button--secondary-action" onClick={onClose}>
+                Annuleren
+              </button>
+              <button type="submit" className="utrecht-button utrecht-button--primary-action" disabled={form.formState.isSubmitting}>
+                {mode === 'create' ? 'Toevoegen' : 'Opslaan'}
+              </button>
+            </div>
+          </form>
+        </Dialog>
+      </Modal>
+    </ModalOverlay>
+  );
+}
