@@ -9,6 +9,9 @@ const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 /** Paths that belong to an API, never to the web app: unknown ones there answer 404, not the app's page. */
 const API_PREFIXES = ['/api/', '/self-service/', '/sessions/', '/schemas/', '/admin/', '/health/', '/.well-known/'];
 
+/** The app's own routes answer 200; any other path gets the app (which says the page does not exist) with a 404. */
+const APP_ROUTES = new Set(['/', '/login', '/admin-login', '/recovery', '/verification', '/registration', '/settings', '/settings/2fa-app', '/permissies', '/error', '/uitloggen']);
+
 const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
   'Cache-Control': 'no-store',
@@ -42,6 +45,7 @@ export async function registerWebApp(app: FastifyInstance, distDir = WEB_DIST): 
     if (API_PREFIXES.some((prefix) => url.startsWith(prefix)) || url === '/api') {
       return reply.code(404).header('Content-Type', 'application/json').send({ error: { code: 404, status: 'Not Found', message: 'Not Found' } });
     }
-    return reply.headers(PAGE_HEADERS).send(page);
+    const known = APP_ROUTES.has(url.length > 1 ? url.replace(/\/+$/, '') : url);
+    return reply.code(known ? 200 : 404).headers(PAGE_HEADERS).send(page);
   });
 }
