@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from './herodot.js';
+import { badRequest, defaultMessage, forbidden, HttpError, internalError, notFound } from './herodot.js';
 
 describe('herodot envelope', () => {
   it('serialises id, code, status, reason and message in Kratos order, with extra siblings', () => {
@@ -14,5 +14,41 @@ describe('herodot envelope', () => {
       error: { code: 404, status: 'Not Found', message: 'The requested resource could not be found' },
     });
     expect(new HttpError({ code: 400, details: {} }).toErrorObject()).not.toHaveProperty('details');
+  });
+});
+
+describe('herodot envelope, more cases', () => {
+  it('includes non-empty details between reason and message', () => {
+    const error = new HttpError({ code: 400, reason: 'bad', details: { field: 'email' } });
+    expect(Object.keys(error.toErrorObject())).toEqual(['code', 'status', 'reason', 'details', 'message']);
+    expect(error.toEnvelope()).toEqual({
+      error: { code: 400, status: 'Bad Request', reason: 'bad', details: { field: 'email' }, message: 'The request was malformed or contained invalid parameters' },
+    });
+  });
+
+  it('is an Error whose message is the envelope message', () => {
+    const error = new HttpError({ code: 403, message: 'nope' });
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toBe('nope');
+    expect(error.toErrorObject().message).toBe('nope');
+    expect(error.extra).toEqual({});
+  });
+
+  it('falls back to the HTTP status text, then to "Error" and "Unknown"', () => {
+    expect(defaultMessage(418)).toBe("I'm a Teapot");
+    expect(defaultMessage(503)).toBe('The service is temporarily unavailable, please try again later');
+    expect(new HttpError({ code: 599 }).toErrorObject()).toEqual({ code: 599, status: 'Unknown', message: 'Error' });
+  });
+
+  it('has helpers for the common cases', () => {
+    expect(badRequest('missing flow').toEnvelope()).toEqual({
+      error: { code: 400, status: 'Bad Request', reason: 'missing flow', message: 'The request was malformed or contained invalid parameters' },
+    });
+    expect(badRequest(undefined, { id: 'session_already_available' }).toErrorObject()).toMatchObject({ id: 'session_already_available', code: 400 });
+    expect(notFound('no such flow', 'gone').toErrorObject()).toEqual({ code: 404, status: 'Not Found', reason: 'no such flow', message: 'gone' });
+    expect(forbidden('no', 'security_csrf_violation').toErrorObject()).toMatchObject({ id: 'security_csrf_violation', code: 403, status: 'Forbidden', reason: 'no' });
+    expect(internalError().toEnvelope()).toEqual({
+      error: { code: 500, status: 'Internal Server Error', message: 'An internal server error occurred, please contact the system administrator' },
+    });
   });
 });

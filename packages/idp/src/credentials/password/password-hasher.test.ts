@@ -1,5 +1,7 @@
+import { Algorithm, hash as argon2Hash } from '@node-rs/argon2';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { describe, expect, it } from 'vitest';
+import { HttpError } from '../../errors/herodot.js';
 import { createPasswordHasher, HashingBusyError } from './password-hasher.js';
 
 describe('password hasher', () => {
@@ -47,6 +49,74 @@ describe('password hasher', () => {
     const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(refused.reason).toBeInstanceOf(HashingBusyError);
     expect(refused.reason.code).toBe(503);
+    expect(tiny.inFlight()).toBe(0);
+  });
+});
+
+describe('password hasher edge cases', () => {
+  const hasher = createPasswordHasher({ concurrency: 2, queueLimit: 8 });
+
+  it('salts every hash', async () => {
+    const [a, b] = await Promise.all([hasher.hash('Zelfde-Wachtwoord-1'), hasher.hash('Zelfde-Wachtwoord-1')]);
+    expect(a).not.toBe(b);
+    expect(await hasher.verify('Zelfde-Wachtwoord-1', b)).toBe(true);
+  });
+
+  it('verifies argon2 hashes made with other parameters and asks to rehash them', async () => {
+    const weaker = await argon2Hash('Oude-Parameters-9', { algorithm: Algorithm.Argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 });
+    const argon2i = await argon2Hash('Oude-Parameters-9', { algorithm: Algorithm.Argon2i, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+    for (const stored of [weaker, argon2i]) {
+      expect(await hasher.verify('Oude-Parameters-9', stored)).toBe(true);
+      expect(hasher.needsRehash(stored)).toBe(true);
+    }
+    expect(hasher.needsRehash('')).toBe(true);
+  });
+
+  it('accepts 1000 characters and refuses 1001 with a 400', async () => {
+    const max = 'w'.repeat(1000);
+    expect(await hasher.verify(max, await hasher.hash(max))).toBe(true);
+    const error = await (async () => hasher.hash('w'.repeat(1001)))().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).code).toBe(400);
+  });
+
+  it('dummyVerify resolves (to nothing) for any input, also absurdly long input', async () => {
+    await expect(hasher.dummyVerify('wat-dan-ook')).resolves.toBeUndefined();
+    await expect(hasher.dummyVerify('x'.repeat(5000))).resolves.toBeUndefined();
+  });
+
+  it('with concurrency 1 and no queue, refuses all but one concurrent hash with HashingBusyError', async () => {
+    const tiny = createPasswordHasher({ concurrency: 1, queueLimit: 0 });
+    const results = await Promise.allSettled([tiny.hash('een-twee-drie-1'), tiny.hash('een-twee-drie-2'), tiny.hash('een-twee-drie-3')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    for (const r of results.slice(1) as PromiseRejectedResult[]) {
+      expect(r.reason).toBeInstanceOf(HashingBusyError);
+      expect(r.reason.retryAfterSeconds).toBe(2);
+      expect(r.reason.toEnvelope()).toMatchObject({ error: { code: 503, status: 'Service Unavailable' } });
+    }
+    expect(tiny.inFlight()).toBe(0);
+    // The slot is free again afterwards.
+    await expect(tiny.hash('een-twee-drie-4')).resolves.toMatch(/^\$argon2id\$/);
+  });
+
+  it('reports busy from verify and dummyVerify instead of answering false', async () => {
+    const tiny = createPasswordHasher({ concurrency: 1, queueLimit: 0 });
+    const stored = await tiny.hash('een-twee-drie-1');
+    await tiny.dummyVerify('opwarmen'); // makes the dummy hash, which is not itself bounded
+    const running = tiny.hash('bezet-houden-1');
+    expect(tiny.inFlight()).toBe(1);
+    await expect(tiny.verify('een-twee-drie-1', stored)).rejects.toBeInstanceOf(HashingBusyError);
+    await expect(tiny.dummyVerify('een-twee-drie-1')).rejects.toBeInstanceOf(HashingBusyError);
+    await running;
+    expect(await tiny.verify('een-twee-drie-1', stored)).toBe(true);
+  });
+
+  it('queues up to the limit and runs the queued work in turn', async () => {
+    const tiny = createPasswordHasher({ concurrency: 1, queueLimit: 2 });
+    const work = [tiny.hash('a-b-c-d-1'), tiny.hash('a-b-c-d-2'), tiny.hash('a-b-c-d-3')];
+    expect(tiny.inFlight()).toBe(1);
+    const hashes = await Promise.all(work);
+    expect(await tiny.verify('a-b-c-d-3', hashes[2]!)).toBe(true);
     expect(tiny.inFlight()).toBe(0);
   });
 });
