@@ -12,6 +12,9 @@ const TwoFactorScreen = lazy(() => import('./screens/TwoFactorScreen'));
 const SettingsScreen = lazy(() => import('./screens/SettingsScreen'));
 const RecoveryScreen = lazy(() => import('./screens/RecoveryScreen'));
 const OverviewScreen = lazy(() => import('./overview/OverviewScreen'));
+const VerificationScreen = lazy(() => import('./screens/VerificationScreen'));
+const RegistrationScreen = lazy(() => import('./screens/RegistrationScreen'));
+const ErrorScreen = lazy(() => import('./screens/ErrorScreen'));
 
 export const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 
@@ -25,11 +28,11 @@ export function AppRoutes() {
         <Route path="/uitloggen" element={<LogoutScreen />} />
         <Route path="/" element={<OverviewScreen />} />
         <Route path="/recovery" element={<RecoveryScreen />} />
-        <Route path="/verification" element={<ComingSoonScreen title="Verifieer je account" />} />
-        <Route path="/registration" element={<ComingSoonScreen title="Account maken" />} />
+        <Route path="/verification" element={<VerificationScreen />} />
+        <Route path="/registration" element={<RegistrationScreen />} />
         <Route path="/settings" element={<SettingsScreen />} />
         <Route path="/settings/2fa-app" element={<TwoFactorScreen />} />
-        <Route path="/error" element={<ComingSoonScreen title="Er is een fout opgetreden" />} />
+        <Route path="/error" element={<ErrorScreen />} />
         <Route path="*" element={<ComingSoonScreen title="Pagina niet gevonden" />} />
       </Routes>
     </Suspense>

@@ -18,7 +18,7 @@ const loginUi = (messages: UiNode['messages'] = []): FlowUi => ({
   method: 'POST',
   nodes: [
     input('csrf_token', 'hidden', { value: 'token-1' }),
-    { ...input('identifier', 'text', { value: 'anna@example.nl' }), meta: { label: { id: 1070002, text: 'E-Mail', type: 'info' } } },
+    { ...input('identifier', 'text', { value: 'anna@example.nl' }), meta: { label: { id: 1070002, text: 'E-Mail', type: 'info', context: { title: 'E-Mail', name: 'traits.email' } } } },
     { ...input('password', 'password', { group: 'password', messages }), meta: { label: { id: 1070001, text: 'Password', type: 'info' } } },
     { ...input('method', 'submit', { value: 'password', group: 'password' }), meta: { label: { id: 1010022, text: 'Sign in with password', type: 'info' } } },
   ],

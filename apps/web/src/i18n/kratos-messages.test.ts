@@ -10,6 +10,12 @@ describe('translate', () => {
     expect(translate({ id: 4000002, text: 'Property password is missing.', context: { property: 'password' } })).toBe('Wachtwoord is verplicht.');
   });
 
+  it('labels the schema fields by their name', () => {
+    expect(translate({ id: 1070002, text: 'First Name', context: { title: 'First Name', name: 'traits.name.first' } })).toBe('Voornaam');
+    expect(translate({ id: 1070002, text: 'E-Mail', context: { title: 'E-Mail', name: 'traits.email' } })).toBe('E-mailadres');
+    expect(translate({ id: 1070007, text: 'Email' })).toBe('E-mailadres');
+  });
+
   it('keeps the spec text of a used backup code', () => {
     expect(translate({ id: 1050014, text: 'Secret was used at 2026-01-01' })).toBe('Used');
   });
@@ -29,7 +35,8 @@ describe('translate', () => {
     const source = readFileSync('packages/idp/src/ui/messages.ts', 'utf8');
     const ids = [...source.matchAll(/\b(?:info|error|success)\((\d{7})/g)].map((m) => Number(m[1]));
     expect(ids.length).toBeGreaterThan(40);
-    const untranslated = ids.filter((id) => translate({ id, text: '__english__' }) === '__english__');
+    const context = { secret: 'ABCD', name: 'traits.email', title: 'E-Mail', property: 'password', min_length: 8 };
+    const untranslated = ids.filter((id) => translate({ id, text: '__english__', context }) === '__english__');
     expect(untranslated).toEqual([]);
   });
 });

@@ -22,19 +22,22 @@ const byId: Record<number, Translate> = {
   1010002: () => 'Inloggen met e-mail',
   1010003: () => 'Bevestig met je wachtwoord dat jij het bent.',
   1010004: () => 'Voer de verificatiecode uit je authenticator-app in.',
+  1010005: () => 'Bevestigen',
   1010006: () => 'Verificatiecode',
   1010007: () => 'Back-upcode',
   1010009: () => 'Gebruik je authenticator-app',
   1010010: () => 'Gebruik een back-upcode',
+  1010013: () => 'Verder',
+  1010015: () => 'Stuur een inlogcode',
   1010022: () => 'Inloggen',
   1040001: () => 'Account maken',
-  1040004: () => 'Verder',
+  1040003: () => 'Verder',
   1040008: () => 'Terug',
   1040009: () => 'Kies hoe je wilt bevestigen dat jij het bent.',
   1050001: () => 'Je gegevens zijn aangepast.',
-  1050002: () => 'Authenticator-app verwijderen',
-  1050003: () => 'Koppel een authenticator-app',
-  1050004: () => 'Verwijder de authenticator-app',
+  1050002: (c) => `Koppel ${String(c?.provider ?? '')}`.trim(),
+  1050003: (c) => `Ontkoppel ${String(c?.provider ?? '')}`.trim(),
+  1050004: () => 'Authenticator-app ontkoppelen',
   1050005: () => 'QR-code voor je authenticator-app',
   1050006: (c) => String(c?.secret ?? ''),
   1050007: () => 'Back-upcodes tonen',
@@ -42,31 +45,32 @@ const byId: Record<number, Translate> = {
   1050009: (c) => String(c?.secret ?? ''),
   1050010: () => 'Dit zijn je back-upcodes. Bewaar ze op een veilige plek!',
   1050011: () => 'Back-upcodes bevestigen',
-  1050012: () => 'Back-upcodes uitschakelen',
+  1050012: () => 'Beveiligingssleutel toevoegen',
   1050014: () => 'Used',
   1050015: () => 'Je back-upcodes',
   1050016: () => 'Deze methode uitschakelen',
   1050017: () => 'Sleutel om handmatig in je authenticator-app in te voeren',
-  1050018: () => 'Verwijderen',
+  1050018: () => 'Beveiligingssleutel verwijderen',
   1060001: (c) => {
     const minutes = minutesUntil(c, 'privileged_session_expires_at');
     return `Je account is hersteld. Kies ${minutes ? `binnen ${minutes} minuten ` : ''}een nieuw wachtwoord.`;
   },
   1060002: () => 'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een link om je wachtwoord opnieuw in te stellen.',
   1060003: () => 'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een herstelcode.',
-  1060004: () => 'Herstelcode',
+  1060004: () => 'Als het e-mailadres bij een account hoort, hebben we een herstelcode gestuurd.',
   1070001: () => 'Wachtwoord',
-  1070002: () => 'E-mailadres',
+  1070002: (c) => SCHEMA_TITLES[String(c?.name ?? '')] ?? String(c?.title ?? ''),
   1070003: () => 'Opslaan',
   1070004: () => 'E-mailadres',
   1070005: () => 'Versturen',
-  1070006: () => 'Verificatiecode',
-  1070007: () => 'Opslaan',
+  1070006: () => 'Code controleren',
+  1070007: () => 'E-mailadres',
   1070008: () => 'Code opnieuw sturen',
   1070009: () => 'Verder',
   1070010: () => 'Herstelcode',
   1070011: () => 'Verificatiecode',
-  1070012: () => 'Back-upcode',
+  1070012: () => 'Registratiecode',
+  1070013: () => 'Inlogcode',
   1080001: () => 'We hebben een e-mail met een bevestigingslink gestuurd.',
   1080002: () => 'Je e-mailadres is bevestigd.',
   1080003: () => 'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een verificatiecode.',
@@ -119,6 +123,13 @@ const byId: Record<number, Translate> = {
   4070006: () => 'De verificatiecode is ongeldig of al gebruikt. Probeer het opnieuw.',
 };
 
+/** Labels of the identity schema's fields (message 1070002 carries the field's name). */
+const SCHEMA_TITLES: Record<string, string> = {
+  'traits.email': 'E-mailadres',
+  'traits.name.first': 'Voornaam',
+  'traits.name.last': 'Achternaam',
+};
+
 const FIELD_NAMES: Record<string, string> = {
   identifier: 'E-mailadres',
   email: 'E-mailadres',
@@ -146,7 +157,8 @@ const compiled = byPattern.map(([pattern, render]) => [new RegExp(`^${pattern.sp
 /** Dutch for a provider message: by id first, then by English text pattern, else the text unchanged. */
 export function translate(message: Pick<UiText, 'id' | 'text' | 'context'>): string {
   const byIdTranslation = byId[message.id];
-  if (byIdTranslation) return byIdTranslation(message.context);
+  const translated = byIdTranslation?.(message.context);
+  if (translated) return translated;
   for (const [pattern, render] of compiled) {
     const match = pattern.exec(message.text);
     if (match) return render(match.slice(1));

@@ -1,0 +1,84 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { frontend } from '../api/ory';
+import { handleFlowError, type FlowErrorActions } from './flow-errors';
+import type { FlowUi, FlowValues } from './ui-types';
+
+type Kind = 'registration' | 'verification';
+
+interface AnyFlow {
+  id: string;
+  ui: unknown;
+  state?: unknown;
+  return_to?: string;
+}
+
+const api = {
+  registration: {
+    create: (returnTo?: string) => frontend.createBrowserRegistrationFlow({ returnTo }),
+    get: (id: string) => frontend.getRegistrationFlow({ id }),
+    update: (id: string, body: FlowValues) => frontend.updateRegistrationFlow({ flow: id, updateRegistrationFlowBody: body as never }),
+  },
+  verification: {
+    create: (returnTo?: string) => frontend.createBrowserVerificationFlow({ returnTo }),
+    get: (id: string) => frontend.getVerificationFlow({ id }),
+    update: (id: string, body: FlowValues) => frontend.updateVerificationFlow({ flow: id, updateVerificationFlowBody: body as never }),
+  },
+};
+
+/**
+ * A self-service flow kept in the address (`?flow=`): made or fetched once per id, submitted through the SDK, with
+ * the flow error handler of spec §8. `submit` resolves with the answer (a flow, or a registration's result).
+ */
+export function useSelfServiceFlow(kind: Kind) {
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const [flow, setFlow] = useState<AnyFlow>();
+  const flowId = params.get('flow');
+  const returnTo = params.get('return_to') ?? undefined;
+  const loading = useRef<string | null>(null);
+
+  const actions: FlowErrorActions = {
+    navigate: (to) => navigate(to, { replace: true }),
+    restart: () => {
+      setFlow(undefined);
+      setParams({}, { replace: true });
+    },
+    useFlow: (id) => setParams({ flow: id }, { replace: true }),
+  };
+
+  const load = useCallback(async () => {
+    try {
+      const loaded = (flowId ? await api[kind].get(flowId) : await api[kind].create(returnTo)) as AnyFlow;
+      setFlow(loaded);
+      if (!flowId) setParams({ flow: loaded.id }, { replace: true });
+    } catch (error) {
+      await handleFlowError(error, kind, actions);
+    }
+  }, [flowId, kind, returnTo]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    if (flow && (flowId === null || flow.id === flowId)) return;
+    if (loading.current === (flowId ?? 'new')) return;
+    loading.current = flowId ?? 'new';
+    void load();
+  }, [load, flow, flowId]);
+
+  const submit = useCallback(
+    async (values: FlowValues): Promise<unknown> => {
+      if (!flow) return undefined;
+      try {
+        const answer = (await api[kind].update(flow.id, values)) as unknown;
+        if (answer && typeof answer === 'object' && 'ui' in answer) setFlow(answer as AnyFlow);
+        return answer;
+      } catch (error) {
+        const shown = await handleFlowError<AnyFlow>(error, kind, actions);
+        if (shown) setFlow(shown);
+        return undefined;
+      }
+    },
+    [flow, kind], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+
+  return { flow, ui: flow?.ui as FlowUi | undefined, submit };
+}

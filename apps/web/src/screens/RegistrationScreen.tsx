@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { usePortalConfig } from '../api/queries';
+import { FlowForm } from '../flows/FlowForm';
+import { useSelfServiceFlow } from '../flows/use-flow';
+import { usePageTitle } from '../layout/use-page-title';
+
+/** /registration: not shown in the spec; built like the other flow screens. Off unless REGISTRATION_ENABLED. */
+export default function RegistrationScreen() {
+  usePageTitle('Account maken');
+  const config = usePortalConfig();
+  const enabled = config.data?.registrationEnabled === true;
+  return (
+    <main className="dvp-main" id="inhoud">
+      <h1 className="utrecht-heading-1">Account maken</h1>
+      {config.isPending && <p role="status">Laden…</p>}
+      {config.data && !enabled && (
+        <p className="utrecht-paragraph">Accounts worden gemaakt door de beheerder van je gemeente. Vraag hem of haar om een uitnodiging.</p>
+      )}
+      {enabled && <RegistrationForm />}
+      <p className="utrecht-paragraph">
+        <Link className="utrecht-link" to="/login">
+          Ga naar de login pagina
+        </Link>
+      </p>
+    </main>
+  );
+}
+
+function RegistrationForm() {
+  const { ui, submit } = useSelfServiceFlow('registration');
+  const [created, setCreated] = useState(false);
+  if (created) {
+    return (
+      <div className="utrecht-alert utrecht-alert--ok" role="status">
+        <p className="utrecht-paragraph">Je account is gemaakt. We hebben je een e-mail gestuurd om je e-mailadres te bevestigen. Daarna kun je inloggen.</p>
+      </div>
+    );
+  }
+  if (!ui) return <p role="status">Laden…</p>;
+  return (
+    <FlowForm
+      ui={ui}
+      onSubmit={async (values) => {
+        const answer = await submit(values);
+        if (answer && typeof answer === 'object' && 'identity' in answer) setCreated(true);
+      }}
+    />
+  );
+}

@@ -1,0 +1,32 @@
+import { Link } from 'react-router';
+import { ProgressSteps, VERIFICATION_STEPS } from '../components/ProgressSteps';
+import { FlowForm } from '../flows/FlowForm';
+import { useSelfServiceFlow } from '../flows/use-flow';
+import { usePageTitle } from '../layout/use-page-title';
+
+/** /verification (spec §2): the provider's verification flow, with the steps towards the authenticator app. */
+export default function VerificationScreen() {
+  usePageTitle('Verifieer je account');
+  const { flow, ui, submit } = useSelfServiceFlow('verification');
+  const verified = flow?.state === 'passed_challenge';
+  return (
+    <main className="dvp-main" id="inhoud">
+      <ProgressSteps steps={VERIFICATION_STEPS} current={verified ? 1 : 0} />
+      <h1 className="utrecht-heading-1">Verifieer je account</h1>
+      {!ui && <p role="status">Laden…</p>}
+      {ui && <FlowForm ui={ui} onSubmit={async (values) => void (await submit(values))} />}
+      {verified && (
+        <p className="utrecht-paragraph">
+          <Link className="utrecht-link" to="/settings/2fa-app">
+            Verder: authenticator-app instellen
+          </Link>
+        </p>
+      )}
+      <p className="utrecht-paragraph">
+        <Link className="utrecht-link" to="/login">
+          Ga naar de login pagina
+        </Link>
+      </p>
+    </main>
+  );
+}
