@@ -1,0 +1,112 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeNetwork, renderAt } from '../test-support';
+import LoginScreen from './LoginScreen';
+
+const node = (name: string, type: string, group: string, label?: { id: number; text: string; context?: unknown }, value?: string) => ({
+  type: 'input',
+  group,
+  attributes: { node_type: 'input', name, type, value, required: true, disabled: false },
+  messages: [] as unknown[],
+  meta: label ? { label: { ...label, type: 'info' } } : {},
+});
+
+const loginFlow = (aal: 'aal1' | 'aal2', messages?: unknown[]) => ({
+  id: 'f1',
+  type: 'browser',
+  requested_aal: aal,
+  state: 'choose_method',
+  ui: {
+    action: 'http://localhost:3000/self-service/login?flow=f1',
+    method: 'POST',
+    messages,
+    nodes:
+      aal === 'aal1'
+        ? [
+            node('csrf_token', 'hidden', 'default', undefined, 'csrf'),
+            node('identifier', 'text', 'default', { id: 1070002, text: 'E-Mail', context: { title: 'E-Mail', name: 'traits.email' } }),
+            node('password', 'password', 'password', { id: 1070001, text: 'Password' }),
+            node('method', 'submit', 'password', { id: 1010022, text: 'Sign in with password' }, 'password'),
+          ]
+        : [
+            node('csrf_token', 'hidden', 'default', undefined, 'csrf'),
+            node('totp_code', 'text', 'totp', { id: 1010006, text: 'Authentication code' }),
+            node('method', 'submit', 'totp', { id: 1010009, text: 'Use Authenticator' }, 'totp'),
+          ],
+  },
+});
+
+const routes = (
+  <>
+    <Route path="/login" element={<LoginScreen />} />
+    <Route path="/admin-login" element={<LoginScreen />} />
+    <Route path="/permissies" element={<p>Datavoorzieningen-pagina</p>} />
+  </>
+);
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('LoginScreen', () => {
+  it('shows the welcome, the data-provision text and the links, and sets the page title', async () => {
+    fakeNetwork((url) => {
+      if (url.pathname === '/api/users/whoami') return { status: 401, body: { error: { id: 'session_inactive' } } };
+      if (url.pathname === '/api/config') return { status: 200, body: { registrationEnabled: false } };
+      if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };
+      return undefined;
+    });
+    renderAt('/login', routes);
+    expect(await screen.findByLabelText('Wachtwoord')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Welkom' })).toBeInTheDocument();
+    expect(screen.getByText(/Log in om de datavoorzieningen/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Wachtwoord vergeten' })).toHaveAttribute('href', '/recovery');
+    expect(screen.getByRole('link', { name: 'Account verifiëren' })).toHaveAttribute('href', '/verification');
+    expect(screen.queryByRole('link', { name: 'Account maken' })).toBeNull();
+    expect(document.title).toBe('Inloggen – Datavoorzieningen Portaal');
+  });
+
+  it('uses the administrator text on an admin path', async () => {
+    fakeNetwork((url) => (url.pathname === '/self-service/login/browser' ? { status: 200, body: loginFlow('aal1') } : { status: 401, body: {} }));
+    renderAt('/admin-login', routes);
+    expect(await screen.findByText('Hier kunt u inloggen voor het Administrator dashboard.')).toBeInTheDocument();
+  });
+
+  it('shows the provider refusal in Dutch and keeps the e-mail address', async () => {
+    fakeNetwork((url, init) => {
+      if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST') {
+        return { status: 400, body: loginFlow('aal1', [{ id: 4000006, text: 'The provided credentials are invalid', type: 'error' }]) };
+      }
+      return { status: 401, body: {} };
+    });
+    renderAt('/login', routes);
+    await userEvent.type(await screen.findByLabelText('E-mailadres'), 'anna@voorbeeldstad.nl');
+    await userEvent.type(screen.getByLabelText('Wachtwoord'), 'fout');
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Het e-mailadres of wachtwoord klopt niet.');
+  });
+
+  it('asks for the authenticator code on the second step, with the spec texts', async () => {
+    fakeNetwork((url) => (url.pathname === '/self-service/login/browser' ? { status: 200, body: loginFlow('aal2') } : { status: 401, body: {} }));
+    renderAt('/login?aal=aal2', routes);
+    expect(await screen.findByText('Open de authentiatie app op uw telefoon of tablet en voer de verificatiecode in.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Verificatiecode')).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Uitloggen' })).toBeInTheDocument();
+  });
+
+  it('goes to /permissies one second after signing in', async () => {
+    fakeNetwork((url, init) => {
+      if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST') return { status: 200, body: { session: { id: 's1' } } };
+      if (url.pathname === '/api/users/whoami') return init?.method ? { status: 200, body: { isAdmin: false } } : { status: 200, body: { isAdmin: false } };
+      return undefined;
+    });
+    renderAt('/login', routes);
+    await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'goed-wachtwoord');
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+    expect(await screen.findByText('Je bent ingelogd. Even geduld…')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('Datavoorzieningen-pagina')).toBeInTheDocument(), { timeout: 2_500 });
+  });
+});
