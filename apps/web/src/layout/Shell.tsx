@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { NavLink, Navigate, useLocation } from 'react-router';
 import { useCurrentUser, useOrganisationAdmins, usePortalConfig } from '../api/queries';
+import { MobileNav, type NavItem } from './MobileNav';
 
 const RETURN_TO_KEY = 'dvp-return-to';
 
@@ -24,6 +25,12 @@ export function Shell({ children }: { children: ReactNode }) {
     return <Navigate to={me.identity.credentials.includes('totp') ? '/login?aal=aal2' : '/settings/2fa-app'} replace />;
   }
   const org = me.activeOrg;
+  const navItems: NavItem[] = [
+    ...(me.isAdmin ? [{ to: '/', label: 'Administratie dashboard' }] : []),
+    { to: '/permissies', label: 'Datavoorzieningen' },
+    { to: '/settings', label: 'Account instellingen' },
+    { to: '/uitloggen', label: 'Uitloggen' },
+  ];
   const questionAddresses = (admins.data ?? []).slice(0, 2);
   return (
     <div className="dvp-shell">
@@ -47,28 +54,13 @@ export function Shell({ children }: { children: ReactNode }) {
         </div>
         <nav aria-label="Hoofdmenu">
           <ul>
-            {me.isAdmin && (
-              <li>
-                <NavLink className="utrecht-link" to="/" end>
-                  Administratie dashboard
+            {navItems.map((item) => (
+              <li key={item.to}>
+                <NavLink className="utrecht-link" to={item.to} end>
+                  {item.label}
                 </NavLink>
               </li>
-            )}
-            <li>
-              <NavLink className="utrecht-link" to="/permissies">
-                Datavoorzieningen
-              </NavLink>
-            </li>
-            <li>
-              <NavLink className="utrecht-link" to="/settings">
-                Account instellingen
-              </NavLink>
-            </li>
-            <li>
-              <NavLink className="utrecht-link" to="/uitloggen">
-                Uitloggen
-              </NavLink>
-            </li>
+            ))}
           </ul>
         </nav>
         {org && questionAddresses.length > 0 && (
@@ -99,6 +91,7 @@ export function Shell({ children }: { children: ReactNode }) {
         )}
       </aside>
       {children}
+      <MobileNav items={navItems} />
     </div>
   );
 }
