@@ -16,7 +16,8 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
+        // The web app imports no server package, so it resolves packages normally (no `source` condition, which
+        // some libraries publish without their sources).
         plugins: [react()],
         test: {
           name: 'web',

@@ -1,0 +1,144 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeNetwork, renderAt } from '../test-support';
+import OverviewScreen from './OverviewScreen';
+
+const me = (overrides: Record<string, unknown> = {}) => ({
+  active: true,
+  identity: { id: 'me', traits: { email: 'bea@voorbeeldstad.nl', name: { first: 'Bea', last: 'Beheerder' } }, credentials: ['password', 'totp'] },
+  permissions: [],
+  activeOrg: { id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad', subdivisions: [{ id: 'ruimte', label: 'Ruimte en wonen' }, { id: 'financien', label: 'Financiën' }] },
+  isAdmin: true,
+  authenticator_assurance_level: 'aal2',
+  aal2Required: true,
+  ...overrides,
+});
+
+const user = (id: string, first: string, email: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  schema_id: 'default',
+  state: 'active',
+  traits: { email, name: { first, last: 'Test' } },
+  created_at: '2026-03-01T12:00:00Z',
+  credentials: ['password'],
+  verified: true,
+  permissions: [{ namespace: 'subdivisions', object: 'ruimte_voorbeeldstad', relation: 'issuer', label: 'Ruimte en wonen', roleId: 'ruimte' }],
+  userType: { id: 'analyst', label: 'Medewerker' },
+  ...extra,
+});
+
+const list = [
+  user('u1', 'Karel', 'karel@voorbeeldstad.nl', { state: 'inactive' }),
+  user('me', 'Bea', 'bea@voorbeeldstad.nl', { userType: { id: 'administrator', label: 'Beheerder' }, credentials: ['password', 'totp'] }),
+  user('u2', 'anna', 'anna@voorbeeldstad.nl'),
+];
+
+const routes = (
+  <>
+    <Route path="/" element={<OverviewScreen />} />
+    <Route path="/login" element={<p>Login-pagina</p>} />
+    <Route path="/permissies" element={<p>Datavoorzieningen-pagina</p>} />
+  </>
+);
+
+function standardNetwork(extra?: (url: URL, init?: RequestInit) => { status: number; body?: unknown } | undefined, whoami = me()) {
+  return fakeNetwork((url, init) => {
+    const answer = extra?.(url, init);
+    if (answer) return answer;
+    if (url.pathname === '/api/users/whoami') return { status: 200, body: whoami };
+    if (url.pathname === '/api/config') return { status: 200, body: { title: 'Datavoorzieningen VNG', description: 'x', supportEmail: 'hulp@example.nl', feedbackEmail: null } };
+    if (url.pathname === '/api/users/admins') return { status: 200, body: [] };
+    if (url.pathname === '/api/users' && (!init?.method || init.method === 'GET')) return { status: 200, body: list };
+    return undefined;
+  });
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('OverviewScreen', () => {
+  it('sends a person without a session to /login and a non-administrator to /permissies', async () => {
+    fakeNetwork(() => ({ status: 401, body: { error: { id: 'session_inactive' } } }));
+    renderAt('/', routes);
+    expect(await screen.findByText('Login-pagina')).toBeInTheDocument();
+    vi.unstubAllGlobals();
+    standardNetwork(undefined, me({ isAdmin: false }));
+    renderAt('/', routes);
+    expect(await screen.findByText('Datavoorzieningen-pagina')).toBeInTheDocument();
+  });
+
+  it('lists administrators first, strikes through blocked users and writes Dutch dates', async () => {
+    standardNetwork();
+    renderAt('/', routes);
+    const rows = await screen.findAllByRole('row');
+    expect(rows.slice(1).map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual(['Bea Test', 'anna Test', 'Karel Test (geblokkeerd)']);
+    expect(rows[3]).toHaveClass('dvp-row--blocked');
+    expect(within(rows[1]!).getByText('1 maart 2026')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Type gebruiker' })).toHaveAttribute('aria-sort', 'ascending');
+    expect(document.title).toBe('Overzicht – Datavoorzieningen Portaal');
+  });
+
+  it('sorts by the chosen column and searches name or e-mail', async () => {
+    standardNetwork();
+    renderAt('/', routes);
+    await screen.findAllByRole('row');
+    await userEvent.selectOptions(screen.getByLabelText('Sorteer op'), 'Naam');
+    let rows = screen.getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual(['anna@voorbeeldstad.nl', 'bea@voorbeeldstad.nl', 'karel@voorbeeldstad.nl']);
+    await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'KAREL');
+    rows = screen.getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('offers Reset 2FA only with a TOTP credential and no block or delete on the own row', async () => {
+    standardNetwork();
+    renderAt('/', routes);
+    const rows = (await screen.findAllByRole('row')).slice(1);
+    expect(within(rows[0]!).getByRole('button', { name: 'Reset 2FA' })).toBeInTheDocument();
+    expect(within(rows[0]!).queryByRole('button', { name: 'Blokkeer' })).toBeNull();
+    expect(within(rows[1]!).queryByRole('button', { name: 'Reset 2FA' })).toBeNull();
+    expect(within(rows[2]!).getByRole('button', { name: 'Deblokkeer' })).toBeInTheDocument();
+  });
+
+  it('blocks after confirmation, reloads the list and shows the toast', async () => {
+    const calls = standardNetwork((url, init) => (url.pathname === '/api/users/u2' && init?.method === 'PUT' ? { status: 200, body: {} } : undefined));
+    renderAt('/', routes);
+    const rows = (await screen.findAllByRole('row')).slice(1);
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Blokkeer' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByRole('heading', { name: 'Gebruiker blokkeren' })).toBeInTheDocument();
+    expect(within(dialog).getByText('Weet je zeker dat je de gebruiker wil blokkeren?')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Blokkeren' }));
+    expect(await screen.findByText('Gebruiker geblokkeerd.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    const put = calls.find((c) => c.url.pathname === '/api/users/u2' && c.init?.method === 'PUT');
+    expect(JSON.parse(String(put?.init?.body))).toMatchObject({ state: 'inactive' });
+  });
+
+  it('checks the e-mail address when leaving the field of the new-user form', async () => {
+    standardNetwork((url, init) => {
+      if (url.pathname === '/api/users' && init?.method === 'HEAD') return { status: url.searchParams.get('email') === 'anna@voorbeeldstad.nl' ? 200 : 404 };
+      return undefined;
+    });
+    renderAt('/', routes);
+    await userEvent.click(await screen.findByRole('button', { name: 'Nieuwe gebruiker toevoegen' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('E-mailadres', { exact: false }), 'anna@voorbeeldstad.nl');
+    await userEvent.tab();
+    expect(await within(dialog).findByText('Deze gebruiker heeft al een account.')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Voornaam')).toBeDisabled();
+    expect(within(dialog).getByLabelText('E-mailadres', { exact: false })).toHaveAttribute('readonly');
+  });
+
+  it('refuses an empty name and a bad e-mail with the spec texts', async () => {
+    standardNetwork();
+    renderAt('/', routes);
+    await userEvent.click(await screen.findByRole('button', { name: 'Nieuwe gebruiker toevoegen' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('E-mailadres', { exact: false }), 'geen-adres');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Toevoegen' }));
+    expect(await within(dialog).findByText('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.')).toBeInTheDocument();
+    expect(within(dialog).getAllByText('Vul de naam in van de aan te maken gebruiker.')).toHaveLength(2);
+  });
+});
