@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { Link } from 'react-router';
+import { BackToLogin } from '../components/BackToLogin';
 import { usersApi } from '../api/users-api';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { TextField } from '../components/TextField';
@@ -52,11 +52,7 @@ export default function RecoveryScreen() {
           </div>
         </form>
       )}
-      <p className="utrecht-paragraph">
-        <Link className="utrecht-link" to="/login">
-          Ga naar de login pagina
-        </Link>
-      </p>
+      <BackToLogin />
     </main>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { BackToLogin } from '../components/BackToLogin';
 import { usePortalConfig } from '../api/queries';
 import { FlowForm } from '../flows/FlowForm';
 import { useSelfServiceFlow } from '../flows/use-flow';
@@ -18,11 +18,7 @@ export default function RegistrationScreen() {
         <p className="utrecht-paragraph">Accounts worden gemaakt door de beheerder van je gemeente. Vraag hem of haar om een uitnodiging.</p>
       )}
       {enabled && <RegistrationForm />}
-      <p className="utrecht-paragraph">
-        <Link className="utrecht-link" to="/login">
-          Ga naar de login pagina
-        </Link>
-      </p>
+      <BackToLogin />
     </main>
   );
 }

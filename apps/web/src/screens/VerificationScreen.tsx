@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { BackToLogin } from '../components/BackToLogin';
 import { ProgressSteps, VERIFICATION_STEPS } from '../components/ProgressSteps';
 import { FlowForm } from '../flows/FlowForm';
 import { useSelfServiceFlow } from '../flows/use-flow';
@@ -22,11 +23,7 @@ export default function VerificationScreen() {
           </Link>
         </p>
       )}
-      <p className="utrecht-paragraph">
-        <Link className="utrecht-link" to="/login">
-          Ga naar de login pagina
-        </Link>
-      </p>
+      <BackToLogin />
     </main>
   );
 }
