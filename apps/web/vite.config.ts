@@ -4,7 +4,19 @@ import react from '@vitejs/plugin-react';
 // The portal is served by `portaal` itself; `npm run dev -w apps/web` proxies the APIs to a running `npm start`.
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: 'dist', sourcemap: true, reportCompressedSize: true, chunkSizeWarningLimit: 600 },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    reportCompressedSize: true,
+    chunkSizeWarningLimit: 600,
+    rollupOptions: {
+      // zod's sources carry comments rollup cannot place; harmless, and noise in the output of `npm start`.
+      onwarn(warning, warn) {
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
+        warn(warning);
+      },
+    },
+  },
   server: {
     proxy: Object.fromEntries(['/api', '/self-service', '/sessions', '/schemas'].map((path) => [path, 'http://127.0.0.1:4455'])),
   },
