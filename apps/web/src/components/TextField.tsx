@@ -36,9 +36,15 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
           {...input}
         />
         {revealable && (
-          <button type="button" className="utrecht-button utrecht-button--subtle" aria-pressed={shown} aria-controls={id} onClick={() => setShown((s) => !s)}>
+          <button
+            type="button"
+            className="utrecht-button utrecht-button--subtle"
+            aria-pressed={shown}
+            aria-controls={id}
+            aria-label={`${shown ? 'Verberg' : 'Toon'} ${label.toLowerCase()}`}
+            onClick={() => setShown((s) => !s)}
+          >
             {shown ? 'Verberg' : 'Toon'}
-            <span className="dvp-visually-hidden"> {label.toLowerCase()}</span>
           </button>
         )}
       </div>

@@ -1,0 +1,57 @@
+import { screen, within } from '@testing-library/react';
+import { Route } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeNetwork, renderAt } from '../test-support';
+import { Shell } from './Shell';
+
+const me = (isAdmin: boolean) => ({
+  active: true,
+  identity: { id: 'me', traits: { email: 'bea@voorbeeldstad.nl', name: { first: 'Bea', last: 'Beheerder' } }, credentials: ['password', 'totp'] },
+  permissions: [],
+  activeOrg: { id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad', subdivisions: [] },
+  isAdmin,
+  authenticator_assurance_level: 'aal2',
+  aal2Required: true,
+});
+
+function network(isAdmin: boolean) {
+  fakeNetwork((url) => {
+    if (url.pathname === '/api/users/whoami') return { status: 200, body: me(isAdmin) };
+    if (url.pathname === '/api/config') return { status: 200, body: { title: 'Datavoorzieningen VNG', description: 'Datavoorziening VNG Realisatie', feedbackEmail: 'feedback@example.nl' } };
+    if (url.pathname === '/api/users/admins') {
+      return { status: 200, body: ['a@x.nl', 'b@x.nl', 'c@x.nl'].map((email, i) => ({ id: String(i), state: 'active', traits: { email } })) };
+    }
+    return undefined;
+  });
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('Shell', () => {
+  it('shows who is signed in, as administrator, the four links, two administrator addresses and the feedback address', async () => {
+    network(true);
+    renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
+    expect(await screen.findByText('Bea Beheerder')).toBeInTheDocument();
+    expect(screen.getByText('Je bent ingelogd als beheerder voor Gemeente Voorbeeldstad')).toBeInTheDocument();
+    const menu = screen.getByRole('navigation', { name: 'Hoofdmenu' });
+    expect(within(menu).getAllByRole('link').map((l) => l.textContent)).toEqual(['Administratie dashboard', 'Datavoorzieningen', 'Account instellingen', 'Uitloggen']);
+    const question = await screen.findByRole('heading', { name: 'Heb je een vraag?' });
+    expect(within(question.closest('section')!).getAllByRole('link').map((l) => l.textContent)).toEqual(['a@x.nl', 'b@x.nl']);
+    expect(screen.getByRole('heading', { name: 'Voor feedback en foutmeldingen' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'feedback@example.nl' })).toHaveAttribute('href', 'mailto:feedback@example.nl');
+  });
+
+  it('leaves out the dashboard link and the administrator wording for other members', async () => {
+    network(false);
+    renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
+    expect(await screen.findByText('Je bent ingelogd voor Gemeente Voorbeeldstad')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Administratie dashboard' })).toBeNull();
+  });
+
+  it('keeps a return_to of the address, with the hash, in local storage', async () => {
+    network(false);
+    renderAt('/permissies?return_to=%2Fsettings#boven', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
+    await screen.findByText('Bea Beheerder');
+    expect(window.localStorage.getItem('dvp-return-to')).toBe('/settings#boven');
+  });
+});
