@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Portaal } from './portaal.js';
 import type { Deployment } from './deployment.js';
-import { explained, newBrowser, type Browser } from './ory.js';
+import { newBrowser, type Browser } from './ory.js';
 import { enrolTotp, loginSecondFactor, loginWithPassword } from './flows.js';
 
 const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
@@ -89,7 +89,6 @@ export async function databaseSnapshot(portaal: Portaal): Promise<string> {
   return JSON.stringify({ identities, tuples });
 }
 
-export { explained };
 
 /** GET a JSON document (admin listener reads in tests). */
 export async function getJson(url: string): Promise<any> {

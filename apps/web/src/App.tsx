@@ -7,7 +7,7 @@ import { ToastProvider } from './components/Toasts';
 // Every route but /login is lazy-loaded (ARCHITECTURE.md §6).
 const ServicesScreen = lazy(() => import('./screens/ServicesScreen'));
 const LogoutScreen = lazy(() => import('./screens/LogoutScreen'));
-const ComingSoonScreen = lazy(() => import('./screens/ComingSoonScreen'));
+const NotFoundScreen = lazy(() => import('./screens/NotFoundScreen'));
 const TwoFactorScreen = lazy(() => import('./screens/TwoFactorScreen'));
 const SettingsScreen = lazy(() => import('./screens/SettingsScreen'));
 const RecoveryScreen = lazy(() => import('./screens/RecoveryScreen'));
@@ -33,7 +33,7 @@ export function AppRoutes() {
         <Route path="/settings" element={<SettingsScreen />} />
         <Route path="/settings/2fa-app" element={<TwoFactorScreen />} />
         <Route path="/error" element={<ErrorScreen />} />
-        <Route path="*" element={<ComingSoonScreen title="Pagina niet gevonden" />} />
+        <Route path="*" element={<NotFoundScreen />} />
       </Routes>
     </Suspense>
   );

@@ -8,7 +8,7 @@ import type { SettingsFlow } from '@ory/client-fetch';
 import { frontend, idpErrorOf } from '../api/ory';
 import { usersApi, type CurrentUser } from '../api/users-api';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
-import { TextField } from '../components/TextField';
+import { NewPasswordFields } from '../components/NewPasswordFields';
 import { csrfOf } from '../flows/csrf';
 import { FlowMessages } from '../flows/FlowMessages';
 import { handleFlowError } from '../flows/flow-errors';
@@ -72,16 +72,12 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
       <h1 className="utrecht-heading-1">Wachtwoord instellen</h1>
       {flow && <FlowMessages messages={(flow.ui as unknown as FlowUi).messages} />}
       <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
-        <TextField
-          label="Nieuw wachtwoord"
-          type="password"
-          autoComplete="new-password"
-          revealable
-          description="Het wachtwoord moet minimaal 8 tekens zijn."
-          error={form.formState.errors.password?.message ?? failure}
-          {...form.register('password')}
+        <NewPasswordFields
+          password={form.register('password')}
+          confirmPassword={form.register('confirmPassword')}
+          passwordError={form.formState.errors.password?.message ?? failure}
+          confirmError={form.formState.errors.confirmPassword?.message}
         />
-        <TextField label="Wachtwoord bevestigen" type="password" autoComplete="new-password" revealable error={form.formState.errors.confirmPassword?.message} {...form.register('confirmPassword')} />
         <div>
           <button type="submit" className="utrecht-button utrecht-button--primary-action" disabled={!flow || form.formState.isSubmitting}>
             Wachtwoord opslaan

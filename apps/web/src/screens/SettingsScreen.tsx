@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { SettingsFlow } from '@ory/client-fetch';
 import { frontend, idpErrorOf } from '../api/ory';
 import { useCurrentUser } from '../api/queries';
+import { NewPasswordFields } from '../components/NewPasswordFields';
 import { TextField } from '../components/TextField';
 import { csrfOf } from '../flows/csrf';
 import { handleFlowError } from '../flows/flow-errors';
@@ -134,16 +135,12 @@ function AccountSettings() {
             <h2 id="dvp-wachtwoord" className="utrecht-heading-2">
               Wachtwoord aanpassen
             </h2>
-            <TextField
-              label="Nieuw wachtwoord"
-              type="password"
-              autoComplete="new-password"
-              revealable
-              description="Het wachtwoord moet minimaal 8 tekens zijn."
-              error={errors.password?.message ?? nodeErrors(flow, 'password')}
-              {...form.register('password')}
+            <NewPasswordFields
+              password={form.register('password')}
+              confirmPassword={form.register('confirmPassword')}
+              passwordError={errors.password?.message ?? nodeErrors(flow, 'password')}
+              confirmError={errors.confirmPassword?.message}
             />
-            <TextField label="Wachtwoord bevestigen" type="password" autoComplete="new-password" revealable error={errors.confirmPassword?.message} {...form.register('confirmPassword')} />
           </section>
           {errors.root?.message && (
             <p className="dvp-field-message dvp-field-message--error" role="alert">

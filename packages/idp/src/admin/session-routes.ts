@@ -12,7 +12,7 @@ const sessionNotFound = () => new HttpError({ code: 404, message: 'Unable to loc
 /** Admin session endpoints used by the product (kratos-contract.md §12.3). */
 export function registerAdminSessionRoutes(app: FastifyInstance, services: IdpServices): void {
   const { db, clock, config } = services.ctx;
-  const options = () => ({ publicUrl: config.publicUrl, now: clock.now(), idleMs: config.lifespans.sessionIdleMs, admin: true });
+  const asAdmin = { admin: true };
 
   app.get<{ Params: { id: string } }>('/admin/identities/:id/sessions', async (request, reply) => {
     const { id } = request.params;
@@ -24,7 +24,7 @@ export function registerAdminSessionRoutes(app: FastifyInstance, services: IdpSe
       if (activeFilter === undefined) return true;
       return isSessionActive(s, identity, now, config.lifespans.sessionIdleMs) === (activeFilter === 'true');
     });
-    return sendJson(reply, 200, sessions.map((s) => sessionJson(s, identity, options())));
+    return sendJson(reply, 200, sessions.map((s) => sessionJson(services.ctx, s, identity, asAdmin)));
   });
 
   app.delete<{ Params: { id: string } }>('/admin/identities/:id/sessions', async (request, reply) => {
@@ -39,7 +39,7 @@ export function registerAdminSessionRoutes(app: FastifyInstance, services: IdpSe
     const session = isUuid(id) ? await findSession(db.kysely, id.toLowerCase()) : undefined;
     if (!session) throw sessionNotFound();
     const identity = await findIdentity(db.kysely, session.identityId);
-    return sendJson(reply, 200, sessionJson(session, identity, options()));
+    return sendJson(reply, 200, sessionJson(services.ctx, session, identity, asAdmin));
   });
 
   app.delete<{ Params: { id: string } }>('/admin/sessions/:id', async (request, reply) => {

@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import type { FlowsTable } from '../db/schema.js';
 import type { DbExecutor } from '../identities/identity-repository.js';
 import type { Clock } from '../clock.js';
+import type { IdpConfig } from '../config.js';
+import { publicUrlOf } from '../http/return-to.js';
 import type { UiContainer } from '../ui/nodes.js';
 
 export type FlowKind = FlowsTable['kind'];
@@ -31,13 +33,15 @@ export interface Flow {
   updatedAt: string;
 }
 
+/** A new flow (not stored yet) whose form posts to `/self-service/<kind>?flow=<id>`. */
 export function newFlow(
-  clock: Clock,
+  ctx: { clock: Clock; config: IdpConfig },
   lifespanMs: number,
   init: Pick<Flow, 'kind' | 'type' | 'requestUrl' | 'csrfToken'> & Partial<Flow>,
 ): Flow {
-  const now = clock.now();
+  const now = ctx.clock.now();
   const id = init.id ?? crypto.randomUUID();
+  const action = publicUrlOf(ctx.config, `/self-service/${init.kind}`, { flow: id });
   return {
     state: 'choose_method',
     returnTo: null,
@@ -48,7 +52,7 @@ export function newFlow(
     sessionId: null,
     internal: {},
     submitCount: 0,
-    ui: { action: '', method: 'POST', nodes: [] },
+    ui: { action, method: 'POST', nodes: [] },
     expiresAt: new Date(now.getTime() + lifespanMs).toISOString(),
     issuedAt: now.toISOString(),
     createdAt: now.toISOString(),

@@ -1,5 +1,7 @@
 import { identityJson } from '../identities/identity-json.js';
 import type { IdentityRecord } from '../identities/identity-repository.js';
+import type { Clock } from '../clock.js';
+import type { IdpConfig } from '../config.js';
 import { sessionAal } from './aal.js';
 import type { SessionRecord } from './session-repository.js';
 
@@ -15,13 +17,14 @@ export function isSessionActive(session: SessionRecord, identity: IdentityRecord
 
 /** A session as Kratos serialises it (kratos-contract.md §12.1). */
 export function sessionJson(
+  ctx: { clock: Clock; config: IdpConfig },
   session: SessionRecord,
   identity: IdentityRecord | undefined,
-  options: { publicUrl: URL; now: Date; idleMs: number; admin?: boolean; includeIdentity?: boolean },
+  options: { admin?: boolean; includeIdentity?: boolean } = {},
 ): Record<string, unknown> {
   return {
     id: session.id,
-    active: isSessionActive(session, identity, options.now, options.idleMs),
+    active: isSessionActive(session, identity, ctx.clock.now(), ctx.config.lifespans.sessionIdleMs),
     expires_at: session.expiresAt,
     authenticated_at: session.authenticatedAt,
     authenticator_assurance_level: sessionAal(session.methods),
@@ -29,7 +32,7 @@ export function sessionJson(
     issued_at: session.issuedAt,
     ...(options.includeIdentity === false
       ? {}
-      : { identity: identity ? identityJson(identity, { publicUrl: options.publicUrl, admin: options.admin }) : null }),
+      : { identity: identity ? identityJson(identity, { publicUrl: ctx.config.publicUrl, admin: options.admin }) : null }),
     devices: [{ id: session.id, ip_address: session.ipAddress, user_agent: session.userAgent, location: '' }],
   };
 }

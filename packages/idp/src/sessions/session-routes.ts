@@ -30,8 +30,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** `/sessions/whoami`, `/sessions` list, revoke one, revoke others (kratos-contract.md §12). */
 export function registerSessionRoutes(app: FastifyInstance, services: IdpServices): void {
   const { ctx } = services;
-  const jsonOf = (auth: Authenticated) =>
-    sessionJson(auth.session, auth.identity, { publicUrl: ctx.config.publicUrl, now: ctx.clock.now(), idleMs: ctx.config.lifespans.sessionIdleMs });
 
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
@@ -40,7 +38,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: IdpService
       const auth = await requireSession(services, request);
       if (ctx.config.whoamiRequiredAal === 'highest_available') ensureHighestAvailableAal(services, auth);
       void reply.header('X-Kratos-Authenticated-Identity-Id', auth.identity.id);
-      return sendJson(reply, 200, jsonOf(auth));
+      return sendJson(reply, 200, sessionJson(ctx, auth.session, auth.identity));
     },
   });
 
@@ -55,7 +53,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: IdpService
     return sendJson(
       reply,
       200,
-      others.map((s) => sessionJson(s, auth.identity, { publicUrl: ctx.config.publicUrl, now, idleMs: ctx.config.lifespans.sessionIdleMs })),
+      others.map((s) => sessionJson(ctx, s, auth.identity)),
     );
   });
 

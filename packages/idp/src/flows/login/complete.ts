@@ -28,7 +28,7 @@ export async function answerLoginSuccess(
   flow.state = 'passed_challenge';
   await saveFlow(ctx.db.kysely, ctx.clock, flow);
   const now = ctx.clock.now();
-  const json = sessionJson(issued.session, issued.identity, { publicUrl: ctx.config.publicUrl, now, idleMs: ctx.config.lifespans.sessionIdleMs });
+  const json = sessionJson(ctx, issued.session, issued.identity);
   const returnUrl = returnUrlOf(services, flow.returnTo);
   if (flow.type === 'api') {
     return sendJson(reply, 200, { session_token: issued.token, session: json, continue_with: null });
@@ -54,7 +54,7 @@ export async function answerSecondFactorRequired(
   await saveFlow(ctx.db.kysely, ctx.clock, flow);
   const now = ctx.clock.now();
   if (flow.type === 'api') {
-    const json = sessionJson(issued.session, issued.identity, { publicUrl: ctx.config.publicUrl, now, idleMs: ctx.config.lifespans.sessionIdleMs });
+    const json = sessionJson(ctx, issued.session, issued.identity);
     return sendJson(reply, 200, { session_token: issued.token, session: { ...json, identity: null }, continue_with: null });
   }
   setSessionCookie(reply, ctx.config, issued.token, new Date(issued.session.expiresAt), now);

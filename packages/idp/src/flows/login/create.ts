@@ -7,7 +7,6 @@ import { authenticate, type Authenticated } from '../../sessions/authenticate.js
 import { availableAal, sessionAal } from '../../sessions/aal.js';
 import { messages } from '../../ui/messages.js';
 import { addFlowMessage } from '../../ui/nodes.js';
-import { publicUrlOf } from '../../http/return-to.js';
 import { insertFlow, newFlow, type Flow, type FlowType } from '../flow.js';
 import { ensureCsrfCookie, flowUiUrl, redirect, sendFlow, wantsRedirect, withBrowserErrors } from '../flow-http.js';
 import { queryOf, requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
@@ -19,7 +18,7 @@ export function buildLoginFlow(
   init: { type: FlowType; requestUrl: string; csrfToken: string; returnTo: string | null; refresh: boolean; aal: 'aal1' | 'aal2' },
   auth: Authenticated | undefined,
 ): Flow {
-  const flow = newFlow(services.ctx.clock, services.ctx.config.lifespans.flowMs, {
+  const flow = newFlow(services.ctx, services.ctx.config.lifespans.flowMs, {
     kind: 'login',
     type: init.type,
     requestUrl: init.requestUrl,
@@ -28,7 +27,6 @@ export function buildLoginFlow(
     refresh: init.refresh,
     requestedAal: init.aal,
   });
-  flow.ui.action = publicUrlOf(services.ctx.config, '/self-service/login', { flow: flow.id });
   if (init.aal === 'aal2' && auth) {
     flow.ui.nodes = secondFactorNodes(auth.credentials);
     addFlowMessage(flow.ui, messages.secondFactorChallenge());

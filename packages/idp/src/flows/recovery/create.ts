@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpServices } from '../../services.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
-import { publicUrlOf } from '../../http/return-to.js';
 import { authenticate } from '../../sessions/authenticate.js';
 import type { UiText } from '../../ui/messages.js';
 import { addFlowMessage } from '../../ui/nodes.js';
@@ -15,14 +14,13 @@ export async function startRecoveryFlow(
   services: IdpServices,
   init: { type: FlowType; requestUrl: string; csrfToken: string; returnTo: string | null; message?: UiText; lifespanMs?: number },
 ): Promise<Flow> {
-  const flow = newFlow(services.ctx.clock, init.lifespanMs ?? services.ctx.config.lifespans.flowMs, {
+  const flow = newFlow(services.ctx, init.lifespanMs ?? services.ctx.config.lifespans.flowMs, {
     kind: 'recovery',
     type: init.type,
     requestUrl: init.requestUrl,
     csrfToken: init.csrfToken,
     returnTo: init.returnTo,
   });
-  flow.ui.action = publicUrlOf(services.ctx.config, '/self-service/recovery', { flow: flow.id });
   flow.ui.nodes = recoveryEmailNodes();
   if (init.message) addFlowMessage(flow.ui, init.message);
   await insertFlow(services.ctx.db.kysely, flow);

@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpServices } from '../../services.js';
 import { HttpError } from '../../errors/herodot.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
-import { publicUrlOf } from '../../http/return-to.js';
 import { clientAddress } from '../../http/client-info.js';
 import { findIdentity, insertIdentity, saveCredential } from '../../identities/identity-repository.js';
 import { identityJson } from '../../identities/identity-json.js';
@@ -22,8 +21,13 @@ async function startRegistrationFlow(
   services: IdpServices,
   init: { type: FlowType; requestUrl: string; csrfToken: string; returnTo: string | null; message?: ReturnType<typeof messages.generic> },
 ): Promise<Flow> {
-  const flow = newFlow(services.ctx.clock, services.ctx.config.lifespans.flowMs, { kind: 'registration', ...init });
-  flow.ui.action = publicUrlOf(services.ctx.config, '/self-service/registration', { flow: flow.id });
+  const flow = newFlow(services.ctx, services.ctx.config.lifespans.flowMs, {
+    kind: 'registration',
+    type: init.type,
+    requestUrl: init.requestUrl,
+    csrfToken: init.csrfToken,
+    returnTo: init.returnTo,
+  });
   flow.ui.nodes = profileStepNodes();
   if (init.message) addFlowMessage(flow.ui, init.message);
   await insertFlow(services.ctx.db.kysely, flow);

@@ -18,7 +18,7 @@ export async function startSettingsFlow(
   auth: Pick<Authenticated, 'identity' | 'credentials' | 'session'>,
   init: { type: FlowType; requestUrl: string; csrfToken: string; returnTo: string | null; message?: UiText },
 ): Promise<Flow> {
-  const flow = newFlow(services.ctx.clock, services.ctx.config.lifespans.flowMs, {
+  const flow = newFlow(services.ctx, services.ctx.config.lifespans.flowMs, {
     kind: 'settings',
     type: init.type,
     requestUrl: init.requestUrl,
@@ -28,7 +28,6 @@ export async function startSettingsFlow(
     identityId: auth.identity.id,
     sessionId: auth.session.id,
   });
-  flow.ui.action = publicUrlOf(services.ctx.config, '/self-service/settings', { flow: flow.id });
   flow.ui.nodes = await settingsNodes(services, flow, auth.identity, auth.credentials);
   if (init.message) addFlowMessage(flow.ui, init.message);
   await insertFlow(services.ctx.db.kysely, flow);

@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { verificationCodeMail } from '@portaal/nl';
 import type { IdpServices } from '../../services.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
-import { publicUrlOf } from '../../http/return-to.js';
 import { clientAddress } from '../../http/client-info.js';
 import { findIdentityIdByAddress, markAddressSent, markAddressVerified } from '../../identities/identity-repository.js';
 import { normaliseEmail, validateTraits } from '../../identities/identity-schema.js';
@@ -37,14 +36,13 @@ export async function startVerificationFlow(
   services: IdpServices,
   init: { type: FlowType; requestUrl: string; csrfToken: string; returnTo: string | null; message?: UiText },
 ): Promise<Flow> {
-  const flow = newFlow(services.ctx.clock, services.ctx.config.lifespans.flowMs, {
+  const flow = newFlow(services.ctx, services.ctx.config.lifespans.flowMs, {
     kind: 'verification',
     type: init.type,
     requestUrl: init.requestUrl,
     csrfToken: init.csrfToken,
     returnTo: init.returnTo,
   });
-  flow.ui.action = publicUrlOf(services.ctx.config, '/self-service/verification', { flow: flow.id });
   flow.ui.nodes = emailNodes();
   if (init.message) addFlowMessage(flow.ui, init.message);
   await insertFlow(services.ctx.db.kysely, flow);
