@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// Two projects: `unit` runs next-to-code tests in-process; `integration` talks to a running `portaal` over HTTP
-// (started by scripts/integration.mjs on SQLite and on a throwaway PostgreSQL cluster).
+// `unit` runs next-to-code tests in-process, `web` the web app's component tests in jsdom; `integration` talks to a
+// running `portaal` over HTTP (started by scripts/integration.mjs on SQLite and on a throwaway PostgreSQL cluster);
+// `browser` drives Chromium through the product.
 export default defineConfig({
   resolve: { conditions: ['source'] },
   test: {
@@ -34,6 +35,16 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+        },
+      },
+      {
+        // Journeys in a real Chromium against a real `portaal` (scripts/browser-journeys.mjs).
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['e2e/browser/**/*.test.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Installs what the test run needs from Debian when it is missing: the PostgreSQL server binaries for the throwaway
-// cluster of the integration tests. CI starts from a clean machine, so this must never be a manual step.
+// cluster of the integration tests and Chromium for the browser journeys. CI starts from a clean machine, so this
+// must never be a manual step.
 import { execFileSync } from 'node:child_process';
+import { findChromium } from './lib/chromium.mjs';
 import { findPostgresBin } from './lib/postgres-bin.mjs';
 
 function run(command, args) {
@@ -21,4 +23,7 @@ function aptInstall(packages, why) {
   }
 }
 
-if (!findPostgresBin()) aptInstall(['postgresql'], 'PostgreSQL server binaries (initdb, postgres) are missing');
+const missing = [];
+if (!findPostgresBin()) missing.push('postgresql');
+if (!findChromium()) missing.push('chromium');
+if (missing.length > 0) aptInstall(missing, 'PostgreSQL server binaries or Chromium are missing');

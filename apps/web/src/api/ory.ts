@@ -26,8 +26,21 @@ export interface IdpError {
   };
 }
 
+// A response body can be read once; several handlers look at the same failure.
+const readErrors = new WeakMap<object, Promise<IdpError>>();
+
 /** The status and body of a failed identity-provider call; network failures become status 0. */
-export async function idpErrorOf(error: unknown): Promise<IdpError> {
+export function idpErrorOf(error: unknown): Promise<IdpError> {
+  if (!(error instanceof ResponseError)) return Promise.resolve({ status: 0, body: {} });
+  let read = readErrors.get(error);
+  if (!read) {
+    read = readIdpError(error);
+    readErrors.set(error, read);
+  }
+  return read;
+}
+
+async function readIdpError(error: unknown): Promise<IdpError> {
   if (error instanceof ResponseError) {
     const text = await error.response.text().catch(() => '');
     try {

@@ -53,6 +53,15 @@ export interface CurrentUser {
   aal2Required: boolean;
 }
 
+/**
+ * Where a signed-in person must go before anything else when their organisation requires a second factor and the
+ * session has none yet: the second-factor step, or enrolment when no authenticator app is linked.
+ */
+export function secondFactorGate(user: CurrentUser): string | undefined {
+  if (!user.aal2Required || user.authenticator_assurance_level === 'aal2') return undefined;
+  return user.identity.credentials.includes('totp') ? '/login?aal=aal2' : '/settings/2fa-app';
+}
+
 export interface PortalConfig {
   title: string;
   description: string;

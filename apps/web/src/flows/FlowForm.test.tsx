@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import axe from 'axe-core';
 import { describe, expect, it, vi } from 'vitest';
+import { axeViolations } from '../test-axe';
 import { FlowForm, initialValues, toJsonBody } from './FlowForm';
 import type { FlowUi, UiNode } from './ui-types';
 
@@ -23,11 +23,6 @@ const loginUi = (messages: UiNode['messages'] = []): FlowUi => ({
     { ...input('method', 'submit', { value: 'password', group: 'password' }), meta: { label: { id: 1010022, text: 'Sign in with password', type: 'info' } } },
   ],
 });
-
-async function axeViolations(container: HTMLElement) {
-  const result = await axe.run(container, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] });
-  return result.violations.map((v) => v.id);
-}
 
 describe('FlowForm', () => {
   it('starts from the node values, leaving out buttons', () => {

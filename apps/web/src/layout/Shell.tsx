@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { NavLink, Navigate, useLocation } from 'react-router';
 import { useCurrentUser, useOrganisationAdmins, usePortalConfig } from '../api/queries';
+import { secondFactorGate } from '../api/users-api';
 import { MobileNav, type NavItem } from './MobileNav';
 
 const RETURN_TO_KEY = 'dvp-return-to';
@@ -21,9 +22,8 @@ export function Shell({ children }: { children: ReactNode }) {
   if (user.isPending) return <p role="status">Laden…</p>;
   if (user.isError || !user.data) return <Navigate to="/login" replace />;
   const me = user.data;
-  if (me.aal2Required && me.authenticator_assurance_level !== 'aal2') {
-    return <Navigate to={me.identity.credentials.includes('totp') ? '/login?aal=aal2' : '/settings/2fa-app'} replace />;
-  }
+  const gate = secondFactorGate(me);
+  if (gate) return <Navigate to={gate} replace />;
   const org = me.activeOrg;
   const navItems: NavItem[] = [
     ...(me.isAdmin ? [{ to: '/', label: 'Administratie dashboard' }] : []),

@@ -40,6 +40,7 @@ const routes = (
     <Route path="/" element={<OverviewScreen />} />
     <Route path="/login" element={<p>Login-pagina</p>} />
     <Route path="/permissies" element={<p>Datavoorzieningen-pagina</p>} />
+    <Route path="/settings/2fa-app" element={<p>Koppel-pagina</p>} />
   </>
 );
 
@@ -66,6 +67,17 @@ describe('OverviewScreen', () => {
     standardNetwork(undefined, me({ isAdmin: false }));
     renderAt('/', routes);
     expect(await screen.findByText('Datavoorzieningen-pagina')).toBeInTheDocument();
+  });
+
+  it('sends an administrator without a second factor to link an app, and one with an app to the code step', async () => {
+    const calls = standardNetwork(undefined, me({ authenticator_assurance_level: 'aal1', identity: { ...me().identity, credentials: ['password'] } }));
+    renderAt('/', routes);
+    expect(await screen.findByText('Koppel-pagina')).toBeInTheDocument();
+    expect(calls.some((call) => call.url.pathname === '/api/users')).toBe(false);
+    vi.unstubAllGlobals();
+    standardNetwork(undefined, me({ authenticator_assurance_level: 'aal1' }));
+    renderAt('/', routes);
+    expect(await screen.findByText('Login-pagina')).toBeInTheDocument();
   });
 
   it('lists administrators first, strikes through blocked users and writes Dutch dates', async () => {

@@ -3,7 +3,7 @@ import { Navigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button as AriaButton, Tooltip, TooltipTrigger } from 'react-aria-components';
 import { useCurrentUser, usePortalConfig } from '../api/queries';
-import { usersApi, type PortalUser } from '../api/users-api';
+import { secondFactorGate, usersApi, type PortalUser } from '../api/users-api';
 import { useToast } from '../components/Toasts';
 import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
@@ -35,12 +35,13 @@ export default function OverviewScreen() {
   const [search, setSearch] = useState('');
   const [action, setAction] = useState<Action>();
   const [busy, setBusy] = useState(false);
-  const users = useQuery({ queryKey: ['users', 'list'], queryFn: () => usersApi<PortalUser[]>('/users'), enabled: Boolean(me.data?.isAdmin), retry: false });
+  const users = useQuery({ queryKey: ['users', 'list'], queryFn: () => usersApi<PortalUser[]>('/users'), enabled: Boolean(me.data?.isAdmin) && me.data !== undefined && !secondFactorGate(me.data), retry: false });
   const shown = useMemo(() => sortUsers(searchUsers(users.data ?? [], search), sort), [users.data, search, sort]);
 
   if (me.isPending) return null;
   if (me.isError || !me.data) return <Navigate to="/login" replace />;
-  if (me.data.aal2Required && me.data.authenticator_assurance_level !== 'aal2') return <Navigate to="/login?aal=aal2" replace />;
+  const gate = secondFactorGate(me.data);
+  if (gate) return <Navigate to={gate} replace />;
   if (!me.data.isAdmin) return <Navigate to="/permissies" replace />;
 
   const done = async (message: string) => {

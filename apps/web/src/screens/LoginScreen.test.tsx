@@ -42,6 +42,7 @@ const routes = (
   <>
     <Route path="/login" element={<LoginScreen />} />
     <Route path="/admin-login" element={<LoginScreen />} />
+    <Route path="/" element={<p>Overzicht-pagina</p>} />
     <Route path="/permissies" element={<p>Datavoorzieningen-pagina</p>} />
   </>
 );
@@ -108,5 +109,35 @@ describe('LoginScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
     expect(await screen.findByText('Je bent ingelogd. Even geduld…')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByText('Datavoorzieningen-pagina')).toBeInTheDocument(), { timeout: 2_500 });
+  });
+
+  it('sends a person who is signed in already to /permissies when the provider says so', async () => {
+    fakeNetwork((url) => {
+      if (url.pathname === '/self-service/login/browser') return { status: 400, body: { error: { id: 'session_already_available', code: 400 } } };
+      return { status: 401, body: {} };
+    });
+    renderAt('/login?aal=aal2', routes);
+    expect(await screen.findByText('Datavoorzieningen-pagina')).toBeInTheDocument();
+  });
+
+  it('keeps the administrator path for the second factor and ends on the overview', async () => {
+    fakeNetwork((url, init) => {
+      if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow(url.searchParams.get('aal') === 'aal2' ? 'aal2' : 'aal1') };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST') {
+        const body = JSON.parse(String(init.body)) as { method: string };
+        if (body.method === 'password') {
+          return { status: 422, body: { error: { id: 'browser_location_change_required', code: 422 }, redirect_browser_to: `${window.location.origin}/self-service/login/browser?aal=aal2` } };
+        }
+        return { status: 200, body: { session: { id: 's1' } } };
+      }
+      if (url.pathname === '/api/users/whoami') return { status: 200, body: { isAdmin: true, aal2Required: true, authenticator_assurance_level: 'aal2' } };
+      return undefined;
+    });
+    renderAt('/admin-login', routes);
+    await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'goed-wachtwoord');
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+    await userEvent.type(await screen.findByLabelText('Verificatiecode'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(screen.getByText('Overzicht-pagina')).toBeInTheDocument(), { timeout: 2_500 });
   });
 });

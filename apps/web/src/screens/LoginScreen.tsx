@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { LoginFlow } from '@ory/client-fetch';
 import { frontend, idpErrorOf } from '../api/ory';
 import { usePortalConfig } from '../api/queries';
-import { usersApi, type CurrentUser } from '../api/users-api';
+import { secondFactorGate, usersApi, type CurrentUser } from '../api/users-api';
 import { FlowForm } from '../flows/FlowForm';
 import { handleFlowError, portalPathOf } from '../flows/flow-errors';
 import type { FlowUi, FlowValues } from '../flows/ui-types';
@@ -55,10 +55,8 @@ export default function LoginScreen() {
     try {
       if (!aal && !refresh) {
         const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
-        if (user?.aal2Required && user.authenticator_assurance_level !== 'aal2') {
-          const enrolled = user.identity.credentials.includes('totp');
-          return navigate(enrolled ? '/login?aal=aal2' : '/settings/2fa-app', { replace: true });
-        }
+        const gate = user && secondFactorGate(user);
+        if (gate) return navigate(gate, { replace: true });
       }
       const created = flowId ? await frontend.getLoginFlow({ id: flowId }) : await frontend.createBrowserLoginFlow({ aal, refresh, returnTo });
       setFlow(created);
@@ -88,9 +86,10 @@ export default function LoginScreen() {
     } catch (error) {
       const { status, body } = await idpErrorOf(error);
       if (status === 422 && typeof body.redirect_browser_to === 'string') {
-        // The second factor follows: an aal2 flow for the same return_to.
+        // The second factor follows: an aal2 flow for the same return_to, on the administrator path if this was one.
         await queryClient.invalidateQueries();
-        return navigate(portalPathOf(body.redirect_browser_to), { replace: true });
+        const next = portalPathOf(body.redirect_browser_to);
+        return navigate(adminPath ? next.replace(/^\/login(?=[?#]|$)/, '/admin-login') : next, { replace: true });
       }
       if (status === 400 && body.ui) return setFlow(body as unknown as LoginFlow);
       await handleFlowError(error, 'login', actions);

@@ -100,6 +100,7 @@ export default function TwoFactorScreen() {
             Je authenticator-app is gekoppeld
           </h2>
           <p className="utrecht-paragraph">Bij het inloggen vraagt het portaal voortaan om de code uit je app.</p>
+          <FlowForm ui={ui} groups={['totp']} onSubmit={submit} />
         </section>
       )}
       {linked && (

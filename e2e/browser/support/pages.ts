@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { totpCode } from '../../support/identities.js';
+import { portaalCli, signInAtAal2 } from '../../support/portal-users.js';
+import type { Portaal } from '../../support/portaal.js';
+import type { Journey } from './journey.js';
+
+export const DEMO_CATALOGUE = 'packages/users-api/catalogue/demo-catalogue.json';
+
+/** Runs a `portaal` CLI command on the journey's database and fails loudly when it does. */
+export function cli(portaal: Portaal, args: string[]): string {
+  const result = portaalCli(portaal, args);
+  if (result.status !== 0) throw new Error(`portaal ${args.join(' ')} failed (${result.status}):\n${result.stdout}${result.stderr}`);
+  return result.stdout;
+}
+
+/** The first administrator of a municipality, as an operator bootstraps one on a new installation. */
+export function bootstrapAdministrator(portaal: Portaal, email: string, password: string, org = 'voorbeeldstad') {
+  cli(portaal, ['user', 'create', '--email', email, '--first-name', 'Bea', '--last-name', 'Beheer', '--password', password, '--org', org, '--admin']);
+}
+
+/** Fills the sign-in form (normal or administrator path) with e-mail address and password. */
+export async function signInWithPassword(page: Page, email: string, password: string, path = '/login') {
+  await page.goto(path);
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByLabel('Wachtwoord', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Inloggen' }).click();
+}
+
+/** Answers the second-factor step with the current code of the authenticator app. */
+export async function enterTotpCode(page: Page, secret: string, offsetSteps = 0) {
+  await page.getByLabel('Verificatiecode').fill(await totpCode(secret, offsetSteps));
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+/**
+ * Links an authenticator app on /settings/2fa-app the way a person without a camera does: reads the key shown under
+ * the QR code, types the code, then makes and confirms backup codes. Returns the key and the codes.
+ */
+export async function enrolAuthenticator(page: Page): Promise<{ secret: string; codes: string[] }> {
+  await expect.poll(() => page.url()).toContain('/settings/2fa-app');
+  const secret = (await page.locator('#totp_secret_key code').innerText()).trim();
+  expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+  // One step back, so the sign-in that may follow does not reuse the code used here.
+  await page.getByLabel('Code controleren').fill(await totpCode(secret, -1));
+  await page.getByRole('button', { name: 'Opslaan' }).click();
+  await page.getByRole('heading', { name: 'Je authenticator-app is gekoppeld' }).waitFor();
+  await page.getByRole('button', { name: 'Nieuwe back-upcodes maken' }).click();
+  const codeList = page.locator('#lookup_secret_codes');
+  await codeList.waitFor();
+  const codes = (await codeList.innerText()).split(/\s+/).filter((code) => /^[a-z0-9]{6,}$/i.test(code));
+  expect(codes.length).toBeGreaterThanOrEqual(8);
+  await page.getByRole('button', { name: 'Back-upcodes bevestigen' }).click();
+  await page.getByRole('button', { name: 'Back-upcodes bevestigen' }).waitFor({ state: 'detached' });
+  return { secret, codes };
+}
+
+/** Zero axe violations of the WCAG 2.0–2.2 A and AA rules on the page as it is now. */
+export async function expectAccessible(page: Page, state: string) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const found = result.violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(found, `axe on ${state}`).toEqual([]);
+}
+
+export interface SignedIn {
+  page: Page;
+  email: string;
+  password: string;
+  secret: string;
+}
+
+/**
+ * A municipality with the demo catalogue and one administrator whose authenticator app is linked (over the API, to
+ * keep journeys short), signed in in a fresh browser profile with password and code, on the user overview.
+ */
+export async function signInAsAdministrator(journey: Journey, email = `beheerder-${randomUUID().slice(0, 6)}@voorbeeldstad.nl`): Promise<SignedIn> {
+  const password = 'Kade-Brug-Sluis-Molen-93';
+  cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
+  bootstrapAdministrator(journey.portaal, email, password);
+  const { secret } = await signInAtAal2(journey.portaal, email, password);
+  const page = await journey.person('beheerder');
+  await signInWithPassword(page, email, password, '/admin-login');
+  await enterTotpCode(page, secret);
+  await page.getByRole('table').waitFor();
+  return { page, email, password, secret };
+}
+
+/** The first link in the newest mail to `address` that points at the portal. */
+export async function linkFromMail(portaal: Portaal, address: string, since?: Date): Promise<string> {
+  const mail = await portaal.mail.waitFor(address, { since });
+  const link = /https?:\/\/[^\s"<>]+/.exec(mail.text)?.[0];
+  if (!link) throw new Error(`no link in the mail to ${address}:\n${mail.text}`);
+  return link;
+}

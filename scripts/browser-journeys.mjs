@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// Runs the browser journeys (e2e/browser) in Debian's Chromium against real `portaal` processes. A failing journey
+// leaves a screenshot and the console log of every page it opened; this prints where.
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const artefacts = fileURLToPath(new URL('../test-results/browser/', import.meta.url));
+rmSync(artefacts, { recursive: true, force: true });
+
+console.log('\n=== browser journeys in Chromium ===');
+const result = spawnSync('npx', ['vitest', 'run', '--project', 'browser', ...process.argv.slice(2)], { stdio: 'inherit' });
+const status = result.status ?? 1;
+if (status !== 0) {
+  console.error(`\nScreenshots and console logs of the failed journeys: ${path.relative(process.cwd(), artefacts) || artefacts}`);
+}
+process.exit(status);
