@@ -76,6 +76,21 @@ describe('inviting a user', () => {
     expect(verified.verifiable_addresses[0].verified).toBe(true);
   });
 
+  it('needs the names only for a new account: an existing address gets its permissions without them', async () => {
+    const email = uniqueEmail('zonder-naam');
+    const nameless = await api(portaal, bea.browser, 'POST', '/users', { traits: { email }, permissions: roles('voorbeeldstad', 'ruimte') });
+    expect(nameless.status).toBe(400);
+    expect(nameless.body.error.message).toBe('Vul de naam in van de gebruiker (1 tot 50 tekens).');
+    expect((await api(portaal, bea.browser, 'GET', `/users?email=${encodeURIComponent(email)}`)).body).toEqual([]);
+
+    expect((await api(portaal, bea.browser, 'POST', '/users', { traits: { email, name: { first: 'Nina', last: 'Naam' } }, permissions: [] })).status).toBe(201);
+    const added = await api(portaal, bea.browser, 'POST', '/users', { traits: { email }, permissions: roles('voorbeeldstad', 'ruimte') });
+    expect(added.status).toBe(200);
+    const [user] = (await api(portaal, bea.browser, 'GET', `/users?email=${encodeURIComponent(email)}`)).body;
+    expect(user.traits.name).toEqual({ first: 'Nina', last: 'Naam' });
+    expect(user.permissions.map((p: { object: string }) => p.object).sort()).toEqual(['ruimte_voorbeeldstad', 'voorbeeldstad']);
+  });
+
   it('adds a second organisation to an existing e-mail and lets only that organisation remove its own part', async () => {
     const email = uniqueEmail('gedeeld');
     expect((await api(portaal, bea.browser, 'POST', '/users', { traits: { email, name: { first: 'Gea', last: 'Gedeeld' } }, permissions: roles('voorbeeldstad', 'ruimte') })).status).toBe(201);

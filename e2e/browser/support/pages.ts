@@ -40,7 +40,7 @@ export async function enterTotpCode(page: Page, secret: string, offsetSteps = 0)
  * the QR code, types the code, then makes and confirms backup codes. Returns the key and the codes.
  */
 export async function enrolAuthenticator(page: Page): Promise<{ secret: string; codes: string[] }> {
-  await expect.poll(() => page.url()).toContain('/settings/2fa-app');
+  await page.waitForURL((url) => url.pathname === '/settings/2fa-app');
   const secret = (await page.locator('#totp_secret_key code').innerText()).trim();
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
   // One step back, so the sign-in that may follow does not reuse the code used here.
@@ -94,3 +94,16 @@ export async function linkFromMail(portaal: Portaal, address: string, since?: Da
   if (!link) throw new Error(`no link in the mail to ${address}:\n${mail.text}`);
   return link;
 }
+
+/** A colleague (no administrator) in the municipality with a password and, unless `withApp` is false, a linked app. */
+export async function createColleague(journey: Journey, options: { first?: string; withApp?: boolean; org?: string } = {}) {
+  const first = options.first ?? 'Sam';
+  const email = `${first.toLowerCase()}-${randomUUID().slice(0, 6)}@voorbeeldstad.nl`;
+  const password = 'Grachten-Fiets-Tulp-51';
+  cli(journey.portaal, ['user', 'create', '--email', email, '--first-name', first, '--last-name', 'Collega', '--password', password, '--org', options.org ?? 'voorbeeldstad']);
+  const secret = options.withApp === false ? undefined : (await signInAtAal2(journey.portaal, email, password)).secret;
+  return { email, password, secret, name: `${first} Collega` };
+}
+
+/** The overview's row of the user with this e-mail address. */
+export const rowOf = (page: Page, email: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: email, exact: true }) });

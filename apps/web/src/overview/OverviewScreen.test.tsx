@@ -128,8 +128,9 @@ describe('OverviewScreen', () => {
     expect(JSON.parse(String(put?.init?.body))).toMatchObject({ state: 'inactive' });
   });
 
-  it('checks the e-mail address when leaving the field of the new-user form', async () => {
-    standardNetwork((url, init) => {
+  it('checks the e-mail address when leaving the field of the new-user form, and adds only permissions to an existing account', async () => {
+    const calls = standardNetwork((url, init) => {
+      if (url.pathname === '/api/users' && init?.method === 'POST') return { status: 200, body: true };
       if (url.pathname === '/api/users' && init?.method === 'HEAD') return { status: url.searchParams.get('email') === 'anna@voorbeeldstad.nl' ? 200 : 404 };
       return undefined;
     });
@@ -141,6 +142,14 @@ describe('OverviewScreen', () => {
     expect(await within(dialog).findByText('Deze gebruiker heeft al een account.')).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Voornaam')).toBeDisabled();
     expect(within(dialog).getByLabelText('E-mailadres', { exact: false })).toHaveAttribute('readonly');
+    await userEvent.click(within(dialog).getByLabelText('Financiën'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Toevoegen' }));
+    expect(await screen.findByText('Bestaande gebruiker aangepast')).toBeInTheDocument();
+    const post = calls.find((call) => call.init?.method === 'POST');
+    expect(JSON.parse(String(post?.init?.body))).toEqual({
+      traits: { email: 'anna@voorbeeldstad.nl' },
+      permissions: [{ namespace: 'subdivisions', object: 'financien_voorbeeldstad', relation: 'issuer' }],
+    });
   });
 
   it('refuses an empty name and a bad e-mail with the spec texts', async () => {

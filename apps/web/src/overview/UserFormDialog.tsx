@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -8,11 +8,13 @@ import { TextField } from '../components/TextField';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const schemaFor = (mode: 'create' | 'edit') => {
+/** The form's rules (spec §5); an address that has an account already keeps its own names, so they are not asked. */
+const schemaFor = (mode: 'create' | 'edit', existingAccount = false) => {
   const nameMessage = mode === 'create' ? 'Vul de naam in van de aan te maken gebruiker.' : 'De gebruiker moet een naam hebben.';
+  const name = existingAccount ? z.string() : z.string().trim().min(1, nameMessage).max(50, 'Naam is te lang.');
   return z.object({
-    firstName: z.string().trim().min(1, nameMessage).max(50, 'Naam is te lang.'),
-    surname: z.string().trim().min(1, nameMessage).max(50, 'Naam is te lang.'),
+    firstName: name,
+    surname: name,
     email: z.string().trim().toLowerCase().regex(EMAIL, 'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.'),
     subdivisions: z.array(z.string()),
     isAdmin: z.boolean(),
@@ -32,10 +34,16 @@ interface UserFormDialogProps {
 export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormDialogProps) {
   const mode = user ? 'edit' : 'create';
   const org = me.activeOrg!;
-  const [exists, setExists] = useState<boolean>();
+  const [exists, setExistsState] = useState<boolean>();
+  // The resolver reads the latest answer of the existence check, not the one of the render that created the form.
+  const existsRef = useRef<boolean>(undefined);
+  const setExists = (value: boolean | undefined) => {
+    existsRef.current = value;
+    setExistsState(value);
+  };
   const roles = (user?.permissions ?? []).filter((p) => p.namespace === 'subdivisions').map((p) => p.roleId ?? '');
   const form = useForm<z.input<ReturnType<typeof schemaFor>>, unknown, Values>({
-    resolver: zodResolver(schemaFor(mode)),
+    resolver: (values, context, options) => zodResolver(schemaFor(mode, existsRef.current === true))(values, context, options),
     defaultValues: {
       firstName: user?.traits.name.first ?? '',
       surname: user?.traits.name.last ?? '',
@@ -64,8 +72,10 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
   async function save(values: Values) {
     try {
       if (mode === 'create') {
-        await usersApi('/users', { method: 'POST', body: { traits: { email: values.email, name: { first: values.firstName, last: values.surname } }, permissions: permissionsOf(values) } });
-        return onDone(exists ? 'Bestaande gebruiker aangepast' : 'Nieuwe gebruiker aangemaakt');
+        const existing = existsRef.current === true;
+        const traits = existing ? { email: values.email } : { email: values.email, name: { first: values.firstName, last: values.surname } };
+        await usersApi('/users', { method: 'POST', body: { traits, permissions: permissionsOf(values) } });
+        return onDone(existing ? 'Bestaande gebruiker aangepast' : 'Nieuwe gebruiker aangemaakt');
       }
       const target = user!;
       try {

@@ -12,8 +12,10 @@ import { usePageTitle } from '../layout/use-page-title';
 
 const REDIRECT_DELAY_MS = 1_000;
 
-/** Where a signed-in person goes: a same-origin return_to, else the dashboard (admin path, administrators) or /permissies. */
+/** Where a signed-in person goes: enrolment or the code step when still needed, a same-origin return_to, else the dashboard (admin path, administrators) or /permissies. */
 function destination(flow: LoginFlow, adminPath: boolean, user: CurrentUser | undefined): string {
+  const gate = user && secondFactorGate(user);
+  if (gate) return gate;
   if (flow.return_to) {
     const target = new URL(flow.return_to, window.location.origin);
     if (target.origin === window.location.origin) return `${target.pathname}${target.search}${target.hash}`;

@@ -44,6 +44,7 @@ export const errors = {
       'Deze gebruiker hoort ook bij een andere organisatie. Blokkeren, het e-mailadres wijzigen of 2FA resetten kan daarom niet.',
     ),
   invalid: (reason: string, message: string) => new ApiError(400, 'invalid_request', reason, message),
+  invalidName: () => new ApiError(400, 'invalid_request', 'First name and surname must be 1 to 50 characters.', 'Vul de naam in van de gebruiker (1 tot 50 tekens).'),
   emailInUse: () => new ApiError(409, 'email_in_use', 'An account with this e-mail address exists already.', 'Er bestaat al een account met dit e-mailadres.'),
   tooMany: () => new ApiError(429, 'too_many_requests', 'Too many requests, please try again later.', 'Te veel verzoeken. Probeer het over een paar minuten opnieuw.'),
 };

@@ -11,7 +11,11 @@ export const traitsSchema = z.object({
 
 const permission = z.object({ namespace: z.unknown(), object: z.unknown(), relation: z.unknown(), subject_id: z.unknown().optional() });
 
-export const createUserSchema = z.object({ traits: traitsSchema, permissions: z.array(permission).max(100).default([]) });
+// The names may be left out when the address has an account already: the form then only adds permissions (spec §4).
+export const createUserSchema = z.object({
+  traits: z.object({ email: emailSchema, name: z.object({ first: name, last: name }).optional() }),
+  permissions: z.array(permission).max(100).default([]),
+});
 export const updateUserSchema = z.object({
   schema_id: z.string().optional(),
   state: z.enum(['active', 'inactive']).optional(),
@@ -28,8 +32,6 @@ export function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   if (path.startsWith('traits.email')) {
     throw errors.invalid('The e-mail address is not valid.', 'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.');
   }
-  if (path.startsWith('traits.name')) {
-    throw errors.invalid('First name and surname must be 1 to 50 characters.', 'Vul de naam in van de gebruiker (1 tot 50 tekens).');
-  }
+  if (path.startsWith('traits.name')) throw errors.invalidName();
   throw errors.invalid(`The request body is invalid at ${path || 'the top level'}: ${issue.message}`, 'Het verzoek is niet compleet of niet geldig.');
 }

@@ -81,12 +81,14 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
       await ctx.audit.record({ ...actorOf(caller, request), action: 'user.add_to_organisation', objectId: existing.id, objectEmail: existing.traits.email, result: 'success', details: { relations: tuples.map((t) => `${t.namespace}:${t.object}#${t.relation}`) } });
       return reply.code(200).send(true);
     }
+    const newName = body.traits.name;
+    if (!newName) throw errors.invalidName();
     const requested = [{ namespace: 'organizations', object: org.id, relation: 'issuer' }, ...body.permissions];
     tuplesFor(org, '00000000-0000-0000-0000-000000000000', requested); // refuse before anything is written
     let created: UserIdentity;
     try {
       created = await backend.atomically(async (ports) => {
-        const user = await ports.identities.create({ email: body.traits.email, name: body.traits.name });
+        const user = await ports.identities.create({ email: body.traits.email, name: newName });
         try {
           await ports.relations.patch({ insert: tuplesFor(org, user.id, requested) });
         } catch (error) {

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { useJourney } from './support/journey.js';
+import {
+  createColleague,
+  enrolAuthenticator,
+  enterTotpCode,
+  expectAccessible,
+  rowOf,
+  signInAsAdministrator,
+  signInWithPassword,
+} from './support/pages.js';
+
+const journey = useJourney();
+
+describe('administrators manage the users of their municipality', () => {
+  it('journey 3: adding an existing address locks the names and adds the data roles to that account', async () => {
+    const { page } = await signInAsAdministrator(journey);
+    const existing = await createColleague(journey, { first: 'Lotte', withApp: false });
+    await page.reload();
+    await rowOf(page, existing.email).waitFor();
+
+    await page.getByRole('button', { name: 'Nieuwe gebruiker toevoegen' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Nieuwe gebruiker toevoegen' });
+    await dialog.getByLabel('E-mailadres').fill(existing.email.toUpperCase());
+    await dialog.getByLabel('E-mailadres').blur();
+    await dialog.getByText('Deze gebruiker heeft al een account.').waitFor();
+    expect(await dialog.getByLabel('Voornaam').isDisabled()).toBe(true);
+    expect(await dialog.getByLabel('Achternaam').isDisabled()).toBe(true);
+    await expectAccessible(page, 'new-user dialog with an existing address');
+    await dialog.getByLabel('Financiën').check();
+    await dialog.getByRole('button', { name: 'Toevoegen' }).click();
+    await page.getByText('Bestaande gebruiker aangepast').waitFor();
+    await rowOf(page, existing.email).getByRole('cell', { name: 'Financiën' }).waitFor();
+    expect(await rowOf(page, existing.email).count()).toBe(1);
+  });
+
+  it('journey 4: a blocked user cannot sign in and is struck through; unblocked, they can again', async () => {
+    const { page } = await signInAsAdministrator(journey);
+    const colleague = await createColleague(journey, { first: 'Bram' });
+    await page.reload();
+    const row = rowOf(page, colleague.email);
+    await row.getByRole('button', { name: 'Blokkeer' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Gebruiker blokkeren' }).or(page.getByRole('dialog', { name: 'Gebruiker blokkeren' }));
+    await confirm.getByText('Weet je zeker dat je de gebruiker wil blokkeren?').waitFor();
+    await expectAccessible(page, 'block dialog');
+    await confirm.getByRole('button', { name: 'Blokkeren' }).click();
+    await page.getByText('Gebruiker geblokkeerd.').waitFor();
+    await row.getByRole('button', { name: 'Deblokkeer' }).waitFor();
+    expect(await row.getByRole('cell').first().evaluate((cell) => getComputedStyle(cell).textDecorationLine)).toBe('line-through');
+    await expectAccessible(page, 'overview with a blocked user');
+
+    const blocked = await journey.person('geblokkeerde collega');
+    await signInWithPassword(blocked, colleague.email, colleague.password);
+    await blocked.getByText('Dit account is geblokkeerd. Neem contact op met de beheerder van je gemeente.').waitFor();
+    await expectAccessible(blocked, 'sign-in refused for a blocked account');
+
+    await row.getByRole('button', { name: 'Deblokkeer' }).click();
+    const unblock = page.getByRole('alertdialog', { name: 'Gebruiker deblokkeren' }).or(page.getByRole('dialog', { name: 'Gebruiker deblokkeren' }));
+    await unblock.getByText('Weet je zeker dat je de gebruiker wil deblokkeren?').waitFor();
+    await expectAccessible(page, 'unblock dialog');
+    await unblock.getByRole('button', { name: 'Deblokkeren' }).click();
+    await page.getByText('Gebruiker gedeblokkeerd.').waitFor();
+    await row.getByRole('button', { name: 'Blokkeer' }).waitFor();
+
+    await signInWithPassword(blocked, colleague.email, colleague.password);
+    await enterTotpCode(blocked, colleague.secret!);
+    await blocked.waitForURL((url) => url.pathname === '/permissies');
+  });
+
+  it('journey 5: after a 2FA reset the user links an app again; a deleted user is gone and cannot sign in', async () => {
+    const { page } = await signInAsAdministrator(journey);
+    const colleague = await createColleague(journey, { first: 'Fenna' });
+    await page.reload();
+    const row = rowOf(page, colleague.email);
+    await row.getByRole('button', { name: 'Reset 2FA' }).click();
+    const reset = page.getByRole('alertdialog', { name: '2FA Resetten' }).or(page.getByRole('dialog', { name: '2FA Resetten' }));
+    await reset.getByText(/Weet je zeker dat je de tweestapsverificatie van Fenna Collega wil resetten\?/).waitFor();
+    await expectAccessible(page, 'reset 2FA dialog');
+    await reset.getByRole('button', { name: 'Resetten' }).click();
+    await page.getByText('2FA reset succesvol').waitFor();
+    await row.getByRole('button', { name: 'Bewerken' }).waitFor();
+    expect(await row.getByRole('button', { name: 'Reset 2FA' }).count()).toBe(0);
+
+    const person = await journey.person('collega na reset');
+    await signInWithPassword(person, colleague.email, colleague.password);
+    await enrolAuthenticator(person);
+
+    await row.getByRole('button', { name: 'Verwijderen' }).click();
+    const remove = page.getByRole('alertdialog', { name: 'Gebruiker verwijderen' }).or(page.getByRole('dialog', { name: 'Gebruiker verwijderen' }));
+    await remove.getByText('Weet je zeker dat je de gebruiker wil verwijderen?').waitFor();
+    await expectAccessible(page, 'delete dialog');
+    await remove.getByRole('button', { name: 'Verwijderen' }).click();
+    await page.getByText('Gebruiker verwijderd.').waitFor();
+    await row.waitFor({ state: 'detached' });
+
+    const gone = await journey.person('verwijderde collega');
+    await signInWithPassword(gone, colleague.email, colleague.password);
+    await gone.getByText('Het e-mailadres of wachtwoord klopt niet.').waitFor();
+  });
+});
