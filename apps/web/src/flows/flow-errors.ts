@@ -5,8 +5,8 @@ export type FlowName = 'login' | 'registration' | 'recovery' | 'verification' | 
 export interface FlowErrorActions {
   /** Navigates inside the portal (a path with query). */
   navigate(to: string): void;
-  /** Forgets the current flow and starts a new one. */
-  restart(): void;
+  /** Forgets the current flow and starts a new one, telling the person why when `notice` is given. */
+  restart(notice?: string): void;
   /** Loads another flow of the same kind by id (a 410's `use_flow_id`). */
   useFlow(id: string): void;
 }
@@ -25,6 +25,14 @@ export function portalPathOf(url: string): string {
   const screen = flowScreens[target.pathname];
   return `${screen ?? target.pathname}${target.search}`;
 }
+
+/** Why a form starts over, for the errors after which the person would otherwise meet an empty form unexplained. */
+export const RESTART_NOTICES: Record<string, string> = {
+  self_service_flow_return_to_forbidden: 'Het adres waar je hierna heen zou gaan, hoort niet bij het portaal. Je blijft daarom in het portaal.',
+  self_service_flow_expired: 'Het formulier was verlopen. Vul het opnieuw in.',
+  security_csrf_violation: 'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.',
+  security_identity_mismatch: 'Je bent intussen met een ander account ingelogd. Vul het formulier opnieuw in.',
+};
 
 /**
  * The flow error handler of spec §8. Returns the flow body when the error is a validation answer (400 with a flow)
@@ -51,7 +59,7 @@ export async function handleFlowError<T>(error: unknown, flow: FlowName, actions
     case 'security_csrf_violation':
     case 'security_identity_mismatch':
       if (typeof body.use_flow_id === 'string') return void actions.useFlow(body.use_flow_id);
-      return void actions.restart();
+      return void actions.restart(RESTART_NOTICES[id]);
     default:
       break;
   }
@@ -62,7 +70,7 @@ export async function handleFlowError<T>(error: unknown, flow: FlowName, actions
   }
   if (status === 410) {
     if (typeof body.use_flow_id === 'string') return void actions.useFlow(body.use_flow_id);
-    return void actions.restart();
+    return void actions.restart(RESTART_NOTICES.self_service_flow_expired);
   }
   if (status === 401) return void actions.navigate('/login');
   if (status === 404 || status === 403) return void actions.restart();

@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { frontend } from '../api/ory';
 import { handleFlowError, type FlowErrorActions } from './flow-errors';
 import type { FlowUi, FlowValues } from './ui-types';
+import { useSameScreenNavigation, withNotice } from '../components/RestartNotice';
 
 type Kind = 'registration' | 'verification';
 
@@ -37,21 +38,22 @@ export function useSelfServiceFlow(kind: Kind) {
   const flowId = params.get('flow');
   const returnTo = params.get('return_to') ?? undefined;
   const loading = useRef<string | null>(null);
+  const sameScreen = useSameScreenNavigation();
 
   const actions: FlowErrorActions = {
     navigate: (to) => navigate(to, { replace: true }),
-    restart: () => {
+    restart: (notice) => {
       setFlow(undefined);
-      setParams({}, { replace: true });
+      setParams({}, withNotice(notice));
     },
-    useFlow: (id) => setParams({ flow: id }, { replace: true }),
+    useFlow: (id) => setParams({ flow: id }, sameScreen()),
   };
 
   const load = useCallback(async () => {
     try {
       const loaded = (flowId ? await api[kind].get(flowId) : await api[kind].create(returnTo)) as AnyFlow;
       setFlow(loaded);
-      if (!flowId) setParams({ flow: loaded.id }, { replace: true });
+      if (!flowId) setParams({ flow: loaded.id }, sameScreen());
     } catch (error) {
       await handleFlowError(error, kind, actions);
     }

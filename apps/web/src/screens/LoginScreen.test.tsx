@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeNetwork, renderAt } from '../test-support';
+import { axeViolations } from '../test-axe';
 import LoginScreen from './LoginScreen';
 
 const node = (name: string, type: string, group: string, label?: { id: number; text: string; context?: unknown }, value?: string) => ({
@@ -139,5 +140,21 @@ describe('LoginScreen', () => {
     await userEvent.type(await screen.findByLabelText('Verificatiecode'), '123456');
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
     await waitFor(() => expect(screen.getByText('Overzicht-pagina')).toBeInTheDocument(), { timeout: 2_500 });
+  });
+
+  it('starts over without a foreign return_to and says why', async () => {
+    const calls = fakeNetwork((url) => {
+      if (url.pathname === '/self-service/login/browser') {
+        return url.searchParams.get('return_to')
+          ? { status: 400, body: { error: { id: 'self_service_flow_return_to_forbidden', code: 400 } } }
+          : { status: 200, body: loginFlow('aal1') };
+      }
+      return { status: 401, body: {} };
+    });
+    const { container } = renderAt('/login?return_to=https://kwaadwillend.example/', routes);
+    expect(await screen.findByText('Het adres waar je hierna heen zou gaan, hoort niet bij het portaal. Je blijft daarom in het portaal.')).toBeInTheDocument();
+    expect(await screen.findByLabelText('Wachtwoord')).toBeInTheDocument();
+    expect(calls.filter((call) => call.url.pathname === '/self-service/login/browser').map((call) => call.url.searchParams.has('return_to'))).toEqual([true, false]);
+    expect(await axeViolations(container)).toEqual([]);
   });
 });

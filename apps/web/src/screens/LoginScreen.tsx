@@ -9,6 +9,7 @@ import { FlowForm } from '../flows/FlowForm';
 import { handleFlowError, portalPathOf } from '../flows/flow-errors';
 import type { FlowUi, FlowValues } from '../flows/ui-types';
 import { usePageTitle } from '../layout/use-page-title';
+import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
 
 const REDIRECT_DELAY_MS = 1_000;
 
@@ -39,17 +40,16 @@ export default function LoginScreen() {
   const refresh = params.get('refresh') === 'true';
   const returnTo = params.get('return_to') ?? undefined;
   const started = useRef<string | null>(null);
+  const sameScreen = useSameScreenNavigation();
 
   const actions = {
     navigate: (to: string) => navigate(to, { replace: true }),
-    restart: () => {
+    // Spec §8: start over at the screen's own path, without the flow or the rest of the query.
+    restart: (notice?: string) => {
       setFlow(undefined);
-      setParams((current) => {
-        current.delete('flow');
-        return current;
-      }, { replace: true });
+      setParams(new URLSearchParams(), withNotice(notice));
     },
-    useFlow: (id: string) => setParams((current) => (current.set('flow', id), current), { replace: true }),
+    useFlow: (id: string) => setParams((current) => (current.set('flow', id), current), sameScreen()),
   };
 
   // The existing-session rules: a session without its second factor goes to enrolment or to the aal2 step.
@@ -62,7 +62,7 @@ export default function LoginScreen() {
       }
       const created = flowId ? await frontend.getLoginFlow({ id: flowId }) : await frontend.createBrowserLoginFlow({ aal, refresh, returnTo });
       setFlow(created);
-      if (!flowId) setParams((current) => (current.set('flow', created.id), current), { replace: true });
+      if (!flowId) setParams((current) => (current.set('flow', created.id), current), sameScreen());
     } catch (error) {
       const { status } = await idpErrorOf(error);
       if (status === 0) return setProblem('Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw of mail naar de ondersteuning.');
@@ -125,6 +125,7 @@ export default function LoginScreen() {
           <p className="utrecht-paragraph">Je bent ingelogd. Even geduld…</p>
         </div>
       )}
+      {!done && <RestartNotice />}
       {flow && !done && <FlowForm ui={relabel(flow.ui as unknown as FlowUi)} onSubmit={submit} />}
       {!flow && !problem && <p role="status">Laden…</p>}
       {!done && (

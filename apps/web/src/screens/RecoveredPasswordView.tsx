@@ -15,6 +15,7 @@ import { handleFlowError } from '../flows/flow-errors';
 import type { FlowUi } from '../flows/ui-types';
 import { translate } from '../i18n/kratos-messages';
 import { usePageTitle } from '../layout/use-page-title';
+import { withNotice } from '../components/RestartNotice';
 
 const schema = z
   .object({
@@ -35,7 +36,7 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
   const [flow, setFlow] = useState<SettingsFlow>();
   const [failure, setFailure] = useState<string>();
   const form = useForm<z.input<typeof schema>, unknown, Values>({ resolver: zodResolver(schema), defaultValues: { password: '', confirmPassword: '' } });
-  const actions = { navigate: (to: string) => navigate(to, { replace: true }), restart: () => navigate('/recovery', { replace: true }), useFlow: (id: string) => navigate(`/settings?flow=${id}`, { replace: true }) };
+  const actions = { navigate: (to: string) => navigate(to, { replace: true }), restart: (notice?: string) => navigate('/recovery', withNotice(notice)), useFlow: (id: string) => navigate(`/settings?flow=${id}`, { replace: true }) };
 
   useEffect(() => {
     frontend

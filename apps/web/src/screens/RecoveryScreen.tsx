@@ -7,6 +7,7 @@ import { usersApi } from '../api/users-api';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { TextField } from '../components/TextField';
 import { usePageTitle } from '../layout/use-page-title';
+import { RestartNotice } from '../components/RestartNotice';
 
 const schema = z.object({ email: z.string().trim().toLowerCase().email('E-mail is niet valide.') });
 type Values = z.output<typeof schema>;
@@ -30,6 +31,7 @@ export default function RecoveryScreen() {
     <main className="dvp-main" id="inhoud">
       <ProgressSteps steps={RECOVERY_STEPS} current={0} />
       <h1 className="utrecht-heading-1">Herstel je wachtwoord</h1>
+      <RestartNotice />
       {state === 'sent' ? (
         <div role="status">
           <p className="utrecht-paragraph">

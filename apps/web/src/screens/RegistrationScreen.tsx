@@ -4,6 +4,7 @@ import { usePortalConfig } from '../api/queries';
 import { FlowForm } from '../flows/FlowForm';
 import { useSelfServiceFlow } from '../flows/use-flow';
 import { usePageTitle } from '../layout/use-page-title';
+import { RestartNotice } from '../components/RestartNotice';
 
 /** /registration: not shown in the spec; built like the other flow screens. Off unless REGISTRATION_ENABLED. */
 export default function RegistrationScreen() {
@@ -13,6 +14,7 @@ export default function RegistrationScreen() {
   return (
     <main className="dvp-main" id="inhoud">
       <h1 className="utrecht-heading-1">Account maken</h1>
+      <RestartNotice />
       {config.isPending && <p role="status">Laden…</p>}
       {config.data && !enabled && (
         <p className="utrecht-paragraph">Accounts worden gemaakt door de beheerder van je gemeente. Vraag hem of haar om een uitnodiging.</p>

@@ -16,6 +16,7 @@ import { translate } from '../i18n/kratos-messages';
 import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
 import { RecoveredPasswordView } from './RecoveredPasswordView';
+import { RestartNotice, withNotice } from '../components/RestartNotice';
 
 type Outcome = { kind: 'ok' | 'error'; text: string } | undefined;
 
@@ -47,7 +48,14 @@ function AccountSettings() {
     defaultValues: { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' },
   });
   const errors = form.formState.errors;
-  const actions = { navigate: (to: string) => navigate(to), restart: () => setFlow(undefined), useFlow: () => setFlow(undefined) };
+  const actions = {
+    navigate: (to: string) => navigate(to),
+    restart: (notice?: string) => {
+      setFlow(undefined);
+      navigate('/settings', withNotice(notice));
+    },
+    useFlow: () => setFlow(undefined),
+  };
 
   useEffect(() => {
     if (flow) return;
@@ -104,6 +112,7 @@ function AccountSettings() {
     <Shell>
       <main className="dvp-main" id="inhoud">
         <h1 className="utrecht-heading-1">Account instellingen</h1>
+        <RestartNotice />
         {outcome && (
           <div ref={outcomeRef} tabIndex={-1} className={`utrecht-alert utrecht-alert--${outcome.kind}`} role={outcome.kind === 'error' ? 'alert' : 'status'}>
             <p className="utrecht-paragraph">{outcome.text}</p>

@@ -10,6 +10,7 @@ import type { FlowUi, FlowValues, UiNode } from '../flows/ui-types';
 import { usePageTitle } from '../layout/use-page-title';
 import { BackupCodeActions } from './BackupCodeActions';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
+import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
 
 const codesOf = (ui: FlowUi): string[] => {
   const node = ui.nodes.find((n) => n.attributes.id === 'lookup_secret_codes');
@@ -27,22 +28,23 @@ export default function TwoFactorScreen() {
   const user = useCurrentUser();
   const [flow, setFlow] = useState<SettingsFlow>();
   const flowId = params.get('flow');
+  const sameScreen = useSameScreenNavigation();
   const keep = (id: string) => ({ flow: id, ...(params.get('herstel') ? { herstel: '1' } : {}) });
 
   const actions = {
     navigate: (to: string) => navigate(to, { replace: true }),
-    restart: () => {
+    restart: (notice?: string) => {
       setFlow(undefined);
-      setParams({}, { replace: true });
+      setParams({}, withNotice(notice));
     },
-    useFlow: (id: string) => setParams(keep(id), { replace: true }),
+    useFlow: (id: string) => setParams(keep(id), sameScreen()),
   };
 
   const load = useCallback(async () => {
     try {
       const loaded = flowId ? await frontend.getSettingsFlow({ id: flowId }) : await frontend.createBrowserSettingsFlow({});
       setFlow(loaded);
-      if (!flowId) setParams(keep(loaded.id), { replace: true });
+      if (!flowId) setParams(keep(loaded.id), sameScreen());
     } catch (error) {
       await handleFlowError(error, 'settings', actions);
     }
@@ -83,6 +85,7 @@ export default function TwoFactorScreen() {
     <main className="dvp-main" id="inhoud">
       {fromRecovery && <ProgressSteps steps={RECOVERY_STEPS} current={linked ? 3 : 2} />}
       <h1 className="utrecht-heading-1">Authenticator-app instellen</h1>
+      <RestartNotice />
       {!linked ? (
         <section aria-labelledby="dvp-app">
           <h2 id="dvp-app" className="utrecht-heading-2">

@@ -4,6 +4,7 @@ import { ProgressSteps, VERIFICATION_STEPS } from '../components/ProgressSteps';
 import { FlowForm } from '../flows/FlowForm';
 import { useSelfServiceFlow } from '../flows/use-flow';
 import { usePageTitle } from '../layout/use-page-title';
+import { RestartNotice } from '../components/RestartNotice';
 
 /** /verification (spec §2): the provider's verification flow, with the steps towards the authenticator app. */
 export default function VerificationScreen() {
@@ -14,6 +15,7 @@ export default function VerificationScreen() {
     <main className="dvp-main" id="inhoud">
       <ProgressSteps steps={VERIFICATION_STEPS} current={verified ? 1 : 0} />
       <h1 className="utrecht-heading-1">Verifieer je account</h1>
+      <RestartNotice />
       {!ui && <p role="status">Laden…</p>}
       {ui && <FlowForm ui={ui} onSubmit={async (values) => void (await submit(values))} />}
       {verified && (

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { useJourney } from './support/journey.js';
+import { createColleague, DEMO_CATALOGUE, cli, expectAccessible, signInWithPassword } from './support/pages.js';
+
+// Short-lived flows, so that an expired one can be met without waiting an hour.
+const journey = useJourney({ env: { FLOW_LIFESPAN: '3s' } });
+
+const loginForm = (page: import('playwright-core').Page) => page.getByLabel('E-mailadres');
+
+describe('journey 9: broken, expired and foreign flows end on a useful screen', () => {
+  it('restarts the sign-in when the flow id in the address is made up', async () => {
+    const page = await journey.person();
+    await page.goto('/login?flow=00000000-0000-4000-8000-000000000000');
+    await loginForm(page).waitFor();
+    await page.waitForURL((url) => /^[0-9a-f-]{36}$/.test(url.searchParams.get('flow') ?? '') && !url.search.includes('00000000-0000'));
+  });
+
+  it('offers a fresh form with a Dutch explanation when the flow expired', async () => {
+    cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
+    const colleague = await createColleague(journey, { withApp: false });
+    const page = await journey.person();
+    await page.goto('/login');
+    await loginForm(page).waitFor();
+    const expiredFlow = new URL(page.url()).searchParams.get('flow');
+    await page.waitForTimeout(3_500);
+    await page.getByLabel('E-mailadres').fill(colleague.email);
+    await page.getByLabel('Wachtwoord', { exact: true }).fill(colleague.password);
+    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await page.getByText('Het inloggen duurde te lang. Probeer het opnieuw.').waitFor();
+    expect(new URL(page.url()).searchParams.get('flow')).not.toBe(expiredFlow);
+    await expectAccessible(page, 'expired sign-in flow');
+  });
+
+  it('refuses a return_to on a foreign site and still shows the sign-in form', async () => {
+    const page = await journey.person();
+    await page.goto('/login?return_to=https://kwaadwillend.example/oogst');
+    await page.getByText('Het adres waar je hierna heen zou gaan, hoort niet bij het portaal. Je blijft daarom in het portaal.').waitFor();
+    await loginForm(page).waitFor();
+    expect(new URL(page.url()).searchParams.get('return_to')).toBeNull();
+    await expectAccessible(page, 'sign-in after a refused return_to');
+  });
+
+  it('starts over when the anti-forgery cookie is missing, and signing in then works', async () => {
+    const colleague = await createColleague(journey, { withApp: false, org: 'dego' });
+    const page = await journey.person();
+    await page.goto('/login');
+    await loginForm(page).waitFor();
+    const context = page.context();
+    const kept = (await context.cookies()).filter((cookie) => !cookie.name.startsWith('csrf_token'));
+    await context.clearCookies();
+    await context.addCookies(kept);
+    await page.getByLabel('E-mailadres').fill(colleague.email);
+    await page.getByLabel('Wachtwoord', { exact: true }).fill(colleague.password);
+    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await page.getByText('Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.').waitFor();
+    await signInWithPassword(page, colleague.email, colleague.password);
+    await page.waitForURL((url) => url.pathname === '/permissies');
+  });
+
+  it('shows the error page in Dutch for an error report, with the way back', async () => {
+    const page = await journey.person();
+    await page.goto('/error');
+    await page.getByRole('heading', { name: 'Er is een fout opgetreden' }).waitFor();
+    await page.getByRole('link', { name: 'Naar login' }).waitFor();
+    await expectAccessible(page, 'error page');
+  });
+});
