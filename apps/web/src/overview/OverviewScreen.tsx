@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button as AriaButton, Tooltip, TooltipTrigger } from 'react-aria-components';
@@ -34,6 +34,25 @@ export default function OverviewScreen() {
   const [sort, setSort] = useState<SortKey>('type');
   const [search, setSearch] = useState('');
   const [action, setAction] = useState<Action>();
+  // Focus returns to what opened a dialog, or to 'Nieuwe gebruiker toevoegen' when that row action is gone.
+  const opener = useRef<HTMLElement | null>(null);
+  const newUserButton = useRef<HTMLButtonElement>(null);
+  const open = (next: Action) => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setAction(next);
+  };
+  const returnFocus = useRef(false);
+  const close = () => {
+    returnFocus.current = true;
+    setAction(undefined);
+  };
+  // After the dialog is gone (its focus trap included), so nothing pulls the focus back into it.
+  useEffect(() => {
+    if (action || !returnFocus.current) return;
+    returnFocus.current = false;
+    const frame = window.requestAnimationFrame(() => (opener.current?.isConnected ? opener.current : newUserButton.current)?.focus());
+    return () => window.cancelAnimationFrame(frame);
+  }, [action]);
   const [busy, setBusy] = useState(false);
   const users = useQuery({ queryKey: ['users', 'list'], queryFn: () => usersApi<PortalUser[]>('/users'), enabled: Boolean(me.data?.isAdmin) && me.data !== undefined && !secondFactorGate(me.data), retry: false });
   const shown = useMemo(() => sortUsers(searchUsers(users.data ?? [], search), sort), [users.data, search, sort]);
@@ -45,7 +64,7 @@ export default function OverviewScreen() {
   if (!me.data.isAdmin) return <Navigate to="/permissies" replace />;
 
   const done = async (message: string) => {
-    setAction(undefined);
+    close();
     toast({ title: message, variant: 'success' });
     await queryClient.invalidateQueries({ queryKey: ['users'] });
   };
@@ -68,7 +87,7 @@ export default function OverviewScreen() {
       <main className="dvp-main" id="inhoud">
         <h1 className="utrecht-heading-1">Overzicht</h1>
         <div className="dvp-toolbar">
-          <button type="button" className="utrecht-button utrecht-button--primary-action" disabled={users.isPending || users.isError} onClick={() => setAction({ kind: 'new' })}>
+          <button type="button" className="utrecht-button utrecht-button--primary-action" ref={newUserButton} disabled={users.isPending || users.isError} onClick={() => open({ kind: 'new' })}>
             Nieuwe gebruiker toevoegen
           </button>
           <div className="utrecht-form-field">
@@ -133,16 +152,16 @@ export default function OverviewScreen() {
                   <td>{longDate(user.created_at)}</td>
                   <td>
                     <div className="dvp-row-actions">
-                      {user.credentials.includes('totp') && <RowAction label="Reset 2FA" onPress={() => setAction({ kind: 'reset', user })} />}
-                      <RowAction label="Bewerken" onPress={() => setAction({ kind: 'edit', user })} />
+                      {user.credentials.includes('totp') && <RowAction label="Reset 2FA" onPress={() => open({ kind: 'reset', user })} />}
+                      <RowAction label="Bewerken" onPress={() => open({ kind: 'edit', user })} />
                       {/* Nobody blocks or deletes themselves; the server refuses it too. */}
                       {user.id !== me.data.identity.id &&
                         (user.state === 'inactive' ? (
-                          <RowAction label="Deblokkeer" onPress={() => setAction({ kind: 'unblock', user })} />
+                          <RowAction label="Deblokkeer" onPress={() => open({ kind: 'unblock', user })} />
                         ) : (
-                          <RowAction label="Blokkeer" onPress={() => setAction({ kind: 'block', user })} />
+                          <RowAction label="Blokkeer" onPress={() => open({ kind: 'block', user })} />
                         ))}
-                      {user.id !== me.data.identity.id && <RowAction label="Verwijderen" onPress={() => setAction({ kind: 'delete', user })} />}
+                      {user.id !== me.data.identity.id && <RowAction label="Verwijderen" onPress={() => open({ kind: 'delete', user })} />}
                     </div>
                   </td>
                 </tr>
@@ -154,28 +173,28 @@ export default function OverviewScreen() {
           <UserFormDialog
             me={me.data}
             user={action.kind === 'edit' ? action.user : undefined}
-            onClose={() => setAction(undefined)}
+            onClose={close}
             onDone={(message) => void done(message)}
             onError={(message) => toast({ title: message, variant: 'error' })}
           />
         )}
         {action?.kind === 'block' && (
-          <ConfirmDialog title="Gebruiker blokkeren" confirmLabel="Blokkeren" danger busy={busy} onClose={() => setAction(undefined)} onConfirm={() => void run(() => setState(action.user, 'inactive'), 'Gebruiker geblokkeerd.', 'Fout opgetreden bij wijzigen gebruiker status.')}>
+          <ConfirmDialog title="Gebruiker blokkeren" confirmLabel="Blokkeren" danger busy={busy} onClose={close} onConfirm={() => void run(() => setState(action.user, 'inactive'), 'Gebruiker geblokkeerd.', 'Fout opgetreden bij wijzigen gebruiker status.')}>
             <p className="utrecht-paragraph">Weet je zeker dat je de gebruiker wil blokkeren?</p>
           </ConfirmDialog>
         )}
         {action?.kind === 'unblock' && (
-          <ConfirmDialog title="Gebruiker deblokkeren" confirmLabel="Deblokkeren" busy={busy} onClose={() => setAction(undefined)} onConfirm={() => void run(() => setState(action.user, 'active'), 'Gebruiker gedeblokkeerd.', 'Fout opgetreden bij wijzigen gebruiker status.')}>
+          <ConfirmDialog title="Gebruiker deblokkeren" confirmLabel="Deblokkeren" busy={busy} onClose={close} onConfirm={() => void run(() => setState(action.user, 'active'), 'Gebruiker gedeblokkeerd.', 'Fout opgetreden bij wijzigen gebruiker status.')}>
             <p className="utrecht-paragraph">Weet je zeker dat je de gebruiker wil deblokkeren?</p>
           </ConfirmDialog>
         )}
         {action?.kind === 'delete' && (
-          <ConfirmDialog title="Gebruiker verwijderen" confirmLabel="Verwijderen" danger busy={busy} onClose={() => setAction(undefined)} onConfirm={() => void run(() => usersApi(`/users?id=${action.user.id}`, { method: 'DELETE' }), 'Gebruiker verwijderd.', 'Fout opgetreden bij verwijderen gebruiker.')}>
+          <ConfirmDialog title="Gebruiker verwijderen" confirmLabel="Verwijderen" danger busy={busy} onClose={close} onConfirm={() => void run(() => usersApi(`/users?id=${action.user.id}`, { method: 'DELETE' }), 'Gebruiker verwijderd.', 'Fout opgetreden bij verwijderen gebruiker.')}>
             <p className="utrecht-paragraph">Weet je zeker dat je de gebruiker wil verwijderen?</p>
           </ConfirmDialog>
         )}
         {action?.kind === 'reset' && (
-          <ConfirmDialog title="2FA Resetten" confirmLabel="Resetten" danger busy={busy} onClose={() => setAction(undefined)} onConfirm={() => void run(() => usersApi(`/users/${action.user.id}/totp`, { method: 'DELETE' }), '2FA reset succesvol', 'Fout opgetreden bij het resetten van 2FA.')}>
+          <ConfirmDialog title="2FA Resetten" confirmLabel="Resetten" danger busy={busy} onClose={close} onConfirm={() => void run(() => usersApi(`/users/${action.user.id}/totp`, { method: 'DELETE' }), '2FA reset succesvol', 'Fout opgetreden bij het resetten van 2FA.')}>
             <p className="utrecht-paragraph">
               Weet je zeker dat je de tweestapsverificatie van {fullName(action.user)} wil resetten? De gebruiker moet daarna bij de volgende keer inloggen de authenticator-app opnieuw instellen.
             </p>
