@@ -32,6 +32,33 @@ describe('administrators manage the users of their municipality', () => {
     await page.getByText('Bestaande gebruiker aangepast').waitFor();
     await rowOf(page, existing.email).getByRole('cell', { name: 'Financiën' }).waitFor();
     expect(await rowOf(page, existing.email).count()).toBe(1);
+
+    // Editing the data roles: the chosen ones replace the old ones.
+    await rowOf(page, existing.email).getByRole('button', { name: 'Bewerken' }).click();
+    const edit = page.getByRole('dialog', { name: 'Gebruiker bewerken' });
+    expect(await edit.getByLabel('Financiën').isChecked()).toBe(true);
+    expect(await edit.getByLabel('Voornaam').inputValue()).toBe('Lotte');
+    await edit.getByLabel('Voornaam').fill('');
+    await edit.getByRole('button', { name: 'Opslaan' }).click();
+    await edit.getByText('De gebruiker moet een naam hebben.').waitFor();
+    await expectAccessible(page, 'edit dialog with a validation message');
+    await edit.getByLabel('Voornaam').fill('Lotte');
+    await edit.getByLabel('Financiën').uncheck();
+    await edit.getByLabel('Ruimte en wonen').check();
+    await edit.getByRole('button', { name: 'Opslaan' }).click();
+    await page.getByText('Gebruiker aangepast').waitFor();
+    await rowOf(page, existing.email).getByRole('cell', { name: 'Ruimte en wonen' }).waitFor();
+    expect(await rowOf(page, existing.email).getByRole('cell', { name: 'Financiën' }).count()).toBe(0);
+
+    // Sorting and searching the table.
+    await page.getByLabel('Sorteer op').selectOption({ label: 'Naam' });
+    await page.getByRole('columnheader', { name: 'Naam' }).and(page.locator('[aria-sort="ascending"]')).waitFor();
+    const names = await page.getByRole('row').locator('td:first-child').allInnerTexts();
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'nl', { sensitivity: 'base' })));
+    await expectAccessible(page, 'overview sorted by name');
+    await page.getByLabel('Zoek gebruiker').fill('LOTTE');
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    await rowOf(page, existing.email).waitFor();
   });
 
   it('journey 4: a blocked user cannot sign in and is struck through; unblocked, they can again', async () => {

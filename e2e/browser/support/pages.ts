@@ -6,6 +6,9 @@ import { totpCode } from '../../support/identities.js';
 import { portaalCli, signInAtAal2 } from '../../support/portal-users.js';
 import type { Portaal } from '../../support/portaal.js';
 import type { Journey } from './journey.js';
+import { enterTotpCode, signInWithPassword } from './sign-in.js';
+
+export { enterTotpCode, signInWithPassword };
 
 export const DEMO_CATALOGUE = 'packages/users-api/catalogue/demo-catalogue.json';
 
@@ -19,20 +22,6 @@ export function cli(portaal: Portaal, args: string[]): string {
 /** The first administrator of a municipality, as an operator bootstraps one on a new installation. */
 export function bootstrapAdministrator(portaal: Portaal, email: string, password: string, org = 'voorbeeldstad') {
   cli(portaal, ['user', 'create', '--email', email, '--first-name', 'Bea', '--last-name', 'Beheer', '--password', password, '--org', org, '--admin']);
-}
-
-/** Fills the sign-in form (normal or administrator path) with e-mail address and password. */
-export async function signInWithPassword(page: Page, email: string, password: string, path = '/login') {
-  await page.goto(path);
-  await page.getByLabel('E-mailadres').fill(email);
-  await page.getByLabel('Wachtwoord', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Inloggen' }).click();
-}
-
-/** Answers the second-factor step with the current code of the authenticator app. */
-export async function enterTotpCode(page: Page, secret: string, offsetSteps = 0) {
-  await page.getByLabel('Verificatiecode').fill(await totpCode(secret, offsetSteps));
-  await page.getByRole('button', { name: 'Log in' }).click();
 }
 
 /**

@@ -24,6 +24,19 @@ function RowAction({ label, onPress }: { label: string; onPress(): void }) {
   );
 }
 
+/** An e-mail address that may wrap before its '@' in a narrow column, and nowhere else. */
+function EmailAddress({ address }: { address: string }) {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return <>{address}</>;
+  return (
+    <>
+      {address.slice(0, at)}
+      <wbr />
+      {address.slice(at)}
+    </>
+  );
+}
+
 /** The administrators' user overview at `/` (spec §2): sort, search, the six columns and the row actions. */
 export default function OverviewScreen() {
   usePageTitle('Overzicht');
@@ -120,54 +133,59 @@ export default function OverviewScreen() {
           </div>
         )}
         {users.data && (
-          <table className="dvp-table">
-            <caption className="dvp-visually-hidden">Gebruikers van {me.data.activeOrg?.label}</caption>
-            <thead>
-              <tr>
-                {(['Naam', 'E-mailadres', 'Type gebruiker', 'Datarol', 'Aangemaakt', 'Acties'] as const).map((column) => {
-                  const key = { Naam: 'name', 'E-mailadres': 'email', 'Type gebruiker': 'type', Aangemaakt: 'created' }[column as string] as SortKey | undefined;
-                  return (
-                    <th key={column} scope="col" aria-sort={key && key === sort ? (key === 'created' ? 'descending' : 'ascending') : undefined}>
-                      {column}
-                    </th>
-                  );
-                })}
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((user) => (
-                <tr key={user.id} className={user.state === 'inactive' ? 'dvp-row--blocked' : undefined}>
-                  <td>
-                    {fullName(user)}
-                    {user.state === 'inactive' && <span className="dvp-visually-hidden"> (geblokkeerd)</span>}
-                  </td>
-                  <td>{user.traits.email}</td>
-                  <td>{user.userType.id === 'administrator' ? 'Beheerder' : 'Medewerker'}</td>
-                  <td>
-                    {user.permissions
-                      .filter((p) => p.namespace === 'subdivisions')
-                      .map((p) => p.label)
-                      .join(', ')}
-                  </td>
-                  <td>{longDate(user.created_at)}</td>
-                  <td>
-                    <div className="dvp-row-actions">
-                      {user.credentials.includes('totp') && <RowAction label="Reset 2FA" onPress={() => open({ kind: 'reset', user })} />}
-                      <RowAction label="Bewerken" onPress={() => open({ kind: 'edit', user })} />
-                      {/* Nobody blocks or deletes themselves; the server refuses it too. */}
-                      {user.id !== me.data.identity.id &&
-                        (user.state === 'inactive' ? (
-                          <RowAction label="Deblokkeer" onPress={() => open({ kind: 'unblock', user })} />
-                        ) : (
-                          <RowAction label="Blokkeer" onPress={() => open({ kind: 'block', user })} />
-                        ))}
-                      {user.id !== me.data.identity.id && <RowAction label="Verwijderen" onPress={() => open({ kind: 'delete', user })} />}
-                    </div>
-                  </td>
+          // A region that takes the focus, so that keyboard users can scroll a table wider than the screen.
+          <div className="dvp-table-scroll" role="region" aria-label="Gebruikers" tabIndex={0}>
+            <table className="dvp-table">
+              <caption className="dvp-visually-hidden">Gebruikers van {me.data.activeOrg?.label}</caption>
+              <thead>
+                <tr>
+                  {(['Naam', 'E-mailadres', 'Type gebruiker', 'Datarol', 'Aangemaakt', 'Acties'] as const).map((column) => {
+                    const key = { Naam: 'name', 'E-mailadres': 'email', 'Type gebruiker': 'type', Aangemaakt: 'created' }[column as string] as SortKey | undefined;
+                    return (
+                      <th key={column} scope="col" aria-sort={key && key === sort ? (key === 'created' ? 'descending' : 'ascending') : undefined}>
+                        {column}
+                      </th>
+                    );
+                  })}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {shown.map((user) => (
+                  <tr key={user.id} className={user.state === 'inactive' ? 'dvp-row--blocked' : undefined}>
+                    <td>
+                      {fullName(user)}
+                      {user.state === 'inactive' && <span className="dvp-visually-hidden"> (geblokkeerd)</span>}
+                    </td>
+                    <td>
+                      <EmailAddress address={user.traits.email} />
+                    </td>
+                    <td>{user.userType.id === 'administrator' ? 'Beheerder' : 'Medewerker'}</td>
+                    <td>
+                      {user.permissions
+                        .filter((p) => p.namespace === 'subdivisions')
+                        .map((p) => p.label)
+                        .join(', ')}
+                    </td>
+                    <td>{longDate(user.created_at)}</td>
+                    <td>
+                      <div className="dvp-row-actions">
+                        {user.credentials.includes('totp') && <RowAction label="Reset 2FA" onPress={() => open({ kind: 'reset', user })} />}
+                        <RowAction label="Bewerken" onPress={() => open({ kind: 'edit', user })} />
+                        {/* Nobody blocks or deletes themselves; the server refuses it too. */}
+                        {user.id !== me.data.identity.id &&
+                          (user.state === 'inactive' ? (
+                            <RowAction label="Deblokkeer" onPress={() => open({ kind: 'unblock', user })} />
+                          ) : (
+                            <RowAction label="Blokkeer" onPress={() => open({ kind: 'block', user })} />
+                          ))}
+                        {user.id !== me.data.identity.id && <RowAction label="Verwijderen" onPress={() => open({ kind: 'delete', user })} />}
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
         {(action?.kind === 'new' || action?.kind === 'edit') && (
           <UserFormDialog

@@ -1,0 +1,69 @@
+// Writes the README's screenshots of the main screens to docs/screenshots/ (`npm run screenshots`). It runs the
+// product with its demo data in Debian's Chromium, like the journeys, but is not a test.
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { startPortaal } from '../support/portaal.js';
+import { DEMO_PASSWORD, signInAtAal2 } from '../support/portal-users.js';
+import { launchChromium } from './support/chromium.js';
+import { enterTotpCode, signInWithPassword } from './support/sign-in.js';
+
+const folder = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+const ADMIN = 'beheerder@voorbeeldstad.nl';
+
+async function shoot(page: Page, name: string) {
+  // Let fonts, the toast fade and focus rings settle; the picture is of the resting screen.
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: `${folder}${name}.png` });
+  console.log(`docs/screenshots/${name}.png`);
+}
+
+mkdirSync(folder, { recursive: true });
+const portaal = await startPortaal({ args: ['--demo'] });
+const browser = await launchChromium();
+try {
+  const { secret } = await signInAtAal2(portaal, ADMIN, DEMO_PASSWORD);
+  const context = await browser.newContext({ baseURL: portaal.publicUrl, locale: 'nl-NL', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+
+  await page.goto('/login');
+  await page.getByLabel('E-mailadres').waitFor();
+  await shoot(page, 'inloggen');
+
+  await signInWithPassword(page, ADMIN, DEMO_PASSWORD, '/admin-login');
+  await page.getByLabel('Verificatiecode').waitFor();
+  await shoot(page, 'tweede-stap');
+
+  await enterTotpCode(page, secret);
+  await page.getByRole('table').waitFor();
+  await shoot(page, 'overzicht');
+
+  await page.getByRole('button', { name: 'Nieuwe gebruiker toevoegen' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Nieuwe gebruiker toevoegen' });
+  await dialog.getByLabel('E-mailadres').fill('nieuwe.collega@voorbeeldstad.nl');
+  await dialog.getByLabel('Voornaam').focus();
+  await dialog.getByText('E-mailadres is nog niet in gebruik.').waitFor();
+  await dialog.getByLabel('Voornaam').fill('Noor');
+  await dialog.getByLabel('Achternaam').fill('de Vries');
+  await dialog.getByLabel('Sociaal domein').check();
+  await shoot(page, 'nieuwe-gebruiker');
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('link', { name: 'Account instellingen' }).first().click();
+  await page.getByLabel('Achternaam').waitFor();
+  await shoot(page, 'instellingen');
+
+  await page.getByRole('link', { name: 'Datavoorzieningen' }).first().click();
+  await page.getByRole('heading', { name: 'Dashboard jeugdzorg' }).waitFor();
+  await shoot(page, 'datavoorzieningen');
+
+  // A colleague without an authenticator app is asked to link one first.
+  const colleague = await browser.newContext({ baseURL: portaal.publicUrl, locale: 'nl-NL', viewport: { width: 1280, height: 800 } });
+  const newcomer = await colleague.newPage();
+  await signInWithPassword(newcomer, 'medewerker@voorbeeldstad.nl', DEMO_PASSWORD);
+  await newcomer.locator('#totp_secret_key').waitFor();
+  await shoot(newcomer, 'authenticator-app');
+} finally {
+  await browser.close();
+  await portaal.stop();
+}
