@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeNetwork, renderAt } from '../test-support';
+import { axeViolations } from '../test-axe';
 import OverviewScreen from './OverviewScreen';
 
 const me = (overrides: Record<string, unknown> = {}) => ({
@@ -161,5 +162,81 @@ describe('OverviewScreen', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Toevoegen' }));
     expect(await within(dialog).findByText('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.')).toBeInTheDocument();
     expect(within(dialog).getAllByText('Vul de naam in van de aan te maken gebruiker.')).toHaveLength(2);
+  });
+
+  it('shows the spec texts when the list cannot be loaded, and keeps the new-user button disabled', async () => {
+    standardNetwork((url, init) => (url.pathname === '/api/users' && (!init?.method || init.method === 'GET') ? { status: 500, body: { error: { code: 500 } } } : undefined));
+    const { container } = renderAt('/', routes);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Er is iets misgegaan.');
+    expect(alert).toHaveTextContent('Kan geen gebruikers ophalen, probeer het later nog eens.');
+    expect(alert).toHaveTextContent('Blijft dit gebeuren? Mail dan naar hulp@example.nl.');
+    expect(screen.getByRole('button', { name: 'Nieuwe gebruiker toevoegen' })).toBeDisabled();
+    expect(await axeViolations(container)).toEqual([]);
+  });
+
+  it('says the user cannot be found when a 2FA reset meets a deleted account', async () => {
+    standardNetwork((url, init) => (url.pathname === '/api/users/me/totp' && init?.method === 'DELETE' ? { status: 404, body: { error: { code: 404 } } } : undefined));
+    renderAt('/', routes);
+    const rows = (await screen.findAllByRole('row')).slice(1);
+    await userEvent.click(within(rows[0]!).getByRole('button', { name: 'Reset 2FA' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByRole('heading', { name: '2FA Resetten' })).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Resetten' }));
+    expect(await screen.findByText('Kan gebruiker niet vinden.')).toBeInTheDocument();
+  });
+
+  it('edits names and data roles: the old roles are removed before the chosen ones are added', async () => {
+    const calls = standardNetwork((url, init) => {
+      if (init?.method === 'PUT' || init?.method === 'DELETE') return { status: 200, body: {} };
+      return undefined;
+    });
+    const { container } = renderAt('/', routes);
+    const rows = (await screen.findAllByRole('row')).slice(1);
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Bewerken' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('heading', { name: 'Gebruiker bewerken' })).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Ruimte en wonen')).toBeChecked();
+    await userEvent.clear(within(dialog).getByLabelText('Voornaam'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Opslaan' }));
+    expect(await within(dialog).findByText('De gebruiker moet een naam hebben.')).toBeInTheDocument();
+    expect(await axeViolations(container)).toEqual([]);
+    await userEvent.type(within(dialog).getByLabelText('Voornaam'), 'Anna');
+    await userEvent.click(within(dialog).getByLabelText('Ruimte en wonen'));
+    await userEvent.click(within(dialog).getByLabelText('Financiën'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Opslaan' }));
+    expect(await screen.findByText('Gebruiker aangepast')).toBeInTheDocument();
+    const writes = calls.filter((call) => call.init?.method === 'PUT' || call.init?.method === 'DELETE').map((call) => `${call.init?.method} ${call.url.pathname}${call.url.search}`);
+    expect(writes).toEqual([
+      'PUT /api/users/u2',
+      'DELETE /api/permissions?namespace=subdivisions&object=ruimte_voorbeeldstad&relation=issuer&subject_id=u2',
+      'PUT /api/permissions/u2',
+    ]);
+    const granted = calls.find((call) => call.url.pathname === '/api/permissions/u2');
+    expect(JSON.parse(String(granted?.init?.body))).toEqual([{ namespace: 'subdivisions', object: 'financien_voorbeeldstad', relation: 'issuer' }]);
+  });
+
+  it('unblocks and deletes after their confirmations, with the spec texts', async () => {
+    standardNetwork((url, init) => (init?.method === 'PUT' || init?.method === 'DELETE' ? { status: 200, body: {} } : undefined));
+    const { container } = renderAt('/', routes);
+    const rows = (await screen.findAllByRole('row')).slice(1);
+    await userEvent.click(within(rows[2]!).getByRole('button', { name: 'Deblokkeer' }));
+    let dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByRole('heading', { name: 'Gebruiker deblokkeren' })).toBeInTheDocument();
+    expect(within(dialog).getByText('Weet je zeker dat je de gebruiker wil deblokkeren?')).toBeInTheDocument();
+    expect(await axeViolations(container)).toEqual([]);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Deblokkeren' }));
+    expect(await screen.findByText('Gebruiker gedeblokkeerd.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Verwijderen' }));
+    dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByRole('heading', { name: 'Gebruiker verwijderen' })).toBeInTheDocument();
+    expect(within(dialog).getByText('Weet je zeker dat je de gebruiker wil verwijderen?')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Annuleren' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Verwijderen' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Verwijderen' }));
+    expect(await screen.findByText('Gebruiker verwijderd.')).toBeInTheDocument();
   });
 });

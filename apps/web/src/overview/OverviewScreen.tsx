@@ -3,7 +3,7 @@ import { Navigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button as AriaButton, Tooltip, TooltipTrigger } from 'react-aria-components';
 import { useCurrentUser, usePortalConfig } from '../api/queries';
-import { secondFactorGate, usersApi, type PortalUser } from '../api/users-api';
+import { secondFactorGate, usersApi, UsersApiError, type PortalUser } from '../api/users-api';
 import { useToast } from '../components/Toasts';
 import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
@@ -81,13 +81,13 @@ export default function OverviewScreen() {
     toast({ title: message, variant: 'success' });
     await queryClient.invalidateQueries({ queryKey: ['users'] });
   };
-  async function run(work: () => Promise<unknown>, success: string, failure: string) {
+  async function run(work: () => Promise<unknown>, success: string, failure: string, notFound = failure) {
     setBusy(true);
     try {
       await work();
       await done(success);
-    } catch {
-      toast({ title: failure, variant: 'error' });
+    } catch (error) {
+      toast({ title: error instanceof UsersApiError && error.status === 404 ? notFound : failure, variant: 'error' });
     } finally {
       setBusy(false);
     }
@@ -126,6 +126,7 @@ export default function OverviewScreen() {
         {users.isError && (
           <div className="utrecht-alert utrecht-alert--error" role="alert">
             <p className="utrecht-paragraph">Er is iets misgegaan.</p>
+            <p className="utrecht-paragraph">Kan geen gebruikers ophalen, probeer het later nog eens.</p>
             <p className="utrecht-paragraph">
               Blijft dit gebeuren? Mail dan naar{' '}
               {config.data?.supportEmail ? <a href={`mailto:${config.data.supportEmail}`}>{config.data.supportEmail}</a> : 'de ondersteuning'}.
@@ -212,7 +213,7 @@ export default function OverviewScreen() {
           </ConfirmDialog>
         )}
         {action?.kind === 'reset' && (
-          <ConfirmDialog title="2FA Resetten" confirmLabel="Resetten" danger busy={busy} onClose={close} onConfirm={() => void run(() => usersApi(`/users/${action.user.id}/totp`, { method: 'DELETE' }), '2FA reset succesvol', 'Fout opgetreden bij het resetten van 2FA.')}>
+          <ConfirmDialog title="2FA Resetten" confirmLabel="Resetten" danger busy={busy} onClose={close} onConfirm={() => void run(() => usersApi(`/users/${action.user.id}/totp`, { method: 'DELETE' }), '2FA reset succesvol', 'Fout opgetreden bij het resetten van 2FA.', 'Kan gebruiker niet vinden.')}>
             <p className="utrecht-paragraph">
               Weet je zeker dat je de tweestapsverificatie van {fullName(action.user)} wil resetten? De gebruiker moet daarna bij de volgende keer inloggen de authenticator-app opnieuw instellen.
             </p>

@@ -35,6 +35,7 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
   const mode = user ? 'edit' : 'create';
   const org = me.activeOrg!;
   const [exists, setExistsState] = useState<boolean>();
+  const [checkFailed, setCheckFailed] = useState(false);
   // The resolver reads the latest answer of the existence check, not the one of the render that created the form.
   const existsRef = useRef<boolean>(undefined);
   const setExists = (value: boolean | undefined) => {
@@ -55,12 +56,15 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
   const editingSelf = user?.id === me.identity.id;
 
   async function checkEmail(value: string) {
+    setCheckFailed(false);
     if (mode !== 'create' || !EMAIL.test(value.trim())) return setExists(undefined);
     try {
       await usersApi(`/users?email=${encodeURIComponent(value.trim().toLowerCase())}`, { method: 'HEAD' });
       setExists(true);
     } catch (error) {
-      setExists(error instanceof UsersApiError && error.status === 404 ? false : undefined);
+      const absent = error instanceof UsersApiError && error.status === 404;
+      setExists(absent ? false : undefined);
+      setCheckFailed(!absent);
     }
   }
 
@@ -74,7 +78,13 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
       if (mode === 'create') {
         const existing = existsRef.current === true;
         const traits = existing ? { email: values.email } : { email: values.email, name: { first: values.firstName, last: values.surname } };
-        await usersApi('/users', { method: 'POST', body: { traits, permissions: permissionsOf(values) } });
+        try {
+          await usersApi('/users', { method: 'POST', body: { traits, permissions: permissionsOf(values) } });
+        } catch (error) {
+          if (!existing) throw error;
+          const reason = error instanceof UsersApiError ? error.body?.error?.message : undefined;
+          return onError(reason ?? 'Kon momenteel de gebruiker niet updaten. Probeer het later nog eens.');
+        }
         return onDone(existing ? 'Bestaande gebruiker aangepast' : 'Nieuwe gebruiker aangemaakt');
       }
       const target = user!;
@@ -118,7 +128,15 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
               type="email"
               autoComplete="off"
               error={errors.email?.message}
-              description={exists === true ? 'Deze gebruiker heeft al een account.' : exists === false ? 'E-mailadres is nog niet in gebruik.' : undefined}
+              description={
+                exists === true
+                  ? 'Deze gebruiker heeft al een account.'
+                  : exists === false
+                    ? 'E-mailadres is nog niet in gebruik.'
+                    : checkFailed
+                      ? 'Kon momenteel de gebruiker niet ophalen. Probeer het later nog eens.'
+                      : undefined
+              }
               readOnly={exists === true}
               {...emailField}
               onBlur={(event) => {

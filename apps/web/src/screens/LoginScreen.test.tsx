@@ -44,6 +44,7 @@ const routes = (
     <Route path="/login" element={<LoginScreen />} />
     <Route path="/admin-login" element={<LoginScreen />} />
     <Route path="/" element={<p>Overzicht-pagina</p>} />
+    <Route path="/settings/2fa-app" element={<p>Koppel-pagina</p>} />
     <Route path="/permissies" element={<p>Datavoorzieningen-pagina</p>} />
   </>
 );
@@ -156,5 +157,40 @@ describe('LoginScreen', () => {
     expect(await screen.findByLabelText('Wachtwoord')).toBeInTheDocument();
     expect(calls.filter((call) => call.url.pathname === '/self-service/login/browser').map((call) => call.url.searchParams.has('return_to'))).toEqual([true, false]);
     expect(await axeViolations(container)).toEqual([]);
+  });
+
+  it('sends an existing session without its second factor to enrolment, or to the code step when an app is linked', async () => {
+    const whoami = (credentials: string[]) => ({
+      identity: { credentials },
+      aal2Required: true,
+      authenticator_assurance_level: 'aal1',
+      isAdmin: false,
+    });
+    fakeNetwork((url) => {
+      if (url.pathname === '/api/users/whoami') return { status: 200, body: whoami(['password']) };
+      return { status: 200, body: loginFlow(url.searchParams.get('aal') === 'aal2' ? 'aal2' : 'aal1') };
+    });
+    renderAt('/login', routes);
+    expect(await screen.findByText('Koppel-pagina')).toBeInTheDocument();
+    vi.unstubAllGlobals();
+    fakeNetwork((url) => {
+      if (url.pathname === '/api/users/whoami') return { status: 200, body: whoami(['password', 'totp']) };
+      return { status: 200, body: loginFlow(url.searchParams.get('aal') === 'aal2' ? 'aal2' : 'aal1') };
+    });
+    renderAt('/login', routes);
+    expect(await screen.findByLabelText('Verificatiecode')).toBeInTheDocument();
+  });
+
+  it('says sign-in is not possible now when the provider answers 401, and keeps the form', async () => {
+    fakeNetwork((url, init) => {
+      if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST') return { status: 401, body: { error: { code: 401 } } };
+      return { status: 401, body: {} };
+    });
+    renderAt('/login', routes);
+    await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'goed-wachtwoord');
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+    expect(await screen.findByText('Je kan momenteel niet inloggen')).toBeInTheDocument();
+    expect(screen.getByLabelText('Wachtwoord')).toBeInTheDocument();
   });
 });

@@ -9,9 +9,11 @@ import { FlowForm } from '../flows/FlowForm';
 import { handleFlowError, portalPathOf } from '../flows/flow-errors';
 import type { FlowUi, FlowValues } from '../flows/ui-types';
 import { usePageTitle } from '../layout/use-page-title';
+import { useToast } from '../components/Toasts';
 import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
 
 const REDIRECT_DELAY_MS = 1_000;
+const CONNECTION_PROBLEM = 'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw of mail naar de ondersteuning.';
 
 /** Where a signed-in person goes: enrolment or the code step when still needed, a same-origin return_to, else the dashboard (admin path, administrators) or /permissies. */
 function destination(flow: LoginFlow, adminPath: boolean, user: CurrentUser | undefined): string {
@@ -30,6 +32,7 @@ export default function LoginScreen() {
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
+  const toast = useToast();
   const config = usePortalConfig();
   const [flow, setFlow] = useState<LoginFlow>();
   const [done, setDone] = useState(false);
@@ -65,7 +68,7 @@ export default function LoginScreen() {
       if (!flowId) setParams((current) => (current.set('flow', created.id), current), sameScreen());
     } catch (error) {
       const { status } = await idpErrorOf(error);
-      if (status === 0) return setProblem('Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw of mail naar de ondersteuning.');
+      if (status === 0) return setProblem(CONNECTION_PROBLEM);
       await handleFlowError(error, 'login', actions);
     }
   }, [flowId, aal, refresh, returnTo]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -94,6 +97,8 @@ export default function LoginScreen() {
         return navigate(adminPath ? next.replace(/^\/login(?=[?#]|$)/, '/admin-login') : next, { replace: true });
       }
       if (status === 400 && body.ui) return setFlow(body as unknown as LoginFlow);
+      if (status === 401) return toast({ title: 'Je kan momenteel niet inloggen', variant: 'error' });
+      if (status === 0) return setProblem(CONNECTION_PROBLEM);
       await handleFlowError(error, 'login', actions);
     }
   }
