@@ -21,6 +21,17 @@ describe('administrators manage the users of their municipality', () => {
 
     await page.getByRole('button', { name: 'Nieuwe gebruiker toevoegen' }).click();
     const dialog = page.getByRole('dialog', { name: 'Nieuwe gebruiker toevoegen' });
+    // Spec §5 for a new user, reached by typing: the address pattern, then the names.
+    await dialog.getByLabel('E-mailadres').fill('lotte@voorbeeldstad');
+    await dialog.getByRole('button', { name: 'Toevoegen' }).click();
+    await dialog.getByText('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.', { exact: true }).waitFor();
+    await dialog.getByLabel('E-mailadres').fill('nog-niet-bekend@voorbeeldstad.nl');
+    await dialog.getByLabel('E-mailadres').blur();
+    await dialog.getByText('E-mailadres is nog niet in gebruik.').waitFor();
+    await dialog.getByRole('button', { name: 'Toevoegen' }).click();
+    await dialog.getByText('Vul de naam in van de aan te maken gebruiker.', { exact: true }).first().waitFor();
+    expect(await dialog.getByLabel('Voornaam').getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page, 'new-user dialog with validation messages');
     await dialog.getByLabel('E-mailadres').fill(existing.email.toUpperCase());
     await dialog.getByLabel('E-mailadres').blur();
     await dialog.getByText('Deze gebruiker heeft al een account.').waitFor();

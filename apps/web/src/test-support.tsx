@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { render } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter, Routes, useLocation } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { vi } from 'vitest';
 import { ToastProvider } from './components/Toasts';
@@ -37,3 +37,40 @@ export function renderAt(path: string, routes: ReactNode) {
     </QueryClientProvider>,
   );
 }
+
+/** Shows the router's current address, to assert where a screen sent the person. */
+export function Address() {
+  const location = useLocation();
+  return <p>Adres: {`${location.pathname}${location.search}`}</p>;
+}
+
+const urlOf = (input: RequestInfo | URL) => new URL(input instanceof Request ? input.url : String(input), window.location.origin);
+
+/** Leaves the answers to matching requests pending, to look at a loading or sending state; returns those requests. */
+export function holdBack(matches: (url: URL) => boolean) {
+  const answer = globalThis.fetch;
+  const held: URL[] = [];
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = urlOf(input);
+    if (!matches(url)) return answer(input, init);
+    held.push(url);
+    return new Promise<Response>(() => {});
+  });
+  return held;
+}
+
+/** Makes matching requests fail as a browser does when the server cannot be reached. */
+export function unreachable(matches: (url: URL) => boolean) {
+  const answer = globalThis.fetch;
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => (matches(urlOf(input)) ? Promise.reject(new TypeError('Failed to fetch')) : answer(input, init)));
+}
+
+/** The flow id and JSON body of every POST the screen made, in order. */
+export const posted = (calls: ReturnType<typeof fakeNetwork>) =>
+  calls.filter((call) => call.init?.method === 'POST').map((call) => ({ flow: call.url.searchParams.get('flow'), body: JSON.parse(String(call.init?.body)) as Record<string, unknown> }));
+
+/** The progress steps as text, the current one marked ' [nu]'. */
+export const stepsOf = () =>
+  within(screen.getByRole('list', { name: 'Voortgang' }))
+    .getAllByRole('listitem')
+    .map((step) => `${step.textContent}${step.getAttribute('aria-current') === 'step' ? ' [nu]' : ''}`);

@@ -76,3 +76,17 @@ export async function handleFlowError<T>(error: unknown, flow: FlowName, actions
   if (status === 404 || status === 403) return void actions.restart();
   throw error;
 }
+
+/**
+ * The flow error handler for screens that show their own message when it cannot act: true when it acted, false
+ * when the server was not reachable or the answer is not one the handler knows.
+ */
+export async function actedOnFlowError(error: unknown, flow: FlowName, actions: FlowErrorActions): Promise<boolean> {
+  const { status } = await idpErrorOf(error);
+  try {
+    await handleFlowError(error, flow, actions);
+  } catch {
+    return false;
+  }
+  return status !== 0 && status !== 502;
+}

@@ -8,6 +8,7 @@ import { secondFactorGate, usersApi, type CurrentUser } from '../api/users-api';
 import { FlowForm } from '../flows/FlowForm';
 import { handleFlowError, portalPathOf } from '../flows/flow-errors';
 import type { FlowUi, FlowValues } from '../flows/ui-types';
+import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { useToast } from '../components/Toasts';
 import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
@@ -120,11 +121,7 @@ export default function LoginScreen() {
           </p>
         </>
       )}
-      {problem && (
-        <div className="utrecht-alert utrecht-alert--error" role="alert">
-          <p className="utrecht-paragraph">{problem}</p>
-        </div>
-      )}
+      {problem && <ErrorAlert text={problem} />}
       {done && (
         <div className="utrecht-alert utrecht-alert--ok" role="status">
           <p className="utrecht-paragraph">Je bent ingelogd. Even geduld…</p>

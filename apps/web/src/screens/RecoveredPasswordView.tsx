@@ -11,9 +11,10 @@ import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { csrfOf } from '../flows/csrf';
 import { FlowMessages } from '../flows/FlowMessages';
-import { handleFlowError } from '../flows/flow-errors';
+import { actedOnFlowError } from '../flows/flow-errors';
 import type { FlowUi } from '../flows/ui-types';
 import { translate } from '../i18n/kratos-messages';
+import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { withNotice } from '../components/RestartNotice';
 
@@ -25,6 +26,10 @@ const schema = z
   .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: 'Wachtwoorden komen niet overeen.' });
 type Values = z.output<typeof schema>;
 
+const LOAD_FAILED = 'Er is iets misgegaan bij het ophalen van het formulier. Probeer het later nog eens.';
+const SAVE_FAILED = 'Er is iets misgegaan bij het updaten van je nieuwe wachtwoord. Probeer het nog eens.';
+
+
 /**
  * Step 2 after a recovery or invitation link: the settings flow the link opened, for choosing a password; then on to
  * the authenticator app (step 3) or, for an account that has one, to its sign-in.
@@ -35,6 +40,7 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
   const queryClient = useQueryClient();
   const [flow, setFlow] = useState<SettingsFlow>();
   const [failure, setFailure] = useState<string>();
+  const [problem, setProblem] = useState<string>();
   const form = useForm<z.input<typeof schema>, unknown, Values>({ resolver: zodResolver(schema), defaultValues: { password: '', confirmPassword: '' } });
   const actions = { navigate: (to: string) => navigate(to, { replace: true }), restart: (notice?: string) => navigate('/recovery', withNotice(notice)), useFlow: (id: string) => navigate(`/settings?flow=${id}`, { replace: true }) };
 
@@ -42,12 +48,15 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
     frontend
       .getSettingsFlow({ id: flowId })
       .then(setFlow)
-      .catch((error: unknown) => handleFlowError(error, 'settings', actions));
+      .catch(async (error: unknown) => {
+        if (!(await actedOnFlowError(error, 'settings', actions))) setProblem(LOAD_FAILED);
+      });
   }, [flowId]); // eslint-disable-line react-hooks/exhaustive-deps
 
   async function save(values: Values) {
     if (!flow) return;
     setFailure(undefined);
+    setProblem(undefined);
     try {
       await frontend.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'password', password: values.password, csrf_token: csrfOf(flow.ui as unknown as FlowUi) } });
       await queryClient.invalidateQueries();
@@ -60,10 +69,10 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
         const updated = body as unknown as SettingsFlow;
         setFlow(updated);
         const message = (updated.ui as unknown as FlowUi).nodes.find((n) => n.attributes.name === 'password')?.messages[0];
-        setFailure(message ? translate(message) : 'Er is iets misgegaan bij het updaten van je nieuwe wachtwoord. Probeer het nog eens.');
+        setFailure(message ? translate(message) : SAVE_FAILED);
         return;
       }
-      await handleFlowError(error, 'settings', actions);
+      if (!(await actedOnFlowError(error, 'settings', actions))) setProblem(SAVE_FAILED);
     }
   }
 
@@ -72,6 +81,7 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
       <ProgressSteps steps={RECOVERY_STEPS} current={1} />
       <h1 className="utrecht-heading-1">Wachtwoord instellen</h1>
       {flow && <FlowMessages messages={(flow.ui as unknown as FlowUi).messages} />}
+      {problem && <ErrorAlert text={problem} />}
       <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
         <NewPasswordFields
           password={form.register('password')}

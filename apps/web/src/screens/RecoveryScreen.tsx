@@ -1,13 +1,19 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useSearchParams } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { BackToLogin } from '../components/BackToLogin';
+import { frontend } from '../api/ory';
 import { usersApi } from '../api/users-api';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { TextField } from '../components/TextField';
+import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { RestartNotice } from '../components/RestartNotice';
+import { FlowMessages } from '../flows/FlowMessages';
+import type { FlowUi } from '../flows/ui-types';
+import type { UiText } from '../i18n/kratos-messages';
 
 const schema = z.object({ email: z.string().trim().toLowerCase().email('E-mail is niet valide.') });
 type Values = z.output<typeof schema>;
@@ -17,6 +23,16 @@ export default function RecoveryScreen() {
   usePageTitle('Herstel je wachtwoord');
   const [state, setState] = useState<'form' | 'sent' | 'failed'>('form');
   const form = useForm<z.input<typeof schema>, unknown, Values>({ resolver: zodResolver(schema), defaultValues: { email: '' } });
+  // A mailed link that is expired or used brings the person back here with a new recovery flow that says so.
+  const flowId = useSearchParams()[0].get('flow');
+  const [linkMessages, setLinkMessages] = useState<UiText[]>();
+  useEffect(() => {
+    if (!flowId) return;
+    frontend
+      .getRecoveryFlow({ id: flowId })
+      .then((flow) => setLinkMessages((flow.ui as unknown as FlowUi).messages))
+      .catch(() => setLinkMessages(undefined));
+  }, [flowId]);
 
   async function send(values: Values) {
     try {
@@ -41,10 +57,9 @@ export default function RecoveryScreen() {
         </div>
       ) : (
         <form className="dvp-form" noValidate onSubmit={form.handleSubmit(send)} aria-busy={form.formState.isSubmitting}>
+          {state === 'form' && <FlowMessages messages={linkMessages} />}
           {state === 'failed' && (
-            <div className="utrecht-alert utrecht-alert--error" role="alert">
-              <p className="utrecht-paragraph">Er is iets misgegaan bij het herstellen van je wachtwoord. Probeer het later nog eens.</p>
-            </div>
+            <ErrorAlert text="Er is iets misgegaan bij het herstellen van je wachtwoord. Probeer het later nog eens." />
           )}
           <TextField label="E-mailadres" type="email" autoComplete="email" error={form.formState.errors.email?.message} {...form.register('email')} />
           <div>

@@ -16,7 +16,8 @@ export default function RegistrationScreen() {
       <h1 className="utrecht-heading-1">Account maken</h1>
       <RestartNotice />
       {config.isPending && <p role="status">Laden…</p>}
-      {config.data && !enabled && (
+      {/* A configuration that cannot be read counts as the default: registration off (ARCHITECTURE.md §7). */}
+      {!config.isPending && !enabled && (
         <p className="utrecht-paragraph">Accounts worden gemaakt door de beheerder van je gemeente. Vraag hem of haar om een uitnodiging.</p>
       )}
       {enabled && <RegistrationForm />}

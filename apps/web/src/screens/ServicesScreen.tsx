@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { usersApi } from '../api/users-api';
 import { Shell } from '../layout/Shell';
+import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 
 interface ServicesAnswer {
@@ -19,9 +20,7 @@ export default function ServicesScreen() {
         <h1 className="utrecht-heading-1">Datavoorzieningen</h1>
         {services.isPending && <p role="status">Laden…</p>}
         {services.isError && (
-          <div className="utrecht-alert utrecht-alert--error" role="alert">
-            <p className="utrecht-paragraph">Er is iets misgegaan bij het ophalen van je datavoorzieningen. Probeer het later nog eens.</p>
-          </div>
+          <ErrorAlert text="Er is iets misgegaan bij het ophalen van je datavoorzieningen. Probeer het later nog eens." />
         )}
         {services.data && (
           <>

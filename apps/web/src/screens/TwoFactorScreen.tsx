@@ -1,12 +1,13 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { SettingsFlow } from '@ory/client-fetch';
-import { frontend } from '../api/ory';
+import { frontend, idpErrorOf } from '../api/ory';
 import { useCurrentUser } from '../api/queries';
 import { FlowForm } from '../flows/FlowForm';
-import { handleFlowError } from '../flows/flow-errors';
+import { actedOnFlowError } from '../flows/flow-errors';
 import type { FlowUi, FlowValues, UiNode } from '../flows/ui-types';
+import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { BackupCodeActions } from './BackupCodeActions';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
@@ -19,6 +20,10 @@ const codesOf = (ui: FlowUi): string[] => {
 };
 const hasNode = (ui: FlowUi, name: string) => ui.nodes.some((n: UiNode) => n.attributes.name === name);
 
+const LOAD_FAILED = 'Er is iets misgegaan bij het ophalen van je instellingen. Probeer het later nog eens.';
+const SAVE_FAILED = 'Er is iets misgegaan bij het opslaan. Probeer het nog eens.';
+
+
 /** /settings/2fa-app: link an authenticator app (QR code or key), then make and keep backup codes. */
 export default function TwoFactorScreen() {
   usePageTitle('Authenticator-app instellen');
@@ -27,13 +32,16 @@ export default function TwoFactorScreen() {
   const queryClient = useQueryClient();
   const user = useCurrentUser();
   const [flow, setFlow] = useState<SettingsFlow>();
+  const [problem, setProblem] = useState<string>();
   const flowId = params.get('flow');
   const sameScreen = useSameScreenNavigation();
+  const restarting = useRef(false);
   const keep = (id: string) => ({ flow: id, ...(params.get('herstel') ? { herstel: '1' } : {}) });
 
   const actions = {
     navigate: (to: string) => navigate(to, { replace: true }),
     restart: (notice?: string) => {
+      restarting.current = flowId !== null;
       setFlow(undefined);
       setParams({}, withNotice(notice));
     },
@@ -46,25 +54,32 @@ export default function TwoFactorScreen() {
       setFlow(loaded);
       if (!flowId) setParams(keep(loaded.id), sameScreen());
     } catch (error) {
-      await handleFlowError(error, 'settings', actions);
+      if (!(await actedOnFlowError(error, 'settings', actions))) setProblem(LOAD_FAILED);
     }
   }, [flowId]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // Load once per flow id; a flow just created (before its id reaches the address) is not loaded again.
   useEffect(() => {
     if (flow && (flowId === null || flow.id === flowId)) return;
+    // A restart clears the flow before the address loses its id: wait for that, rather than load the refused flow again.
+    if (restarting.current) {
+      if (flowId !== null) return;
+      restarting.current = false;
+    }
     void load();
   }, [load, flow, flowId]);
 
   async function submit(values: FlowValues) {
     if (!flow) return;
+    setProblem(undefined);
     try {
       const updated = await frontend.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: values as never });
       setFlow(updated);
       await queryClient.invalidateQueries();
     } catch (error) {
-      const answer = await handleFlowError<SettingsFlow>(error, 'settings', actions);
-      if (answer) setFlow(answer);
+      const { status, body } = await idpErrorOf(error);
+      if (status === 400 && body.ui) return setFlow(body as unknown as SettingsFlow);
+      if (!(await actedOnFlowError(error, 'settings', actions))) setProblem(SAVE_FAILED);
     }
   }
 
@@ -72,7 +87,7 @@ export default function TwoFactorScreen() {
     return (
       <main className="dvp-main" id="inhoud">
         <h1 className="utrecht-heading-1">Authenticator-app instellen</h1>
-        <p role="status">Laden…</p>
+        {problem ? <ErrorAlert text={problem} /> : <p role="status">Laden…</p>}
       </main>
     );
   }
@@ -86,6 +101,7 @@ export default function TwoFactorScreen() {
       {fromRecovery && <ProgressSteps steps={RECOVERY_STEPS} current={linked ? 3 : 2} />}
       <h1 className="utrecht-heading-1">Authenticator-app instellen</h1>
       <RestartNotice />
+      {problem && <ErrorAlert text={problem} />}
       {!linked ? (
         <section aria-labelledby="dvp-app">
           <h2 id="dvp-app" className="utrecht-heading-2">
