@@ -6,12 +6,15 @@ interface NewPasswordFieldsProps {
   confirmPassword: UseFormRegisterReturn;
   passwordError?: string;
   confirmError?: string;
+  /** The account's address, in a hidden field, so that a password manager stores the new password with it. */
+  username?: string;
 }
 
 /** 'Nieuw wachtwoord' and 'Wachtwoord bevestigen' with their show/hide toggles and the 8-character note (spec §2). */
-export function NewPasswordFields({ password, confirmPassword, passwordError, confirmError }: NewPasswordFieldsProps) {
+export function NewPasswordFields({ password, confirmPassword, passwordError, confirmError, username }: NewPasswordFieldsProps) {
   return (
     <>
+      {username && <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />}
       <TextField
         label="Nieuw wachtwoord"
         type="password"

@@ -48,7 +48,8 @@ const byId: Record<number, Translate> = {
   1050012: () => 'Beveiligingssleutel toevoegen',
   1050014: () => 'Used',
   1050015: () => 'Je back-upcodes',
-  1050016: () => 'Deze methode uitschakelen',
+  // Kratos sends 1050016 ('Disable this method') only for the backup codes.
+  1050016: () => 'Back-upcodes uitschakelen',
   1050017: () => 'Sleutel om handmatig in je authenticator-app in te voeren',
   1050018: () => 'Beveiligingssleutel verwijderen',
   1060001: (c) => {

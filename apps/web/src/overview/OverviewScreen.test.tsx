@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -112,6 +112,25 @@ describe('OverviewScreen', () => {
     expect(within(rows[0]!).queryByRole('button', { name: 'Blokkeer' })).toBeNull();
     expect(within(rows[1]!).queryByRole('button', { name: 'Reset 2FA' })).toBeNull();
     expect(within(rows[2]!).getByRole('button', { name: 'Deblokkeer' })).toBeInTheDocument();
+  });
+
+  it('shows the tooltip of a row action after 400 ms of hovering, not sooner', async () => {
+    standardNetwork();
+    renderAt('/', routes);
+    const rows = (await screen.findAllByRole('row')).slice(1);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // user-event waits on setTimeout between its events, which fake timers stop: a mouse moving onto the button.
+      const edit = within(rows[0]!).getByRole('button', { name: 'Bewerken' });
+      fireEvent.pointerMove(edit, { pointerType: 'mouse' });
+      fireEvent.pointerEnter(edit, { pointerType: 'mouse' });
+      act(() => vi.advanceTimersByTime(399));
+      expect(screen.queryByRole('tooltip')).toBeNull();
+      act(() => vi.advanceTimersByTime(1));
+      expect(screen.getByRole('tooltip')).toHaveTextContent('Bewerken');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('blocks after confirmation, reloads the list and shows the toast', async () => {

@@ -88,6 +88,7 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
           confirmPassword={form.register('confirmPassword')}
           passwordError={form.formState.errors.password?.message ?? failure}
           confirmError={form.formState.errors.confirmPassword?.message}
+          username={(flow?.identity.traits as { email?: string } | undefined)?.email}
         />
         <div>
           <button type="submit" className="utrecht-button utrecht-button--primary-action" disabled={!flow || form.formState.isSubmitting}>

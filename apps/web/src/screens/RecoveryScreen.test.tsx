@@ -157,6 +157,7 @@ const recoveredFlow = (passwordMessages: unknown[] = []) => ({
   id: 's1',
   type: 'browser',
   state: 'show_form',
+  identity: { id: 'anna', schema_id: 'default', traits: { email: 'anna@voorbeeldstad.nl', name: { first: 'Anna', last: 'de Vries' } } },
   expires_at: new Date(Date.now() + 60 * 60_000).toISOString(),
   ui: {
     action: `${window.location.origin}/self-service/settings?flow=s1`,
@@ -216,6 +217,8 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     expect(password).toHaveAttribute('type', 'password');
     expect(password).toHaveAttribute('autocomplete', 'new-password');
     expect(screen.getByLabelText('Wachtwoord bevestigen')).toHaveAttribute('autocomplete', 'new-password');
+    // A hidden username field, so that a password manager stores the new password with the account's address.
+    expect(container.querySelector('input[autocomplete="username"]')).toHaveValue('anna@voorbeeldstad.nl');
     const note = screen.getByText('Het wachtwoord moet minimaal 8 tekens zijn.');
     expect(password.getAttribute('aria-describedby')?.split(' ')).toContain(note.id);
     expect(screen.getByRole('button', { name: 'Toon nieuw wachtwoord' })).toHaveAttribute('aria-pressed', 'false');

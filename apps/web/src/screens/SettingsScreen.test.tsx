@@ -33,9 +33,10 @@ afterEach(() => vi.unstubAllGlobals());
 describe('SettingsScreen', () => {
   it('shows the sections, the current values as placeholders and the 2FA warning', async () => {
     network(['password']);
-    renderAt('/settings', routes);
+    const { container } = renderAt('/settings', routes);
     expect(await screen.findByRole('heading', { name: 'Account instelling wijzigen' })).toBeInTheDocument();
     expect(screen.getByLabelText('Naam')).toHaveAttribute('placeholder', 'Ali');
+    expect(container.querySelector('input[autocomplete="username"]')).toHaveValue('ali@dego.nl');
     expect(screen.getByLabelText('E-mailadres')).toHaveAttribute('autocomplete', 'email');
     expect(await screen.findByText('Let op! Je hebt nog geen 2FA geconfigureerd.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '2FA configureren' })).toHaveAttribute('href', '/settings/2fa-app');

@@ -149,6 +149,7 @@ function AccountSettings() {
               confirmPassword={form.register('confirmPassword')}
               passwordError={errors.password?.message ?? nodeErrors(flow, 'password')}
               confirmError={errors.confirmPassword?.message}
+              username={traits?.email}
             />
           </section>
           {errors.root?.message && (

@@ -224,7 +224,7 @@ describe('TwoFactorScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
     await userEvent.click(screen.getByRole('button', { name: 'Back-upcodes bevestigen' }));
     expect(await screen.findByRole('button', { name: 'Back-upcodes tonen' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Deze methode uitschakelen' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Back-upcodes uitschakelen' })).toBeInTheDocument();
     expect(screen.queryByRole('list', { name: 'Back-upcodes' })).toBeNull();
     expect(posted(calls).map((call) => call.body)).toEqual([
       expect.objectContaining({ csrf_token: 'csrf-2fa', method: 'lookup_secret', lookup_secret_regenerate: 'true' }),
