@@ -137,4 +137,80 @@ describe('FlowForm', () => {
     expect(screen.getByLabelText('Rollen')).toHaveProperty('multiple', true);
     expect(container.querySelector('script')).toBeNull();
   });
+
+  it('renders every input attribute of spec §3: hidden, disabled, placeholder, text-like types, buttons, cancel, selectId and options', async () => {
+    const back = vi.spyOn(window.history, 'back').mockImplementation(() => undefined);
+    const onSubmit = vi.fn();
+    const ui: FlowUi = {
+      action: '/x',
+      method: 'POST',
+      nodes: [
+        input('csrf_token', 'hidden', { value: 'geheim' }),
+        { ...input('traits.email', 'email', { label: 'E-mailadres' }), attributes: { node_type: 'input', name: 'traits.email', type: 'email', placeholder: 'naam@gemeente.nl', disabled: true, value: 'a@b.nl' } },
+        { ...input('traits.phone', 'tel', { label: 'Telefoon' }) },
+        {
+          type: 'input',
+          group: 'default',
+          attributes: { node_type: 'input', name: 'roles', type: 'select-multiple', selectId: 'rollen-keuze', value: ['b'], options: [{ value: 'a', label: 'Rol A' }, { value: 'b', label: { id: 0, text: 'Rol B', type: 'info' } }, { value: 'c' }] },
+          messages: [],
+          meta: { label: { id: 0, text: 'Rollen', type: 'info' } },
+        },
+        { ...input('resend', 'button', { value: 'ja', label: 'Opnieuw sturen' }), attributes: { node_type: 'input', name: 'resend', type: 'button', value: 'ja', onclick: 'window.__flowNodeOnclick = true' } },
+        { ...input('cancel', 'cancel-button', { label: 'Annuleren' }) },
+        { ...input('method', 'submit', { value: 'code', label: 'Versturen' }) },
+      ],
+    };
+    const { container } = render(<FlowForm ui={ui} onSubmit={onSubmit} />);
+    const hidden = container.querySelector<HTMLInputElement>('input[name="csrf_token"]');
+    expect(hidden).toHaveAttribute('type', 'hidden');
+    expect(hidden).toHaveValue('geheim');
+    const email = screen.getByLabelText('E-mailadres');
+    expect(email).toHaveAttribute('type', 'email');
+    expect(email).toHaveAttribute('placeholder', 'naam@gemeente.nl');
+    expect(email).toBeDisabled();
+    expect(screen.getByLabelText('Telefoon')).toHaveAttribute('type', 'tel');
+    const roles = screen.getByLabelText('Rollen');
+    expect(roles).toHaveAttribute('id', 'rollen-keuze');
+    expect([...(roles as HTMLSelectElement).options].map((option) => [option.value, option.textContent, option.selected])).toEqual([
+      ['a', 'Rol A', false],
+      ['b', 'Rol B', true],
+      ['c', 'c', false],
+    ]);
+    // An onclick string from the server is never run, nor put on the element.
+    const resend = screen.getByRole('button', { name: 'Opnieuw sturen' });
+    expect(resend).toHaveAttribute('type', 'button');
+    expect(resend).not.toHaveAttribute('onclick');
+    await userEvent.click(resend);
+    expect((window as unknown as Record<string, unknown>).__flowNodeOnclick).toBeUndefined();
+    expect(onSubmit).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Annuleren' }));
+    expect(back).toHaveBeenCalledTimes(1);
+    expect(onSubmit).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Versturen' }));
+    expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ csrf_token: 'geheim', method: 'code', roles: ['b'] }));
+    expect(await axeViolations(container)).toEqual([]);
+    back.mockRestore();
+  });
+
+  it('renders a same-origin script only with its integrity hash, and with async, crossorigin and referrerpolicy', () => {
+    const script = (id: string, attributes: Partial<UiNode['attributes']>): UiNode => ({ type: 'script', group: 'default', attributes: { node_type: 'script', id, ...attributes }, messages: [], meta: {} });
+    const ui: FlowUi = {
+      action: '/x',
+      method: 'POST',
+      nodes: [
+        script('eigen', { src: '/.well-known/webauthn.js', integrity: 'sha384-abc', async: true, crossorigin: 'anonymous', referrerpolicy: 'no-referrer' }),
+        script('zonder-hash', { src: '/.well-known/other.js' }),
+        script('vreemd', { src: 'https://evil.example.com/x.js', integrity: 'sha384-x' }),
+      ],
+    };
+    render(<FlowForm ui={ui} onSubmit={vi.fn()} />);
+    // React puts an async script into the document's head.
+    const scripts = [...document.querySelectorAll('script')];
+    expect(scripts.map((element) => element.id)).toEqual(['eigen']);
+    expect(scripts[0]).toHaveAttribute('src', '/.well-known/webauthn.js');
+    expect(scripts[0]).toHaveAttribute('integrity', 'sha384-abc');
+    expect(scripts[0]).toHaveAttribute('crossorigin', 'anonymous');
+    expect(scripts[0]).toHaveAttribute('referrerpolicy', 'no-referrer');
+    expect(scripts[0]).toHaveAttribute('async');
+  });
 });
