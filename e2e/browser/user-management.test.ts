@@ -70,6 +70,9 @@ describe('administrators manage the users of their municipality', () => {
     await page.getByLabel('Zoek gebruiker').fill('LOTTE');
     await expect.poll(() => page.getByRole('row').count()).toBe(2);
     await rowOf(page, existing.email).waitFor();
+    await page.getByLabel('Zoek gebruiker').fill('niemand');
+    await page.getByRole('cell', { name: "Geen gebruikers gevonden bij 'niemand'. Zoek op een deel van de naam of het e-mailadres." }).waitFor();
+    await expectAccessible(page, 'overview with a search that finds nobody');
   });
 
   it('journey 4: a blocked user cannot sign in and is struck through; unblocked, they can again', async () => {

@@ -102,6 +102,15 @@ describe('OverviewScreen', () => {
     await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'KAREL');
     rows = screen.getAllByRole('row').slice(1);
     expect(rows).toHaveLength(1);
+    expect(screen.getByText('1 gebruiker gevonden')).toHaveAttribute('role', 'status');
+    await userEvent.clear(screen.getByLabelText('Zoek gebruiker'));
+    await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'voorbeeldstad.nl');
+    expect(screen.getAllByRole('row').slice(1)).toHaveLength(3);
+    expect(screen.getByText('3 gebruikers gevonden')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'x');
+    rows = screen.getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.textContent)).toEqual(["Geen gebruikers gevonden bij 'voorbeeldstad.nlx'. Zoek op een deel van de naam of het e-mailadres."]);
+    expect(screen.getByText('0 gebruikers gevonden')).toBeInTheDocument();
   });
 
   it('offers Reset 2FA only with a TOTP credential and no block or delete on the own row', async () => {

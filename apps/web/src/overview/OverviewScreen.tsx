@@ -123,6 +123,10 @@ export default function OverviewScreen() {
           </div>
         </div>
         {users.isPending && <p role="status">Gebruikers laden…</p>}
+        {/* Screen readers hear how many users a search leaves; sighted people see the table change. */}
+        <p role="status" className="dvp-visually-hidden">
+          {users.data && search.trim() ? `${shown.length} ${shown.length === 1 ? 'gebruiker' : 'gebruikers'} gevonden` : ''}
+        </p>
         {users.isError && (
           <div className="utrecht-alert utrecht-alert--error" role="alert">
             <p className="utrecht-paragraph">Er is iets misgegaan.</p>
@@ -184,6 +188,11 @@ export default function OverviewScreen() {
                     </td>
                   </tr>
                 ))}
+                {shown.length === 0 && (
+                  <tr>
+                    <td colSpan={6}>{search.trim() ? `Geen gebruikers gevonden bij '${search.trim()}'. Zoek op een deel van de naam of het e-mailadres.` : 'Er zijn nog geen gebruikers.'}</td>
+                  </tr>
+                )}
               </tbody>
             </table>
           </div>
