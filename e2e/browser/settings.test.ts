@@ -36,6 +36,17 @@ async function expectFieldError(field: Locator, message: string) {
   expect(description === message || description.endsWith(` | ${message}`), `description of the field: ${description}`).toBe(true);
 }
 
+/** The error summary at the top of the form has the focus and lists these problems, in the order of the fields. */
+async function expectSummary(page: Page, messages: string[]) {
+  const summary = page.getByRole('alert', { name: 'Controleer de volgende velden:' });
+  await summary.waitFor();
+  await page.waitForFunction((expected) => {
+    const items = Array.from(document.querySelectorAll('[aria-labelledby="dvp-error-summary-title"] li'), (item) => item.textContent);
+    return JSON.stringify(items) === JSON.stringify(expected);
+  }, messages);
+  expect(await summary.evaluate((element) => element === document.activeElement)).toBe(true);
+}
+
 async function expectNoFieldError(field: Locator) {
   expect(await field.getAttribute('aria-invalid')).toBeNull();
 }
@@ -65,6 +76,7 @@ describe('journey 7: account settings', () => {
     // Nothing filled in.
     await save.click();
     await page.getByText(MESSAGES.nothingChanged, { exact: true }).waitFor();
+    await expectSummary(page, [MESSAGES.nothingChanged]);
     await expectAccessible(page, 'settings with nothing changed');
 
     // A name too short, a surname too long, an address that is none and a password too short, at once.
@@ -78,6 +90,8 @@ describe('journey 7: account settings', () => {
     await expectFieldError(field.email, MESSAGES.email);
     await expectFieldError(field.password, MESSAGES.passwordTooShort);
     expect(await page.getByText(MESSAGES.nothingChanged, { exact: true }).count()).toBe(0);
+    await expectFieldError(field.confirm, MESSAGES.confirmRequired);
+    await expectSummary(page, [MESSAGES.nameTooShort, MESSAGES.nameTooLong, MESSAGES.email, MESSAGES.passwordTooShort, MESSAGES.confirmRequired]);
     await expectAccessible(page, 'settings with validation messages on names, address and password');
 
     // The other way round: a first name too long, a surname too short.
@@ -104,6 +118,7 @@ describe('journey 7: account settings', () => {
     await field.confirm.fill(`${newPassword}x`);
     await save.click();
     await expectFieldError(field.confirm, MESSAGES.mismatch);
+    await expectSummary(page, [MESSAGES.mismatch]);
     await expectAccessible(page, 'settings with passwords that differ');
 
     // The name alone.

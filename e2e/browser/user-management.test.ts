@@ -24,12 +24,14 @@ describe('administrators manage the users of their municipality', () => {
     // Spec §5 for a new user, reached by typing: the address pattern, then the names.
     await dialog.getByLabel('E-mailadres').fill('lotte@voorbeeldstad');
     await dialog.getByRole('button', { name: 'Toevoegen' }).click();
-    await dialog.getByText('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.', { exact: true }).waitFor();
+    const summary = dialog.getByRole('alert', { name: 'Controleer de volgende velden:' });
+    await summary.getByText('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.', { exact: true }).waitFor();
+    expect(await summary.evaluate((element) => element === document.activeElement)).toBe(true);
     await dialog.getByLabel('E-mailadres').fill('nog-niet-bekend@voorbeeldstad.nl');
     await dialog.getByLabel('E-mailadres').blur();
     await dialog.getByText('E-mailadres is nog niet in gebruik.').waitFor();
     await dialog.getByRole('button', { name: 'Toevoegen' }).click();
-    await dialog.getByText('Vul de naam in van de aan te maken gebruiker.', { exact: true }).first().waitFor();
+    await summary.getByText('Vul de naam in van de aan te maken gebruiker.', { exact: true }).waitFor();
     expect(await dialog.getByLabel('Voornaam').getAttribute('aria-invalid')).toBe('true');
     await expectAccessible(page, 'new-user dialog with validation messages');
     await dialog.getByLabel('E-mailadres').fill(existing.email.toUpperCase());
@@ -51,7 +53,7 @@ describe('administrators manage the users of their municipality', () => {
     expect(await edit.getByLabel('Voornaam').inputValue()).toBe('Lotte');
     await edit.getByLabel('Voornaam').fill('');
     await edit.getByRole('button', { name: 'Opslaan' }).click();
-    await edit.getByText('De gebruiker moet een naam hebben.').waitFor();
+    await edit.getByRole('alert', { name: 'Controleer de volgende velden:' }).getByText('De gebruiker moet een naam hebben.').waitFor();
     await expectAccessible(page, 'edit dialog with a validation message');
     await edit.getByLabel('Voornaam').fill('Lotte');
     await edit.getByLabel('Financiën').uncheck();

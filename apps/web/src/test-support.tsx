@@ -74,3 +74,20 @@ export const stepsOf = () =>
   within(screen.getByRole('list', { name: 'Voortgang' }))
     .getAllByRole('listitem')
     .map((step) => `${step.textContent}${step.getAttribute('aria-current') === 'step' ? ' [nu]' : ''}`);
+
+/** The error summary ('Controleer de volgende velden:') of the form on screen. */
+export const errorSummary = () => screen.getByRole('alert', { name: 'Controleer de volgende velden:' });
+
+/** The problems the error summary lists, in order. */
+export const summaryItems = () =>
+  within(errorSummary())
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
+
+/** What assistive technology reads as the field's description: the texts of its `aria-describedby` elements. */
+export const descriptionOf = (field: HTMLElement) =>
+  (field.getAttribute('aria-describedby') ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' | ');

@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { ErrorSummary } from '../components/ErrorSummary';
 import { translate } from '../i18n/kratos-messages';
 import { FlowMessages } from './FlowMessages';
 import { FlowNode } from './FlowNode';
@@ -45,16 +46,11 @@ export function FlowForm({ ui, groups, onSubmit, children }: FlowFormProps) {
   const [values, setValues] = useState<FlowValues>(() => initialValues(ui));
   const [loading, setLoading] = useState(false);
   const [submitted, setSubmitted] = useState(false);
-  const summary = useRef<HTMLDivElement>(null);
 
   useEffect(() => setValues(initialValues(ui)), [ui]);
 
   const visible = useMemo(() => ui.nodes.filter((n) => n.group === 'default' || !groups || groups.includes(n.group)), [ui, groups]);
   const fieldErrors = visible.flatMap((n) => n.messages.filter((m) => m.type === 'error').map((m) => ({ node: n, message: m })));
-
-  useEffect(() => {
-    if (submitted && fieldErrors.length > 0) summary.current?.focus();
-  }, [ui]); // eslint-disable-line react-hooks/exhaustive-deps
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -77,18 +73,7 @@ export function FlowForm({ ui, groups, onSubmit, children }: FlowFormProps) {
   return (
     <form className="dvp-form" action={ui.action} method={ui.method} onSubmit={submit} noValidate aria-busy={loading}>
       <FlowMessages messages={ui.messages} />
-      {submitted && fieldErrors.length > 0 && (
-        <div ref={summary} tabIndex={-1} className="utrecht-alert utrecht-alert--error" role="alert" aria-labelledby="dvp-error-summary-title">
-          <p id="dvp-error-summary-title" className="utrecht-paragraph">
-            <strong>Controleer de volgende velden:</strong>
-          </p>
-          <ul>
-            {fieldErrors.map(({ node, message }) => (
-              <li key={`${node.attributes.name}-${message.id}`}>{translate(message)}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <ErrorSummary messages={submitted ? fieldErrors.map(({ message }) => translate(message)) : []} focusOn={ui} />
       {visible.map((node, index) => (
         <FlowNode
           key={`${node.group}-${node.attributes.name ?? node.attributes.id ?? index}-${index}`}

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeNetwork, renderAt } from '../test-support';
+import { descriptionOf, errorSummary, fakeNetwork, renderAt, summaryItems } from '../test-support';
 import { axeViolations } from '../test-axe';
 import OverviewScreen from './OverviewScreen';
 
@@ -188,8 +188,11 @@ describe('OverviewScreen', () => {
     const dialog = await screen.findByRole('dialog');
     await userEvent.type(within(dialog).getByLabelText('E-mailadres', { exact: false }), 'geen-adres');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Toevoegen' }));
-    expect(await within(dialog).findByText('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.')).toBeInTheDocument();
-    expect(within(dialog).getAllByText('Vul de naam in van de aan te maken gebruiker.')).toHaveLength(2);
+    await waitFor(() => expect(errorSummary()).toHaveFocus());
+    expect(summaryItems()).toEqual(['Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.', 'Vul de naam in van de aan te maken gebruiker.']);
+    expect(descriptionOf(within(dialog).getByLabelText('E-mailadres', { exact: false }))).toContain('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.');
+    expect(descriptionOf(within(dialog).getByLabelText('Voornaam'))).toBe('Vul de naam in van de aan te maken gebruiker.');
+    expect(descriptionOf(within(dialog).getByLabelText('Achternaam'))).toBe('Vul de naam in van de aan te maken gebruiker.');
   });
 
   it('shows the spec texts when the list cannot be loaded, and keeps the new-user button disabled', async () => {
@@ -227,7 +230,8 @@ describe('OverviewScreen', () => {
     expect(within(dialog).getByLabelText('Ruimte en wonen')).toBeChecked();
     await userEvent.clear(within(dialog).getByLabelText('Voornaam'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Opslaan' }));
-    expect(await within(dialog).findByText('De gebruiker moet een naam hebben.')).toBeInTheDocument();
+    await waitFor(() => expect(summaryItems()).toEqual(['De gebruiker moet een naam hebben.']));
+    expect(descriptionOf(within(dialog).getByLabelText('Voornaam'))).toBe('De gebruiker moet een naam hebben.');
     expect(await axeViolations(container)).toEqual([]);
     await userEvent.type(within(dialog).getByLabelText('Voornaam'), 'Anna');
     await userEvent.click(within(dialog).getByLabelText('Ruimte en wonen'));

@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { usersApi, UsersApiError, type CurrentUser, type PortalUser } from '../api/users-api';
+import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
 import { TextField } from '../components/TextField';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -45,6 +46,8 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
   const roles = (user?.permissions ?? []).filter((p) => p.namespace === 'subdivisions').map((p) => p.roleId ?? '');
   const form = useForm<z.input<ReturnType<typeof schemaFor>>, unknown, Values>({
     resolver: (values, context, options) => zodResolver(schemaFor(mode, existsRef.current === true))(values, context, options),
+    // The error summary takes the focus instead (GOV.UK pattern).
+    shouldFocusError: false,
     defaultValues: {
       firstName: user?.traits.name.first ?? '',
       surname: user?.traits.name.last ?? '',
@@ -123,6 +126,7 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
             {mode === 'create' ? 'Nieuwe gebruiker toevoegen' : 'Gebruiker bewerken'}
           </Heading>
           <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
+            <ErrorSummary messages={messagesOf(errors, ['email', 'firstName', 'surname'])} focusOn={form.formState.submitCount} />
             <TextField
               label="E-mailadres"
               type="email"

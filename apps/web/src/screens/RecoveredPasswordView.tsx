@@ -8,6 +8,7 @@ import type { SettingsFlow } from '@ory/client-fetch';
 import { frontend, idpErrorOf } from '../api/ory';
 import { usersApi, type CurrentUser } from '../api/users-api';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
+import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { csrfOf } from '../flows/csrf';
 import { FlowMessages } from '../flows/FlowMessages';
@@ -41,7 +42,8 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
   const [flow, setFlow] = useState<SettingsFlow>();
   const [failure, setFailure] = useState<string>();
   const [problem, setProblem] = useState<string>();
-  const form = useForm<z.input<typeof schema>, unknown, Values>({ resolver: zodResolver(schema), defaultValues: { password: '', confirmPassword: '' } });
+  // The error summary takes the focus, not the first field (GOV.UK pattern).
+  const form = useForm<z.input<typeof schema>, unknown, Values>({ resolver: zodResolver(schema), shouldFocusError: false, defaultValues: { password: '', confirmPassword: '' } });
   const actions = { navigate: (to: string) => navigate(to, { replace: true }), restart: (notice?: string) => navigate('/recovery', withNotice(notice)), useFlow: (id: string) => navigate(`/settings?flow=${id}`, { replace: true }) };
 
   useEffect(() => {
@@ -83,6 +85,7 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
       {flow && <FlowMessages messages={(flow.ui as unknown as FlowUi).messages} />}
       {problem && <ErrorAlert text={problem} />}
       <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
+        <ErrorSummary messages={messagesOf(form.formState.errors, ['password', 'confirmPassword'])} focusOn={form.formState.submitCount} />
         <NewPasswordFields
           password={form.register('password')}
           confirmPassword={form.register('confirmPassword')}

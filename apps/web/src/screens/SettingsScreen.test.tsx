@@ -1,8 +1,8 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeNetwork, renderAt } from '../test-support';
+import { descriptionOf, errorSummary, fakeNetwork, renderAt, summaryItems } from '../test-support';
 import SettingsScreen from './SettingsScreen';
 
 const me = (credentials: string[]) => ({
@@ -49,12 +49,15 @@ describe('SettingsScreen', () => {
     renderAt('/settings', routes);
     const save = await screen.findByRole('button', { name: 'Bewerkingen opslaan' });
     await userEvent.click(save);
-    expect(await screen.findByText('Geen van de velden is aangepast.')).toBeInTheDocument();
+    await waitFor(() => expect(errorSummary()).toHaveFocus());
+    expect(summaryItems()).toEqual(['Geen van de velden is aangepast.']);
     await userEvent.type(screen.getByLabelText('Nieuw wachtwoord'), 'lang-genoeg-1');
     await userEvent.type(screen.getByLabelText('Wachtwoord bevestigen'), 'anders-1234');
     await userEvent.click(save);
-    expect(await screen.findByText('Wachtwoorden komen niet overeen.')).toBeInTheDocument();
+    await waitFor(() => expect(summaryItems()).toEqual(['Wachtwoorden komen niet overeen.']));
+    expect(errorSummary()).toHaveFocus();
     expect(screen.getByLabelText('Wachtwoord bevestigen')).toHaveAttribute('aria-invalid', 'true');
+    expect(descriptionOf(screen.getByLabelText('Wachtwoord bevestigen'))).toBe('Wachtwoorden komen niet overeen.');
   });
 
   it('shows and hides the password with the toggle', async () => {

@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { SettingsFlow } from '@ory/client-fetch';
 import { frontend, idpErrorOf } from '../api/ory';
 import { useCurrentUser } from '../api/queries';
+import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { TextField } from '../components/TextField';
 import { csrfOf } from '../flows/csrf';
@@ -17,6 +18,9 @@ import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
 import { RecoveredPasswordView } from './RecoveredPasswordView';
 import { RestartNotice, withNotice } from '../components/RestartNotice';
+
+/** The fields in the order of the form; 'root' holds 'Geen van de velden is aangepast.'. */
+const SUMMARY_FIELDS = ['firstName', 'lastName', 'email', 'password', 'confirmPassword', 'root'] as const;
 
 type Outcome = { kind: 'ok' | 'error'; text: string } | undefined;
 
@@ -45,6 +49,8 @@ function AccountSettings() {
   const outcomeRef = useRef<HTMLDivElement>(null);
   const form = useForm<SettingsInput, unknown, SettingsValues>({
     resolver: zodResolver(settingsSchema),
+    // The error summary takes the focus instead (GOV.UK pattern).
+    shouldFocusError: false,
     defaultValues: { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' },
   });
   const errors = form.formState.errors;
@@ -119,6 +125,7 @@ function AccountSettings() {
           </div>
         )}
         <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
+          <ErrorSummary messages={messagesOf(errors, SUMMARY_FIELDS)} focusOn={form.formState.submitCount} />
           <section aria-labelledby="dvp-profiel">
             <h2 id="dvp-profiel" className="utrecht-heading-2">
               Account instelling wijzigen
@@ -152,11 +159,6 @@ function AccountSettings() {
               username={traits?.email}
             />
           </section>
-          {errors.root?.message && (
-            <p className="dvp-field-message dvp-field-message--error" role="alert">
-              {errors.root.message}
-            </p>
-          )}
           <div className="dvp-links">
             <button type="submit" className="utrecht-button utrecht-button--primary-action" disabled={form.formState.isSubmitting || !flow}>
               Bewerkingen opslaan

@@ -1,0 +1,35 @@
+import { useEffect, useRef } from 'react';
+
+interface ErrorSummaryProps {
+  messages: string[];
+  /** Each new value (a submit attempt, a flow the server sent back) moves the focus to the summary when it lists errors. */
+  focusOn: unknown;
+}
+
+/** The GOV.UK error summary: every problem of the form at its top, focused after a failed submit. */
+export function ErrorSummary({ messages, focusOn }: ErrorSummaryProps) {
+  const summary = useRef<HTMLDivElement>(null);
+  const unique = [...new Set(messages)];
+  const shown = unique.length > 0;
+  useEffect(() => {
+    if (shown) summary.current?.focus();
+  }, [focusOn]); // eslint-disable-line react-hooks/exhaustive-deps
+  if (!shown) return null;
+  return (
+    <div ref={summary} tabIndex={-1} className="utrecht-alert utrecht-alert--error" role="alert" aria-labelledby="dvp-error-summary-title">
+      <p id="dvp-error-summary-title" className="utrecht-paragraph">
+        <strong>Controleer de volgende velden:</strong>
+      </p>
+      <ul>
+        {unique.map((message) => (
+          <li key={message}>{message}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The messages of react-hook-form's errors, in the order of the form's fields. */
+export function messagesOf(errors: Record<string, { message?: string } | undefined>, fields: readonly string[]): string[] {
+  return fields.map((field) => errors[field]?.message).filter((message): message is string => Boolean(message));
+}
