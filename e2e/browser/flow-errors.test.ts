@@ -64,4 +64,31 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     await page.getByRole('link', { name: 'Naar login' }).waitFor();
     await expectAccessible(page, 'error page');
   });
+
+  it('the other pages open without a session are in Dutch and accessible: empty sign-in, verification, registration, an unknown address', async () => {
+    const page = await journey.person();
+    await page.goto('/login');
+    await loginForm(page).waitFor();
+    await page.getByRole('button', { name: 'Inloggen' }).click();
+    const summary = page.getByRole('alert', { name: 'Controleer de volgende velden:' });
+    await summary.waitFor();
+    expect(await summary.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect((await summary.getByRole('listitem').allInnerTexts()).length).toBeGreaterThan(0);
+    expect(await summary.innerText()).not.toMatch(/Property|missing/);
+    await expectAccessible(page, 'sign-in with the error summary');
+
+    await page.goto('/verification');
+    await page.getByRole('heading', { name: 'Verifieer je account', level: 1 }).waitFor();
+    await page.getByLabel('E-mailadres').waitFor();
+    await expectAccessible(page, 'verification');
+
+    await page.goto('/registration');
+    await page.getByText('Accounts worden gemaakt door de beheerder van je gemeente. Vraag hem of haar om een uitnodiging.').waitFor();
+    await expectAccessible(page, 'registration (off)');
+
+    await page.goto('/bestaat-niet');
+    await page.getByRole('heading', { name: 'Pagina niet gevonden', level: 1 }).waitFor();
+    expect(await page.title()).toBe('Pagina niet gevonden – Datavoorzieningen Portaal');
+    await expectAccessible(page, 'page not found');
+  });
 });
