@@ -1,9 +1,10 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { loginBudget } from './login-budget';
 
 // The portal is served by `portaal` itself; `npm run dev -w apps/web` proxies the APIs to a running `npm start`.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), loginBudget()],
   build: {
     outDir: 'dist',
     sourcemap: true,
