@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, explained, failure, identityApi, messageIds, newBrowser, nodeNamed } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
-import { loginWithPassword } from '../support/flows.js';
+import { enrolLookupSecrets, enrolTotp, loginWithPassword } from '../support/flows.js';
 
 let portaal: Portaal;
 beforeAll(async () => {
@@ -71,6 +71,49 @@ describe('settings', () => {
     const { status, body } = await failure(newBrowser(portaal.publicUrl).frontend.createBrowserSettingsFlow({}));
     expect(status).toBe(401);
     expect(body.error.id).toBe('session_inactive');
+  });
+});
+
+describe('notices of changes to the sign-in details', () => {
+  const subject = (text: string) => (mail: { subject: string }) => mail.subject === text;
+
+  async function save(browser: ReturnType<typeof newBrowser>, body: Record<string, unknown>) {
+    const flow = await browser.frontend.createBrowserSettingsFlow({});
+    return explained(browser.frontend.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { ...body, csrf_token: csrfTokenOf(flow) } as never }));
+  }
+
+  it('mails a password change, and a change of address to the old address, but not a change of name', async () => {
+    const { user, browser } = await signedIn();
+    await save(browser, { method: 'profile', traits: { email: user.email, name: { first: 'Annemarie', last: 'Jansen' } } });
+    await save(browser, { method: 'password', password: 'Nieuwe-Zomer-Regen-88' });
+    const notice = await portaal.mail.waitFor(user.email, { filter: subject('Je wachtwoord is gewijzigd') });
+    expect(notice.text).toMatch(/^Hallo Annemarie,/);
+    expect(notice.text).toMatch(/Het wachtwoord van je account is gewijzigd\. Dit gebeurde op \d{1,2} [a-z]+ \d{4} om \d{2}:\d{2}/);
+    // The courier sends in order: a notice of the name change would have come before the password's.
+    expect(portaal.mail.to(user.email).map((mail) => mail.subject)).toEqual(['Je wachtwoord is gewijzigd']);
+
+    const newAddress = `nieuw.${user.email}`;
+    await save(browser, { method: 'profile', traits: { email: newAddress, name: { first: 'Annemarie', last: 'Jansen' } } });
+    const moved = await portaal.mail.waitFor(user.email, { filter: subject('Het e-mailadres van je account is gewijzigd') });
+    expect(moved.text).toContain(`gewijzigd in ${newAddress}.`);
+    expect(portaal.mail.to(newAddress).filter(subject('Het e-mailadres van je account is gewijzigd'))).toEqual([]);
+  });
+
+  it('mails linking and unlinking the authenticator app and switching off the backup codes', async () => {
+    const { user, browser } = await signedIn();
+    await enrolTotp(browser);
+    await portaal.mail.waitFor(user.email, { filter: subject('Er is een authenticator-app aan je account gekoppeld') });
+    await enrolLookupSecrets(browser);
+    await save(browser, { method: 'lookup_secret', lookup_secret_disable: true });
+    await portaal.mail.waitFor(user.email, { filter: subject('Je back-upcodes zijn uitgeschakeld') });
+    await save(browser, { method: 'totp', totp_unlink: true });
+    await portaal.mail.waitFor(user.email, { filter: subject('De authenticator-app is losgekoppeld van je account') });
+    // Making backup codes is no loss of protection and is not mailed.
+    expect(portaal.mail.to(user.email).map((mail) => mail.subject)).toEqual([
+      'Er is een authenticator-app aan je account gekoppeld',
+      'Je back-upcodes zijn uitgeschakeld',
+      'De authenticator-app is losgekoppeld van je account',
+    ]);
   });
 });
 

@@ -124,12 +124,14 @@ describe('Users API for an administrator', () => {
     portaalCli(portaal, ['user', 'create', '--email', email, '--first-name', 'Rik', '--last-name', 'Reset', '--password', 'Kaas-Klompen-Dijk-77', '--org', 'voorbeeldstad']);
     const person = await signInAtAal2(portaal, email, 'Kaas-Klompen-Dijk-77');
     const id = (await api(portaal, person.browser, 'GET', '/users/whoami')).body.identity.id;
-    const since = new Date();
+    // Our identity provider mails the linking of the app (Ory Kratos does not): that notice is not the one looked for.
+    const linkedNotice = (mail: { subject: string }) => mail.subject === 'Er is een authenticator-app aan je account gekoppeld';
+    const seen = new Set(portaal.mail.to(email));
     expect((await api(portaal, bea.browser, 'DELETE', `/users/${id}/totp`)).status).toBe(204);
     expect((await api(portaal, person.browser, 'GET', '/users/whoami')).status).toBe(401);
     const credentials = await getJson(`${portaal.adminUrl}/admin/identities/${id}`);
     expect(Object.keys(credentials.credentials)).toEqual(['password']);
-    expect((await portaal.mail.waitFor(email, { since })).subject).toBe('Je tweestapsverificatie is gereset');
+    expect((await portaal.mail.waitFor(email, { filter: (mail) => !seen.has(mail) && !linkedNotice(mail) })).subject).toBe('Je tweestapsverificatie is gereset');
   });
 
   it('deletes a member of only this organisation entirely', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invitationMail, recoveryCodeMail, recoveryLinkMail, twoFactorResetMail, verificationCodeMail } from './mail-templates.js';
+import { invitationMail, recoveryCodeMail, recoveryLinkMail, securityNoticeMail, twoFactorResetMail, verificationCodeMail } from './mail-templates.js';
 
 describe('Dutch mail templates', () => {
   it('states that a recovery link is valid 15 minutes and carries the link', () => {
@@ -22,5 +22,28 @@ describe('Dutch mail templates', () => {
 
   it('tells a person whose 2FA was reset to set it up again', () => {
     expect(twoFactorResetMail({}).text).toContain('stel je je authenticator-app opnieuw in');
+  });
+});
+
+describe('security notices', () => {
+  const at = new Date('2026-11-23T08:15:00Z');
+
+  it('says what changed and when, in Dutch time, and what to do if it was not you', () => {
+    const mail = securityNoticeMail({ change: 'password', at, firstName: 'Anna' });
+    expect(mail.subject).toBe('Je wachtwoord is gewijzigd');
+    expect(mail.text).toMatch(/^Hallo Anna,/);
+    expect(mail.text).toContain('Het wachtwoord van je account is gewijzigd. Dit gebeurde op 23 november 2026 om 09:15 in het Datavoorzieningen Portaal.');
+    expect(mail.text).toContain("Stel dan direct een nieuw wachtwoord in via 'Wachtwoord vergeten'");
+  });
+
+  it('names the new address in the notice to the old one', () => {
+    const mail = securityNoticeMail({ change: 'email', at, newEmail: 'anna@nieuw.nl' });
+    expect(mail.subject).toBe('Het e-mailadres van je account is gewijzigd');
+    expect(mail.text).toContain('gewijzigd in anna@nieuw.nl');
+  });
+
+  it('has its own subject for every change to the second factor', () => {
+    const subjects = (['totp_linked', 'totp_unlinked', 'backup_codes_disabled'] as const).map((change) => securityNoticeMail({ change, at }).subject);
+    expect(subjects).toEqual(['Er is een authenticator-app aan je account gekoppeld', 'De authenticator-app is losgekoppeld van je account', 'Je back-upcodes zijn uitgeschakeld']);
   });
 });

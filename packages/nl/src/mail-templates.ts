@@ -82,3 +82,46 @@ De beheerder van je gemeente heeft de tweestapsverificatie van je account gerese
 Heb je hier niet om gevraagd? Neem dan direct contact op met de beheerder van je gemeente.${SIGNATURE}`,
   };
 }
+
+/** The account changes a person is told about by mail, so that a change they did not make does not go unnoticed. */
+export type AccountChange = 'password' | 'email' | 'totp_linked' | 'totp_unlinked' | 'backup_codes_disabled';
+
+const SUBJECTS: Record<AccountChange, string> = {
+  password: 'Je wachtwoord is gewijzigd',
+  email: 'Het e-mailadres van je account is gewijzigd',
+  totp_linked: 'Er is een authenticator-app aan je account gekoppeld',
+  totp_unlinked: 'De authenticator-app is losgekoppeld van je account',
+  backup_codes_disabled: 'Je back-upcodes zijn uitgeschakeld',
+};
+
+const WHEN = new Intl.DateTimeFormat('nl-NL', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Amsterdam' });
+
+function whatHappened(change: AccountChange, newEmail: string | undefined): string {
+  switch (change) {
+    case 'password':
+      return 'Het wachtwoord van je account is gewijzigd.';
+    case 'email':
+      return `Het e-mailadres van je account is gewijzigd in ${newEmail ?? 'een ander adres'}. Je logt voortaan in met dat adres. Deze e-mail gaat naar je oude adres.`;
+    case 'totp_linked':
+      return 'Er is een authenticator-app gekoppeld aan je account. Met de codes uit die app kun je inloggen.';
+    case 'totp_unlinked':
+      return 'De authenticator-app is losgekoppeld van je account. De codes uit die app werken niet meer.';
+    case 'backup_codes_disabled':
+      return 'De back-upcodes van je account zijn uitgeschakeld. Ze werken niet meer.';
+  }
+}
+
+/** A notice after a change to the sign-in details of an account (ASVS 6.3.7). */
+export function securityNoticeMail(input: { change: AccountChange; at: Date; firstName?: string; newEmail?: string }): MailText {
+  const greeting = input.firstName ? `Hallo ${input.firstName},` : 'Hallo,';
+  return {
+    subject: SUBJECTS[input.change],
+    text: `${greeting}
+
+${whatHappened(input.change, input.newEmail)} Dit gebeurde op ${WHEN.format(input.at)} in het Datavoorzieningen Portaal.
+
+Heb je dit zelf gedaan? Dan hoef je niets te doen.
+
+Heb je dit niet zelf gedaan? Stel dan direct een nieuw wachtwoord in via 'Wachtwoord vergeten' op de inlogpagina en neem contact op met de beheerder van je gemeente.${SIGNATURE}`,
+  };
+}

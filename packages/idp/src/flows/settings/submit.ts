@@ -25,6 +25,7 @@ import { findFlow, isExpired, saveFlow, type Flow } from '../flow.js';
 import { ensureCsrf, flowUiUrl, readSubmitBody, redirect, sendFlow, wantsRedirect, withBrowserErrors } from '../flow-http.js';
 import { answerWithFlow } from '../flow-submit.js';
 import { returnUrlOf } from '../flow-request.js';
+import { queueChangeNotice } from './change-notice.js';
 import { settingsNodes } from './nodes.js';
 import { startSettingsFlow } from './create.js';
 
@@ -121,9 +122,14 @@ async function submitProfile(services: IdpServices, request: FastifyRequest, rep
     }
     return answerWithFlow(services, request, reply, flow, 400, auth.identity);
   }
-  if (normaliseEmail(result.traits.email) !== normaliseEmail(auth.identity.traits.email)) ensurePrivileged(services, flow, auth);
+  const newAddress = normaliseEmail(result.traits.email) !== normaliseEmail(auth.identity.traits.email);
+  if (newAddress) ensurePrivileged(services, flow, auth);
   try {
-    await ctx.db.kysely.transaction().execute((trx) => updateIdentity(trx, ctx.clock, auth.identity.id, { traits: result.traits }));
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      await updateIdentity(trx, ctx.clock, auth.identity.id, { traits: result.traits });
+      // The notice goes to the old address: the one a person who did not make the change still reads.
+      if (newAddress) await queueChangeNotice(services, trx, auth.identity.traits, 'email', { newEmail: result.traits.email });
+    });
   } catch (error) {
     if (error instanceof HttpError && error.code === 409) {
       addFlowMessage(flow.ui, messages.duplicateIdentifier());
@@ -153,7 +159,11 @@ async function submitPassword(services: IdpServices, request: FastifyRequest, re
     return answerWithFlow(services, request, reply, flow, 400, auth.identity);
   }
   const hashed = await passwords.hash(password);
-  await saveCredential(ctx.db.kysely, ctx.clock, auth.identity.id, 'password', { hashed_password: hashed }, [normaliseEmail(auth.identity.traits.email)]);
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    await saveCredential(trx, ctx.clock, auth.identity.id, 'password', { hashed_password: hashed }, [normaliseEmail(auth.identity.traits.email)]);
+    // The first password of an invited account is no change to report.
+    if (typeof current === 'string') await queueChangeNotice(services, trx, auth.identity.traits, 'password');
+  });
   ctx.log.info({ event: 'settings.password_changed', identity: auth.identity.id }, 'password changed');
   return answerSuccess(services, request, reply, flow, auth);
 }
@@ -173,7 +183,9 @@ async function submitTotp(services: IdpServices, request: FastifyRequest, reply:
   const { ctx } = services;
   ensurePrivileged(services, flow, auth);
   if (isTrue(body.totp_unlink)) {
-    await deleteCredential(ctx.db.kysely, ctx.clock, auth.identity.id, 'totp');
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      if (await deleteCredential(trx, ctx.clock, auth.identity.id, 'totp')) await queueChangeNotice(services, trx, auth.identity.traits, 'totp_unlinked');
+    });
     ctx.log.info({ event: 'settings.totp_unlinked', identity: auth.identity.id }, 'authenticator removed');
     return answerSuccess(services, request, reply, flow, auth);
   }
@@ -189,10 +201,13 @@ async function submitTotp(services: IdpServices, request: FastifyRequest, reply:
     addNodeMessage(flow.ui, 'totp_code', messages.invalidTotp());
     return answerWithFlow(services, request, reply, flow, 400, auth.identity);
   }
-  await saveCredential(ctx.db.kysely, ctx.clock, auth.identity.id, 'totp', { totp_url: url }, [auth.identity.id]);
-  // The enrolment code must not work again as the first login code.
-  const credential = await findCredential(ctx.db.kysely, auth.identity.id, 'totp');
-  if (credential) await claimTotpStep(ctx.db.kysely, credential.id, step);
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    await saveCredential(trx, ctx.clock, auth.identity.id, 'totp', { totp_url: url }, [auth.identity.id]);
+    // The enrolment code must not work again as the first login code.
+    const credential = await findCredential(trx, auth.identity.id, 'totp');
+    if (credential) await claimTotpStep(trx, credential.id, step);
+    await queueChangeNotice(services, trx, auth.identity.traits, 'totp_linked');
+  });
   await addSecondFactorToSession(services, reply, auth, 'totp');
   ctx.log.info({ event: 'settings.totp_enrolled', identity: auth.identity.id }, 'authenticator enrolled');
   return answerSuccess(services, request, reply, flow, auth);
@@ -229,7 +244,9 @@ async function submitLookupSecret(services: IdpServices, request: FastifyRequest
     return answerSuccess(services, request, reply, flow, auth);
   }
   if (isTrue(body.lookup_secret_disable)) {
-    await deleteCredential(ctx.db.kysely, ctx.clock, auth.identity.id, 'lookup_secret');
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      if (await deleteCredential(trx, ctx.clock, auth.identity.id, 'lookup_secret')) await queueChangeNotice(services, trx, auth.identity.traits, 'backup_codes_disabled');
+    });
     return answerSuccess(services, request, reply, flow, auth);
   }
   addFlowMessage(flow.ui, messages.noSettingsStrategy());

@@ -1,0 +1,19 @@
+import { securityNoticeMail, type AccountChange } from '@portaal/nl';
+import type { DbExecutor } from '../../identities/identity-repository.js';
+import type { Traits } from '../../identities/identity-schema.js';
+import type { IdpServices } from '../../services.js';
+
+/**
+ * Queues the mail that tells a person their sign-in details changed (security checklist item 18), in the
+ * transaction of the change itself: no change without its notice, no notice of a change that was rolled back.
+ */
+export async function queueChangeNotice(
+  services: IdpServices,
+  db: DbExecutor,
+  traits: Traits,
+  change: AccountChange,
+  options: { to?: string; newEmail?: string } = {},
+): Promise<void> {
+  const mail = securityNoticeMail({ change, at: services.ctx.clock.now(), firstName: traits.name?.first, newEmail: options.newEmail });
+  await services.mail.enqueue(db, { to: options.to ?? traits.email, ...mail, templateType: `account_change_${change}` });
+}
