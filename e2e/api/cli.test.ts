@@ -47,7 +47,7 @@ describe('the portaal CLI', () => {
     expect(created.status, created.stderr).toBe(0);
     const again = portaal(args, env);
     expect(again.status).toBe(1);
-    expect(again.stderr.trim().split('\n')).toHaveLength(1);
+    expect(again.stderr).toBe('Fout: Er bestaat al een account met dit e-mailadres.\n');
 
     const server = await startPortaal({ env });
     try {
@@ -56,6 +56,18 @@ describe('the portaal CLI', () => {
     } finally {
       await server.stop();
     }
+  });
+
+  it.each([
+    [['--email', 'kort@voorbeeldstad.nl', '--password', 'kort1'], 'Fout: Het wachtwoord moet minstens 8 tekens hebben.'],
+    [['--email', 'lijkt@voorbeeldstad.nl', '--password', 'lijkt@voorbeeldstad.nl1'], 'Fout: Het wachtwoord lijkt te veel op het e-mailadres.'],
+    [['--email', 'geen-adres', '--password', 'Grachten-Fiets-Brug-31'], 'Fout: Het e-mailadres is geen geldig e-mailadres.'],
+    [['--email', 'a@voorbeeldstad.nl', '--onzin'], "Fout: de opties kloppen niet"],
+  ])('refuses %j in one Dutch line', (extra, line) => {
+    const result = portaal(['user', 'create', '--first-name', 'Cor', '--last-name', 'Commandoregel', ...extra], env);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr.startsWith(line)).toBe(true);
   });
 
   it('refuses an unknown command with the usage text', () => {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { createIdentityWithPassword, createRecoveryLink, findIdentity, findIdentityIdByIdentifier, HttpError, openDatabase } from '@portaal/idp';
 import { CatalogueError } from '@portaal/users-api';
+import { dutchReasonOf } from './cli-errors.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
 import { migrateAll } from './migrate-all.js';
@@ -53,7 +54,7 @@ export async function runCli(argv: string[]): Promise<number> {
     }
   } catch (error) {
     if (error instanceof HttpError) {
-      process.stderr.write(`Fout: ${error.reason ?? error.message}\n`);
+      process.stderr.write(`Fout: ${dutchReasonOf(error)}\n`);
       return 1;
     }
     if (error instanceof ConfigError) {
@@ -70,6 +71,10 @@ export async function runCli(argv: string[]): Promise<number> {
 }
 
 function describe(error: unknown): string {
+  // parseArgs names the option in English; the line says in Dutch what to do about it.
+  if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+    return `de opties kloppen niet (${error.message}). Zie 'portaal help'.`;
+  }
   if (error && typeof error === 'object' && 'code' in error && error.code === 'EADDRINUSE') {
     return `de poort is al in gebruik (${String((error as { message?: string }).message ?? '')}).`;
   }

@@ -12,12 +12,16 @@ export async function createIdentityWithPassword(
   input: { email: string; firstName?: string; lastName?: string; password?: string; verified?: boolean },
 ): Promise<string> {
   const checked = validateTraits({ email: input.email, name: { first: input.firstName, last: input.lastName } });
-  if (!checked.traits) throw new HttpError({ code: 400, reason: checked.errors.map((e) => e.message.text).join(' ') });
+  // The messages travel along (with the field they concern) so that a caller can say them in Dutch.
+  if (!checked.traits) {
+    const messages = checked.errors.map((e) => ({ ...e.message, node: e.node }));
+    throw new HttpError({ code: 400, reason: messages.map((m) => m.text).join(' '), details: { messages } });
+  }
   const traits = checked.traits;
   let hashed: string | undefined;
   if (input.password !== undefined) {
     const violation = await services.passwordPolicy.validate(input.password, [traits.email]);
-    if (violation) throw new HttpError({ code: 400, reason: violation.text });
+    if (violation) throw new HttpError({ code: 400, reason: violation.text, details: { messages: [{ ...violation, node: 'password' }] } });
     hashed = await services.passwords.hash(input.password);
   }
   const { db, clock } = services.ctx;
