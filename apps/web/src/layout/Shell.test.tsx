@@ -1,22 +1,21 @@
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeNetwork, renderAt } from '../test-support';
 import { Shell } from './Shell';
 
-const me = (isAdmin: boolean) => ({
+const me = (isAdmin: boolean, session: { authenticator_assurance_level: string; aal2Required: boolean } = { authenticator_assurance_level: 'aal2', aal2Required: true }) => ({
   active: true,
   identity: { id: 'me', traits: { email: 'bea@voorbeeldstad.nl', name: { first: 'Bea', last: 'Beheerder' } }, credentials: ['password', 'totp'] },
   permissions: [],
   activeOrg: { id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad', subdivisions: [] },
   isAdmin,
-  authenticator_assurance_level: 'aal2',
-  aal2Required: true,
+  ...session,
 });
 
-function network(isAdmin: boolean) {
-  fakeNetwork((url) => {
-    if (url.pathname === '/api/users/whoami') return { status: 200, body: me(isAdmin) };
+function network(isAdmin: boolean, session?: Parameters<typeof me>[1]) {
+  return fakeNetwork((url) => {
+    if (url.pathname === '/api/users/whoami') return { status: 200, body: me(isAdmin, session) };
     if (url.pathname === '/api/config') return { status: 200, body: { title: 'Datavoorzieningen VNG', description: 'Datavoorziening VNG Realisatie', feedbackEmail: 'feedback@example.nl' } };
     if (url.pathname === '/api/users/admins') {
       return { status: 200, body: ['a@x.nl', 'b@x.nl', 'c@x.nl'].map((email, i) => ({ id: String(i), state: 'active', traits: { email } })) };
@@ -46,6 +45,25 @@ describe('Shell', () => {
     renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
     expect(await screen.findByText('Je bent ingelogd voor Gemeente Voorbeeldstad')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Administratie dashboard' })).toBeNull();
+  });
+
+  it('shows the administrators to ask also without a second factor where the organisation needs none, and not before the second factor where it does', async () => {
+    network(false, { authenticator_assurance_level: 'aal1', aal2Required: false });
+    renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
+    const question = await screen.findByRole('heading', { name: 'Heb je een vraag?' });
+    expect(within(question.closest('section')!).getAllByRole('link').map((l) => l.textContent)).toEqual(['a@x.nl', 'b@x.nl']);
+    vi.unstubAllGlobals();
+    cleanup();
+    const calls = network(false, { authenticator_assurance_level: 'aal1', aal2Required: true });
+    renderAt(
+      '/permissies',
+      <>
+        <Route path="/permissies" element={<Shell>inhoud</Shell>} />
+        <Route path="/login" element={<p>Tweede stap</p>} />
+      </>,
+    );
+    expect(await screen.findByText('Tweede stap')).toBeInTheDocument();
+    expect(calls.some((call) => call.url.pathname === '/api/users/admins')).toBe(false);
   });
 
   it('keeps a return_to of the address, with the hash, in local storage', async () => {

@@ -11,7 +11,9 @@ export function Shell({ children }: { children: ReactNode }) {
   const location = useLocation();
   const user = useCurrentUser();
   const config = usePortalConfig();
-  const admins = useOrganisationAdmins(Boolean(user.data?.activeOrg) && user.data?.authenticator_assurance_level === 'aal2');
+  // The Users API answers at aal2, or at aal1 for members of an organisation that needs no second factor.
+  const mayAsk = user.data?.authenticator_assurance_level === 'aal2' || user.data?.aal2Required === false;
+  const admins = useOrganisationAdmins(Boolean(user.data?.activeOrg) && mayAsk);
 
   // A return_to in the address is kept, with the hash, for after sign-in (spec §2).
   useEffect(() => {
