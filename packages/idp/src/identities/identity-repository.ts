@@ -217,6 +217,8 @@ export async function findCredentialsOf(db: DbExecutor, identityIds: string[]): 
       .where('identity_id', 'in', identityIds)
       .execute(),
   ]);
+  const identifiersOf = new Map<string, string[]>();
+  for (const { credential_id, identifier } of identifiers) identifiersOf.set(credential_id, [...(identifiersOf.get(credential_id) ?? []), identifier]);
   for (const row of rows) {
     const list = result.get(row.identity_id) ?? [];
     list.push({
@@ -227,7 +229,7 @@ export async function findCredentialsOf(db: DbExecutor, identityIds: string[]): 
       version: row.version,
       revision: row.revision,
       lastUsedStep: row.last_used_step === null ? null : Number(row.last_used_step),
-      identifiers: identifiers.filter((i) => i.credential_id === row.id).map((i) => i.identifier),
+      identifiers: identifiersOf.get(row.id) ?? [],
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     });
