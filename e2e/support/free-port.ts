@@ -1,14 +1,32 @@
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 
-/** A TCP port that was free a moment ago on the loopback interface. */
-export function freePort(): Promise<number> {
+function listening(): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.listen(0, '127.0.0.1', () => resolve(server));
   });
+}
+
+/**
+ * `count` different TCP ports that were free a moment ago on the loopback interface. The listeners are held open
+ * together, so the system cannot hand out one port twice (as two separate asks may).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers: Server[] = [];
+  try {
+    for (let i = 0; i < count; i += 1) servers.push(await listening());
+    return servers.map((server) => {
+      const address = server.address();
+      return typeof address === 'object' && address ? address.port : 0;
+    });
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+}
+
+/** A TCP port that was free a moment ago on the loopback interface. */
+export async function freePort(): Promise<number> {
+  const [port] = await freePorts(1);
+  return port!;
 }

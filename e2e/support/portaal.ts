@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testDatabaseUrl } from './database.js';
-import { freePort } from './free-port.js';
+import { freePorts } from './free-port.js';
 import { startMailSink, type MailSink } from './mail-sink.js';
 
 const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
@@ -37,7 +37,7 @@ export interface PortaalOptions {
 export async function startPortaal(options: PortaalOptions = {}): Promise<Portaal> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portaal-test-'));
   const mail = await startMailSink();
-  const [port, adminPort] = [await freePort(), await freePort()];
+  const [port, adminPort] = await freePorts(2);
   const databaseUrl = await testDatabaseUrl();
   const publicUrl = `http://127.0.0.1:${port}`;
   const adminUrl = `http://127.0.0.1:${adminPort}`;
