@@ -75,6 +75,23 @@ describe('LoginScreen', () => {
     expect(await screen.findByText('Hier kunt u inloggen voor het Administrator dashboard.')).toBeInTheDocument();
   });
 
+  it('fetches a new flow once, so that what is typed at once is what is sent', async () => {
+    const calls = fakeNetwork((url, init) => {
+      if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };
+      if (url.pathname === '/self-service/login/flows') return { status: 200, body: loginFlow('aal1') };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST') return { status: 400, body: loginFlow('aal1', [{ id: 4000006, text: 'The provided credentials are invalid', type: 'error' }]) };
+      return { status: 401, body: {} };
+    });
+    renderAt('/admin-login', routes);
+    await userEvent.type(await screen.findByLabelText('E-mailadres'), 'bea@voorbeeldstad.nl');
+    await userEvent.type(screen.getByLabelText('Wachtwoord'), 'Kade-Brug-Sluis-Molen-93');
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+    await screen.findByRole('alert');
+    const sent = calls.find((call) => call.init?.method === 'POST');
+    expect(JSON.parse(String(sent?.init?.body))).toMatchObject({ identifier: 'bea@voorbeeldstad.nl', password: 'Kade-Brug-Sluis-Molen-93' });
+    expect(calls.filter((call) => call.url.pathname.startsWith('/self-service/login/')).map((call) => call.url.pathname)).toEqual(['/self-service/login/browser']);
+  });
+
   it('shows the provider refusal in Dutch and keeps the e-mail address', async () => {
     fakeNetwork((url, init) => {
       if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };

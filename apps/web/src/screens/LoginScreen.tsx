@@ -44,6 +44,7 @@ export default function LoginScreen() {
   const refresh = params.get('refresh') === 'true';
   const returnTo = params.get('return_to') ?? undefined;
   const started = useRef<string | null>(null);
+  const justCreated = useRef<string>(undefined);
   const sameScreen = useSameScreenNavigation();
 
   const actions = {
@@ -66,7 +67,10 @@ export default function LoginScreen() {
       }
       const created = flowId ? await frontend.getLoginFlow({ id: flowId }) : await frontend.createBrowserLoginFlow({ aal, refresh, returnTo });
       setFlow(created);
-      if (!flowId) setParams((current) => (current.set('flow', created.id), current), sameScreen());
+      if (!flowId) {
+        justCreated.current = created.id;
+        setParams((current) => (current.set('flow', created.id), current), sameScreen());
+      }
     } catch (error) {
       const { status } = await idpErrorOf(error);
       if (status === 0) return setProblem(CONNECTION_PROBLEM);
@@ -76,7 +80,9 @@ export default function LoginScreen() {
 
   useEffect(() => {
     const key = `${flowId}|${aal}|${refresh}|${returnTo}`;
-    if (started.current === key || (flowId && flow?.id === flowId)) return;
+    // The address getting the id of the flow just made is no reason to fetch it again (that would wipe what the
+    // person typed meanwhile), also when the router renders before the flow state does.
+    if (started.current === key || (flowId && (flow?.id === flowId || justCreated.current === flowId))) return;
     started.current = key;
     void start();
   }, [start, flowId, aal, refresh, returnTo, flow?.id]);
