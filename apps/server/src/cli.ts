@@ -71,9 +71,10 @@ export async function runCli(argv: string[]): Promise<number> {
 }
 
 function describe(error: unknown): string {
-  // parseArgs names the option in English; the line says in Dutch what to do about it.
+  // parseArgs explains in English; the line names the option and says in Dutch what to do.
   if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
-    return `de opties kloppen niet (${error.message}). Zie 'portaal help'.`;
+    const option = /'(-[^' ]+)/.exec(error.message)?.[1];
+    return `de opties kloppen niet${option ? ` (bij ${option})` : ''}. Zie 'portaal help'.`;
   }
   if (error && typeof error === 'object' && 'code' in error && error.code === 'EADDRINUSE') {
     return `de poort is al in gebruik (${String((error as { message?: string }).message ?? '')}).`;

@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { findChromium } from '../../../scripts/lib/chromium.mjs';
 
 /** Debian's Chromium (installed by scripts/ensure-test-deps.mjs), or the one CHROMIUM_PATH names. */
 function chromiumPath(): string {
-  const found = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
+  const found = findChromium();
   if (!found) throw new Error('Chromium is missing: run `node scripts/ensure-test-deps.mjs` (or set CHROMIUM_PATH)');
   return found;
 }

@@ -76,7 +76,7 @@ export async function signInAsAdministrator(journey: Journey, email = `beheerder
   return { page, email, password, secret };
 }
 
-/** The first link in the newest mail to `address` that points at the portal. */
+/** The first link in the first mail to `address` since `since` that carries one. */
 export async function linkFromMail(portaal: Portaal, address: string, since?: Date): Promise<string> {
   // Notices of account changes carry no link and may arrive in between.
   const withLink = /https?:\/\/[^\s"<>]+/;

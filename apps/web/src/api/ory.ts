@@ -40,14 +40,11 @@ export function idpErrorOf(error: unknown): Promise<IdpError> {
   return read;
 }
 
-async function readIdpError(error: unknown): Promise<IdpError> {
-  if (error instanceof ResponseError) {
-    const text = await error.response.text().catch(() => '');
-    try {
-      return { status: error.response.status, body: text ? JSON.parse(text) : {} };
-    } catch {
-      return { status: error.response.status, body: {} };
-    }
+async function readIdpError(error: ResponseError): Promise<IdpError> {
+  const text = await error.response.text().catch(() => '');
+  try {
+    return { status: error.response.status, body: text ? JSON.parse(text) : {} };
+  } catch {
+    return { status: error.response.status, body: {} };
   }
-  return { status: 0, body: {} };
 }

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button as AriaButton, Tooltip, TooltipTrigger } from 'react-aria-components';
 import { useCurrentUser, usePortalConfig } from '../api/queries';
 import { secondFactorGate, usersApi, UsersApiError, type PortalUser } from '../api/users-api';
+import { ErrorAlert } from '../components/ErrorAlert';
 import { useToast } from '../components/Toasts';
 import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
@@ -128,14 +129,14 @@ export default function OverviewScreen() {
           {users.data && search.trim() ? `${shown.length} ${shown.length === 1 ? 'gebruiker' : 'gebruikers'} gevonden` : ''}
         </p>
         {users.isError && (
-          <div className="utrecht-alert utrecht-alert--error" role="alert">
+          <ErrorAlert>
             <p className="utrecht-paragraph">Er is iets misgegaan.</p>
             <p className="utrecht-paragraph">Kan geen gebruikers ophalen, probeer het later nog eens.</p>
             <p className="utrecht-paragraph">
               Blijft dit gebeuren? Mail dan naar{' '}
               {config.data?.supportEmail ? <a href={`mailto:${config.data.supportEmail}`}>{config.data.supportEmail}</a> : 'de ondersteuning'}.
             </p>
-          </div>
+          </ErrorAlert>
         )}
         {users.data && (
           // A region that takes the focus, so that keyboard users can scroll a table wider than the screen.

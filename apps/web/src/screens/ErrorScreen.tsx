@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { frontend, idpErrorOf } from '../api/ory';
 import { usePortalConfig } from '../api/queries';
+import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 
 /** The error page (spec §2, §4): reads `?id=`, shows the error, a support address and the way back. */
@@ -29,12 +30,12 @@ export default function ErrorScreen() {
   return (
     <main className="dvp-main" id="inhoud">
       <h1 className="utrecht-heading-1">Er is een fout opgetreden</h1>
-      <div className="utrecht-alert utrecht-alert--error" role="alert">
+      <ErrorAlert>
         <p className="utrecht-paragraph">
           Er is een fout opgetreden. Blijft dit aanhouden, mail dan naar {support ? <a href={`mailto:${support}`}>{support}</a> : 'de ondersteuning van je gemeente'}.
         </p>
         {reason && <p className="utrecht-paragraph">Melding: {reason}</p>}
-      </div>
+      </ErrorAlert>
       <p className="utrecht-paragraph">
         <Link className="utrecht-link" to="/">
           Naar login

@@ -30,7 +30,6 @@ type Values = z.output<typeof schema>;
 const LOAD_FAILED = 'Er is iets misgegaan bij het ophalen van het formulier. Probeer het later nog eens.';
 const SAVE_FAILED = 'Er is iets misgegaan bij het updaten van je nieuwe wachtwoord. Probeer het nog eens.';
 
-
 /**
  * Step 2 after a recovery or invitation link: the settings flow the link opened, for choosing a password; then on to
  * the authenticator app (step 3) or, for an account that has one, to its sign-in.

@@ -23,7 +23,6 @@ const hasNode = (ui: FlowUi, name: string) => ui.nodes.some((n: UiNode) => n.att
 const LOAD_FAILED = 'Er is iets misgegaan bij het ophalen van je instellingen. Probeer het later nog eens.';
 const SAVE_FAILED = 'Er is iets misgegaan bij het opslaan. Probeer het nog eens.';
 
-
 /** /settings/2fa-app: link an authenticator app (QR code or key), then make and keep backup codes. */
 export default function TwoFactorScreen() {
   usePageTitle('Authenticator-app instellen');
