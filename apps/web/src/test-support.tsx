@@ -59,6 +59,18 @@ export function holdBack(matches: (url: URL) => boolean) {
   return held;
 }
 
+/** Lets matching requests wait until `release()` is called, then answers them as before: a late answer. */
+export function answerLater(matches: (url: URL) => boolean) {
+  const answer = globalThis.fetch;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (matches(urlOf(input))) await released;
+    return answer(input, init);
+  });
+  return release;
+}
+
 /** Makes matching requests fail as a browser does when the server cannot be reached. */
 export function unreachable(matches: (url: URL) => boolean) {
   const answer = globalThis.fetch;

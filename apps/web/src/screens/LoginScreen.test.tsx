@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeNetwork, renderAt } from '../test-support';
+import { answerLater, fakeNetwork, renderAt } from '../test-support';
 import { axeViolations } from '../test-axe';
 import LoginScreen from './LoginScreen';
 
@@ -90,6 +90,26 @@ describe('LoginScreen', () => {
     const sent = calls.find((call) => call.init?.method === 'POST');
     expect(JSON.parse(String(sent?.init?.body))).toMatchObject({ identifier: 'bea@voorbeeldstad.nl', password: 'Kade-Brug-Sluis-Molen-93' });
     expect(calls.filter((call) => call.url.pathname.startsWith('/self-service/login/')).map((call) => call.url.pathname)).toEqual(['/self-service/login/browser']);
+  });
+
+  it('keeps what is typed when the screen draws again, such as when the portal settings arrive late', async () => {
+    const calls = fakeNetwork((url, init) => {
+      if (url.pathname === '/api/config') return { status: 200, body: { registrationEnabled: true } };
+      if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST') return { status: 400, body: loginFlow('aal1') };
+      return { status: 401, body: {} };
+    });
+    const release = answerLater((url) => url.pathname === '/api/config');
+    renderAt('/login', routes);
+    await userEvent.type(await screen.findByLabelText('E-mailadres'), 'bea@voorbeeldstad.nl');
+    await userEvent.type(screen.getByLabelText('Wachtwoord'), 'Kade-Brug-Sluis-Molen-93');
+    release();
+    await screen.findByRole('link', { name: 'Account maken' });
+    expect(screen.getByLabelText('E-mailadres')).toHaveValue('bea@voorbeeldstad.nl');
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+    await waitFor(() => expect(calls.some((call) => call.init?.method === 'POST')).toBe(true));
+    const sent = calls.find((call) => call.init?.method === 'POST');
+    expect(JSON.parse(String(sent?.init?.body))).toMatchObject({ identifier: 'bea@voorbeeldstad.nl', password: 'Kade-Brug-Sluis-Molen-93' });
   });
 
   it('shows the provider refusal in Dutch and keeps the e-mail address', async () => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { LoginFlow } from '@ory/client-fetch';
@@ -110,6 +110,8 @@ export default function LoginScreen() {
     }
   }
 
+  // One `ui` per flow: the form starts over on a new one, so a fresh object on every render would wipe what was typed.
+  const ui = useMemo(() => flow && relabel(flow.ui as unknown as FlowUi), [flow]);
   const secondFactor = flow?.requested_aal === 'aal2';
   return (
     <main className="dvp-main dvp-main--centred" id="inhoud">
@@ -134,7 +136,7 @@ export default function LoginScreen() {
         </div>
       )}
       {!done && <RestartNotice />}
-      {flow && !done && <FlowForm ui={relabel(flow.ui as unknown as FlowUi)} onSubmit={submit} />}
+      {ui && !done && <FlowForm ui={ui} onSubmit={submit} />}
       {!flow && !problem && <p role="status">Laden…</p>}
       {!done && (
         <nav aria-label="Hulp bij inloggen" className="dvp-links">
