@@ -36,6 +36,8 @@ async function submitCode(browser: Browser, flow: { id: string; ui: { nodes: any
 describe('recovery', () => {
   it('by code from the mail: privileged session, settings flow with 1060001, then a password change', async () => {
     const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
+    const elsewhere = newBrowser(portaal.publicUrl);
+    await loginWithPassword(elsewhere, user.email, user.password);
     const browser = newBrowser(portaal.publicUrl);
     const since = new Date();
     const sent = await requestCode(browser, user.email);
@@ -55,6 +57,8 @@ describe('recovery', () => {
     expect(settings.ui.messages?.map((m) => m.id)).toEqual([1060001]);
     const session = await browser.frontend.toSession();
     expect(session.authentication_methods?.map((m) => m.method)).toEqual(['code_recovery']);
+    // Kratos' revoke_active_sessions hook: the session signed in elsewhere before the recovery has ended.
+    expect((await failure(elsewhere.frontend.toSession())).status).toBe(401);
 
     const newPassword = 'Nieuwe-Lente-Wandeling-93';
     const changed = await explained(

@@ -18,7 +18,7 @@ interface OpenPage {
 export interface Journey {
   readonly portaal: Portaal;
   /** A fresh browser profile (its own cookies and storage) with one page; closed after the test. */
-  person(label?: string, options?: { width?: number; height?: number }): Promise<Page>;
+  person(label?: string, options?: { width?: number; height?: number; userAgent?: string }): Promise<Page>;
 }
 
 /**
@@ -68,6 +68,7 @@ export function useJourney(options: PortaalOptions = {}): Journey {
         baseURL: portaal.publicUrl,
         locale: 'nl-NL',
         viewport: { width: size.width ?? 1280, height: size.height ?? 900 },
+        ...(size.userAgent ? { userAgent: size.userAgent } : {}),
       });
       contexts.push(context);
       const page = await context.newPage();

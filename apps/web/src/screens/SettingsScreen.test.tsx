@@ -16,8 +16,11 @@ const me = (credentials: string[]) => ({
 });
 const settingsFlow = { id: 's1', type: 'browser', state: 'show_form', ui: { action: '/x', method: 'POST', nodes: [{ type: 'input', group: 'default', attributes: { node_type: 'input', name: 'csrf_token', type: 'hidden', value: 'c' }, messages: [], meta: {} }] } };
 
-function network(credentials: string[], onUpdate?: (body: Record<string, unknown>) => { status: number; body?: unknown }) {
+const elsewhere = { id: 's-2', active: true, authenticated_at: '2026-11-20T09:05:00Z', devices: [{ id: 's-2', ip_address: '192.0.2.10', user_agent: '', location: '' }] };
+
+function network(credentials: string[], onUpdate?: (body: Record<string, unknown>) => { status: number; body?: unknown }, otherSessions: unknown[] = []) {
   return fakeNetwork((url, init) => {
+    if (url.pathname === '/sessions') return { status: 200, body: otherSessions };
     if (url.pathname === '/api/users/whoami') return { status: 200, body: me(credentials) };
     if (url.pathname === '/api/config') return { status: 200, body: {} };
     if (url.pathname === '/api/users/admins') return { status: 200, body: [] };
@@ -78,5 +81,20 @@ describe('SettingsScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Bewerkingen opslaan' }));
     expect(await screen.findByText('Je gegevens zijn aangepast.')).toBeInTheDocument();
     expect(sent[0]).toMatchObject({ method: 'profile', traits: { email: 'ali@dego.nl', name: { first: 'Alia', last: 'Analist' } }, csrf_token: 'c' });
+  });
+
+  it('offers to end the other sessions after a password change, and not after a name change', async () => {
+    network(['password', 'totp'], undefined, [elsewhere]);
+    renderAt('/settings', routes);
+    expect(await screen.findByRole('button', { name: 'Uitloggen op Onbekend apparaat' })).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Naam'), 'Alia');
+    await userEvent.click(screen.getByRole('button', { name: 'Bewerkingen opslaan' }));
+    expect(await screen.findByText('Je gegevens zijn aangepast.')).toBeInTheDocument();
+    expect(screen.queryByText(/Je bent nog ingelogd op/)).toBeNull();
+    await userEvent.type(screen.getByLabelText('Nieuw wachtwoord'), 'Kade-Brug-Sluis-Molen-93');
+    await userEvent.type(screen.getByLabelText('Wachtwoord bevestigen'), 'Kade-Brug-Sluis-Molen-93');
+    await userEvent.click(screen.getByRole('button', { name: 'Bewerkingen opslaan' }));
+    expect(await screen.findByText(/Je bent nog ingelogd op een ander apparaat\./)).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Op alle andere apparaten uitloggen' })).toHaveLength(1);
   });
 });

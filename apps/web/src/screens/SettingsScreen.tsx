@@ -18,11 +18,14 @@ import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
 import { RecoveredPasswordView } from './RecoveredPasswordView';
 import { RestartNotice, withNotice } from '../components/RestartNotice';
+import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
+import { OtherSessions } from '../sessions/OtherSessions';
 
 /** The fields in the order of the form; 'root' holds 'Geen van de velden is aangepast.'. */
 const SUMMARY_FIELDS = ['firstName', 'lastName', 'email', 'password', 'confirmPassword', 'root'] as const;
 
-type Outcome = { kind: 'ok' | 'error'; text: string } | undefined;
+/** `secrets`: the password or the address changed, so the person is offered to end their other sessions. */
+type Outcome = { kind: 'ok'; text: string; secrets: boolean } | { kind: 'error'; text: string } | undefined;
 
 /** The provider's messages on a node, in Dutch, for showing under our own field. */
 const nodeErrors = (flow: SettingsFlow | undefined, name: string) =>
@@ -109,7 +112,7 @@ function AccountSettings() {
     }
     form.reset();
     await queryClient.invalidateQueries();
-    setOutcome({ kind: 'ok', text: 'Je gegevens zijn aangepast.' });
+    setOutcome({ kind: 'ok', text: 'Je gegevens zijn aangepast.', secrets: Boolean(values.password || values.email) });
   }
 
   const traits = user.data?.identity.traits;
@@ -124,6 +127,7 @@ function AccountSettings() {
             <p className="utrecht-paragraph">{outcome.text}</p>
           </div>
         )}
+        {outcome?.kind === 'ok' && outcome.secrets && <LogOutOthersOffer />}
         <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
           <ErrorSummary messages={messagesOf(errors, SUMMARY_FIELDS)} focusOn={form.formState.submitCount} />
           <section aria-labelledby="dvp-profiel">
@@ -168,6 +172,7 @@ function AccountSettings() {
             Terug naar overzicht - bewerkingen worden niet opgeslagen
           </Link>
         </form>
+        <OtherSessions />
       </main>
     </Shell>
   );

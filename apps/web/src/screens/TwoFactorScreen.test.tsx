@@ -85,8 +85,11 @@ const whoami = (isAdmin = false) => ({
   aal2Required: true,
 });
 
-function network(options: { create?: Answer; get?: (id: string) => Answer; update?: (body: Record<string, unknown>, flowId: string) => Answer; isAdmin?: boolean } = {}) {
+function network(
+  options: { create?: Answer; get?: (id: string) => Answer; update?: (body: Record<string, unknown>, flowId: string) => Answer; isAdmin?: boolean; otherSessions?: unknown[] } = {},
+) {
   return fakeNetwork((url, init) => {
+    if (url.pathname === '/sessions') return { status: 200, body: options.otherSessions ?? [] };
     if (url.pathname === '/self-service/settings/browser') return options.create ?? { status: 200, body: unlinked() };
     if (url.pathname === '/self-service/settings/flows') return options.get?.(url.searchParams.get('id') ?? '') ?? { status: 404, body: { error: { code: 404 } } };
     if (url.pathname === '/self-service/settings' && init?.method === 'POST') {
@@ -163,6 +166,7 @@ describe('TwoFactorScreen', () => {
     const calls = network();
     const { container } = renderAt('/settings/2fa-app', routes);
     await userEvent.type(await screen.findByLabelText('Code controleren'), '492039');
+    expect(calls.some((call) => call.url.pathname === '/sessions')).toBe(false);
     await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
     const done = await screen.findByRole('region', { name: 'Je authenticator-app is gekoppeld' });
     expect(within(done).getByText('Bij het inloggen vraagt het portaal voortaan om de code uit je app.')).toBeInTheDocument();
@@ -278,11 +282,13 @@ describe('TwoFactorScreen', () => {
     }
   });
 
-  it('unlinks the app with totp_unlink and shows the QR step again', async () => {
-    const calls = network({ create: { status: 200, body: linked() }, update: () => ({ status: 200, body: { ...unlinked(), state: 'success' } }) });
+  it('unlinks the app with totp_unlink, shows the QR step again and offers to end the sessions elsewhere', async () => {
+    const elsewhere = { id: 's-2', devices: [{ id: 's-2', ip_address: '192.0.2.10', user_agent: '' }] };
+    const calls = network({ create: { status: 200, body: linked() }, update: () => ({ status: 200, body: { ...unlinked(), state: 'success' } }), otherSessions: [elsewhere, { ...elsewhere, id: 's-3' }] });
     renderAt('/settings/2fa-app', routes);
     await userEvent.click(await screen.findByRole('button', { name: 'Authenticator-app ontkoppelen' }));
     expect(await screen.findByRole('img', { name: 'QR-code voor je authenticator-app' })).toBeInTheDocument();
+    expect(await screen.findByText(/Je bent nog ingelogd op 2 andere apparaten\./)).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Stap 2: bewaar je back-upcodes' })).toBeNull();
     expect(posted(calls).map((call) => call.body)).toEqual([expect.objectContaining({ csrf_token: 'csrf-2fa', method: 'totp', totp_unlink: 'true' })]);
   });

@@ -10,6 +10,7 @@ import type { FlowUi, FlowValues, UiNode } from '../flows/ui-types';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { BackupCodeActions } from './BackupCodeActions';
+import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
 
@@ -32,6 +33,8 @@ export default function TwoFactorScreen() {
   const user = useCurrentUser();
   const [flow, setFlow] = useState<SettingsFlow>();
   const [problem, setProblem] = useState<string>();
+  // A second factor linked, removed or renewed: the person is offered to end their other sessions.
+  const [changed, setChanged] = useState(false);
   const flowId = params.get('flow');
   const sameScreen = useSameScreenNavigation();
   const restarting = useRef(false);
@@ -74,6 +77,7 @@ export default function TwoFactorScreen() {
     try {
       const updated = await frontend.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: values as never });
       setFlow(updated);
+      setChanged(true);
       await queryClient.invalidateQueries();
     } catch (error) {
       const { status, body } = await idpErrorOf(error);
@@ -101,6 +105,7 @@ export default function TwoFactorScreen() {
       <h1 className="utrecht-heading-1">Authenticator-app instellen</h1>
       <RestartNotice />
       {problem && <ErrorAlert text={problem} />}
+      {changed && <LogOutOthersOffer />}
       {!linked ? (
         <section aria-labelledby="dvp-app">
           <h2 id="dvp-app" className="utrecht-heading-2">

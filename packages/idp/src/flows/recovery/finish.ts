@@ -5,7 +5,7 @@ import { setSessionCookie } from '../../http/cookies.js';
 import { uiUrl } from '../../http/return-to.js';
 import { clientAddress, userAgent } from '../../http/client-info.js';
 import { findCredentials, findIdentity, markAddressVerified } from '../../identities/identity-repository.js';
-import { insertSession } from '../../sessions/session-repository.js';
+import { insertSession, revokeSessionsOfIdentity } from '../../sessions/session-repository.js';
 import { identifierKey } from '../../throttle/index.js';
 import { messages } from '../../ui/messages.js';
 import { saveFlow, type Flow } from '../flow.js';
@@ -13,8 +13,8 @@ import { redirect, regenerateCsrfCookie, sendFlow, wantsRedirect } from '../flow
 import { startSettingsFlow } from '../settings/create.js';
 
 /**
- * A recovery code or link was accepted: the address is verified, a session (aal1, `code_recovery` or
- * `link_recovery`) is issued and the browser goes to a settings flow carrying message 1060001
+ * A recovery code or link was accepted: the address is verified, the identity's other sessions end, a session (aal1,
+ * `code_recovery` or `link_recovery`) is issued and the browser goes to a settings flow carrying message 1060001
  * (kratos-contract.md §4). Returns undefined when no session may be issued (identity disabled or locked).
  */
 export async function finishRecovery(
@@ -34,16 +34,22 @@ export async function finishRecovery(
   if (!identity || identity.state !== 'active' || (await throttle.isLocked(identifierKey('login', identity.traits.email)))) {
     return undefined;
   }
-  await markAddressVerified(db.kysely, clock, identity.id, address);
   const now = clock.now();
-  const issued = await insertSession(db.kysely, clock, {
-    identityId: identity.id,
-    methods: [{ method, aal: 'aal1', completed_at: now.toISOString() }],
-    lifespanMs: config.lifespans.sessionMs,
-    ipAddress: clientAddress(request),
-    userAgent: userAgent(request),
+  // Kratos' `revoke_active_sessions` hook after recovery: whoever recovers an account may have lost it to someone
+  // else, so every other session ends with the new one's start.
+  const { issued, revoked } = await db.kysely.transaction().execute(async (trx) => {
+    await markAddressVerified(trx, clock, identity.id, address);
+    const revoked = await revokeSessionsOfIdentity(trx, identity.id);
+    const issued = await insertSession(trx, clock, {
+      identityId: identity.id,
+      methods: [{ method, aal: 'aal1', completed_at: now.toISOString() }],
+      lifespanMs: config.lifespans.sessionMs,
+      ipAddress: clientAddress(request),
+      userAgent: userAgent(request),
+    });
+    return { issued, revoked };
   });
-  ctx.log.info({ event: 'recovery.success', identity: identity.id, method }, 'account recovered');
+  ctx.log.info({ event: 'recovery.success', identity: identity.id, method, revokedSessions: revoked }, 'account recovered');
   flow.state = 'passed_challenge';
   const csrfToken = flow.type === 'browser' ? regenerateCsrfCookie(services, reply) : flow.csrfToken;
   const credentials = await findCredentials(db.kysely, identity.id);

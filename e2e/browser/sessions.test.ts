@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useJourney } from './support/journey.js';
+import { cli, createColleague, DEMO_CATALOGUE, enterTotpCode, expectAccessible, signInWithPassword } from './support/pages.js';
+import { sidebar } from './support/people.js';
+
+const journey = useJourney();
+
+const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+
+const otherSessions = (page: Page) => page.getByRole('region', { name: 'Ingelogd op andere apparaten' });
+const devicesListed = (page: Page) => otherSessions(page).getByRole('listitem').allInnerTexts();
+
+describe('journey 15: signed in on other devices', () => {
+  it('lists the sessions elsewhere, ends one of them, and after a password change the rest', async () => {
+    cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
+    // Linking the app over the API leaves a session there: the first device elsewhere.
+    const colleague = await createColleague(journey, { first: 'Iris' });
+    const phone = await journey.person('telefoon', { width: 375, height: 800, userAgent: PHONE });
+    await signInWithPassword(phone, colleague.email, colleague.password);
+    await enterTotpCode(phone, colleague.secret!, 0);
+    await phone.waitForURL((url) => url.pathname === '/permissies');
+    const laptop = await journey.person('laptop');
+    await signInWithPassword(laptop, colleague.email, colleague.password);
+    await enterTotpCode(laptop, colleague.secret!, 1);
+    await laptop.waitForURL((url) => url.pathname === '/permissies');
+
+    await sidebar(laptop).getByRole('link', { name: 'Account instellingen' }).click();
+    await otherSessions(laptop).getByRole('button', { name: 'Uitloggen op Safari op iOS' }).waitFor();
+    const listed = await devicesListed(laptop);
+    expect(listed).toHaveLength(2);
+    expect(listed.filter((text) => text.startsWith('Safari op iOS'))).toHaveLength(1);
+    for (const text of listed) expect(text).toMatch(/Ingelogd op \d{1,2} [a-z]+ \d{4} om \d\d:\d\d · IP-adres /);
+    await expectAccessible(laptop, 'settings with two sessions elsewhere');
+
+    // The phone is lost: its session ends, and it shows the sign-in form on the next load.
+    await otherSessions(laptop).getByRole('button', { name: 'Uitloggen op Safari op iOS' }).click();
+    await laptop.getByText('Je bent uitgelogd op Safari op iOS.', { exact: true }).waitFor();
+    await otherSessions(laptop).getByRole('button', { name: 'Uitloggen op Safari op iOS' }).waitFor({ state: 'detached' });
+    expect(await devicesListed(laptop)).toHaveLength(1);
+    await phone.reload();
+    await phone.waitForURL((url) => url.pathname === '/login');
+    await phone.getByLabel('E-mailadres').waitFor();
+
+    // A new password: the portal offers to end the session still open elsewhere.
+    const newPassword = 'Zandpad-Veerpont-Oost-48';
+    await laptop.getByLabel('Nieuw wachtwoord', { exact: true }).fill(newPassword);
+    await laptop.getByLabel('Wachtwoord bevestigen', { exact: true }).fill(newPassword);
+    await laptop.getByRole('button', { name: 'Bewerkingen opslaan' }).click();
+    const offer = laptop.getByRole('status').filter({ hasText: 'Je bent nog ingelogd op een ander apparaat.' });
+    await offer.waitFor();
+    await expectAccessible(laptop, 'the offer to log out elsewhere after a password change');
+    await offer.getByRole('button', { name: 'Op alle andere apparaten uitloggen' }).click();
+    await laptop.getByRole('status').filter({ hasText: 'Je bent op alle andere apparaten uitgelogd.' }).waitFor();
+    await otherSessions(laptop).getByText('Je bent nergens anders ingelogd.', { exact: true }).waitFor();
+
+    // This device stays signed in.
+    await laptop.reload();
+    await laptop.getByRole('heading', { name: 'Account instellingen', level: 1 }).waitFor();
+    await otherSessions(laptop).getByText('Je bent nergens anders ingelogd.', { exact: true }).waitFor();
+    expect(await laptop.evaluate(() => fetch('/api/users/whoami').then((response) => response.status))).toBe(200);
+  });
+});
