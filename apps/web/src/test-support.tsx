@@ -71,6 +71,15 @@ export function answerLater(matches: (url: URL) => boolean) {
   return release;
 }
 
+/** Leaves matching requests unanswered until the caller gives up: they fail only when their signal aborts. */
+export function silent(matches: (url: URL) => boolean) {
+  const answer = globalThis.fetch;
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+    if (!matches(urlOf(input))) return answer(input, init);
+    return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+  });
+}
+
 /** Makes matching requests fail as a browser does when the server cannot be reached. */
 export function unreachable(matches: (url: URL) => boolean) {
   const answer = globalThis.fetch;

@@ -1,8 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answerLater, fakeNetwork, renderAt } from '../test-support';
+import { answerLater, fakeNetwork, renderAt, silent, unreachable } from '../test-support';
 import { axeViolations } from '../test-axe';
 import LoginScreen from './LoginScreen';
 
@@ -48,6 +48,8 @@ const routes = (
     <Route path="/permissies" element={<p>Datavoorzieningen-pagina</p>} />
   </>
 );
+
+const CONNECTION_PROBLEM = 'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw of mail naar de ondersteuning.';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -110,6 +112,30 @@ describe('LoginScreen', () => {
     await waitFor(() => expect(calls.some((call) => call.init?.method === 'POST')).toBe(true));
     const sent = calls.find((call) => call.init?.method === 'POST');
     expect(JSON.parse(String(sent?.init?.body))).toMatchObject({ identifier: 'bea@voorbeeldstad.nl', password: 'Kade-Brug-Sluis-Molen-93' });
+  });
+
+  it('says the portal cannot be reached when the identity provider is down, instead of Laden… for ever', async () => {
+    fakeNetwork(() => ({ status: 401, body: {} }));
+    unreachable((url) => url.pathname.startsWith('/self-service/'));
+    renderAt('/login', routes);
+    expect(await screen.findByRole('alert')).toHaveTextContent(CONNECTION_PROBLEM);
+    expect(screen.queryByText('Laden…')).toBeNull();
+  });
+
+  it('gives up on an identity provider that does not answer after 12 seconds (spec §9) and says so', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      fakeNetwork(() => ({ status: 401, body: {} }));
+      silent((url) => url.pathname === '/self-service/login/browser');
+      renderAt('/login', routes);
+      expect(await screen.findByText('Laden…')).toBeInTheDocument();
+      await act(() => vi.advanceTimersByTimeAsync(11_900));
+      expect(screen.queryByRole('alert')).toBeNull();
+      await act(() => vi.advanceTimersByTimeAsync(200));
+      expect(await screen.findByRole('alert')).toHaveTextContent(CONNECTION_PROBLEM);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows the provider refusal in Dutch and keeps the e-mail address', async () => {
