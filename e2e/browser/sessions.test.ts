@@ -11,7 +11,7 @@ const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKi
 const otherSessions = (page: Page) => page.getByRole('region', { name: 'Ingelogd op andere apparaten' });
 const devicesListed = (page: Page) => otherSessions(page).getByRole('listitem').allInnerTexts();
 
-describe('journey 15: signed in on other devices', () => {
+describe('journey 15: sessions', () => {
   it('lists the sessions elsewhere, ends one of them, and after a password change the rest', async () => {
     cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
     // Linking the app over the API leaves a session there: the first device elsewhere.
@@ -59,5 +59,36 @@ describe('journey 15: signed in on other devices', () => {
     await laptop.getByRole('heading', { name: 'Account instellingen', level: 1 }).waitFor();
     await otherSessions(laptop).getByText('Je bent nergens anders ingelogd.', { exact: true }).waitFor();
     expect(await laptop.evaluate(() => fetch('/api/users/whoami').then((response) => response.status))).toBe(200);
+  });
+
+  it('warns before the idle timeout, keeps the session on request, and otherwise signs out and says why', async () => {
+    cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
+    const colleague = await createColleague(journey, { first: 'Tess' });
+    const page = await journey.person('stil');
+    // The page's clock, not the server's, is moved on: the session stays young on the server.
+    await page.clock.install();
+    await signInWithPassword(page, colleague.email, colleague.password);
+    await enterTotpCode(page, colleague.secret!, 0);
+    await page.waitForURL((url) => url.pathname === '/permissies');
+    await page.getByRole('link', { name: /Naar Wijkmonitor/ }).waitFor();
+
+    await page.clock.fastForward('26:30');
+    const warning = page.getByRole('alertdialog', { name: 'Je wordt bijna uitgelogd' });
+    expect(await warning.count()).toBe(0);
+    await page.clock.fastForward('00:45');
+    await warning.waitFor();
+    await warning.getByText('Om je account te beschermen word je over 2 minuten automatisch uitgelogd.', { exact: false }).waitFor();
+    await expectAccessible(page, 'the warning before the idle timeout');
+    await page.keyboard.press('Enter');
+    await warning.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => fetch('/api/users/whoami').then((response) => response.status))).toBe(200);
+
+    await page.clock.fastForward('27:15');
+    await warning.waitFor();
+    await page.clock.fastForward('02:00');
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByText('Je bent automatisch uitgelogd, omdat je 30 minuten niets hebt gedaan. Log opnieuw in om verder te gaan.', { exact: true }).waitFor();
+    await expectAccessible(page, 'sign-in after the automatic sign-out');
+    expect(await page.evaluate(() => fetch('/api/users/whoami').then((response) => response.status))).toBe(401);
   });
 });

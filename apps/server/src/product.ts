@@ -61,6 +61,8 @@ export async function openProduct(config: ServerConfig, log: FastifyBaseLogger):
       registrationEnabled: config.idp.registrationEnabled,
       invitationMs: config.idp.lifespans.invitationMs,
       recoveryMs: config.idp.lifespans.codeMs,
+      // Kratos has no idle timeout: with Ory, sessions end only at their lifespan.
+      sessionIdleMs: config.ory ? undefined : config.idp.lifespans.sessionIdleMs,
     },
   };
   return { db, idp, relations, catalogue, audit, backend, limiter, apiContext, close: () => db.close() };

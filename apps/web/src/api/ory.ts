@@ -1,9 +1,14 @@
 import { Configuration, FrontendApi, ResponseError } from '@ory/client-fetch';
+import { noteServerContact } from '../sessions/server-contact';
 
 /** Identity-provider calls time out after 12 seconds (spec §7). */
 const IDP_TIMEOUT_MS = 12_000;
 
-const timedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(IDP_TIMEOUT_MS) });
+const timedFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(IDP_TIMEOUT_MS) });
+  noteServerContact(response.status);
+  return response;
+};
 
 /** The Kratos public API, same origin, in JSON (SPA) mode: cookies included, `Accept: application/json`. */
 export const frontend = new FrontendApi(

@@ -1,3 +1,5 @@
+import { noteServerContact } from '../sessions/server-contact';
+
 /** The Users API at `/api` (spec §7): credentials included, JSON, 50 seconds by default. */
 export class UsersApiError extends Error {
   constructor(
@@ -16,6 +18,7 @@ export async function usersApi<T>(path: string, options: { method?: string; body
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: AbortSignal.timeout(options.timeoutMs ?? 50_000),
   });
+  noteServerContact(response.status);
   const text = response.status === 204 || options.method === 'HEAD' ? '' : await response.text();
   const body = text ? (JSON.parse(text) as unknown) : undefined;
   if (!response.ok) throw new UsersApiError(response.status, body as UsersApiError['body']);
@@ -69,4 +72,6 @@ export interface PortalConfig {
   feedbackEmail: string | null;
   registrationEnabled: boolean;
   dashboardAllowlist: boolean;
+  /** Seconds without a request after which the session ends; null when the identity provider has no idle timeout. */
+  sessionIdleSeconds: number | null;
 }

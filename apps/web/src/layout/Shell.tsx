@@ -3,6 +3,7 @@ import { NavLink, Navigate, useLocation } from 'react-router';
 import { useCurrentUser, useOrganisationAdmins, usePortalConfig } from '../api/queries';
 import { secondFactorGate } from '../api/users-api';
 import { MobileNav, type NavItem } from './MobileNav';
+import { IdleWarning } from '../sessions/IdleWarning';
 
 const RETURN_TO_KEY = 'dvp-return-to';
 
@@ -94,6 +95,7 @@ export function Shell({ children }: { children: ReactNode }) {
       </aside>
       {children}
       <MobileNav items={navItems} />
+      <IdleWarning />
     </div>
   );
 }

@@ -71,6 +71,18 @@ describe('LoginScreen', () => {
     expect(document.title).toBe('Inloggen – Datavoorzieningen Portaal');
   });
 
+  it('says why after an automatic sign-out for lack of use, once', async () => {
+    fakeNetwork((url) => (url.pathname === '/self-service/login/browser' ? { status: 200, body: loginFlow('aal1') } : { status: 401, body: {} }));
+    window.sessionStorage.setItem('dvp-uitgelogd-na-minuten', '30');
+    const { unmount } = renderAt('/login', routes);
+    expect(await screen.findByText('Je bent automatisch uitgelogd, omdat je 30 minuten niets hebt gedaan. Log opnieuw in om verder te gaan.')).toBeInTheDocument();
+    await screen.findByLabelText('Wachtwoord');
+    unmount();
+    renderAt('/login', routes);
+    await screen.findByLabelText('Wachtwoord');
+    expect(screen.queryByText(/Je bent automatisch uitgelogd/)).toBeNull();
+  });
+
   it('uses the administrator text on an admin path', async () => {
     fakeNetwork((url) => (url.pathname === '/self-service/login/browser' ? { status: 200, body: loginFlow('aal1') } : { status: 401, body: {} }));
     renderAt('/admin-login', routes);

@@ -12,6 +12,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { useToast } from '../components/Toasts';
 import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
+import { forgetIdleSignOut, idleSignOut } from '../sessions/idle-sign-out';
 
 const REDIRECT_DELAY_MS = 1_000;
 const CONNECTION_PROBLEM = 'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw of mail naar de ondersteuning.';
@@ -46,6 +47,8 @@ export default function LoginScreen() {
   const started = useRef<string | null>(null);
   const justCreated = useRef<string>(undefined);
   const sameScreen = useSameScreenNavigation();
+  const [idleMinutes] = useState(idleSignOut);
+  useEffect(forgetIdleSignOut, []);
 
   const actions = {
     navigate: (to: string) => navigate(to, { replace: true }),
@@ -136,6 +139,14 @@ export default function LoginScreen() {
         </div>
       )}
       {!done && <RestartNotice />}
+      {idleMinutes && !done && (
+        <div className="utrecht-alert utrecht-alert--warning" role="status">
+          <p className="utrecht-paragraph">
+            Je bent automatisch uitgelogd, omdat je {idleMinutes === 1 ? '1 minuut' : `${idleMinutes} minuten`} niets hebt gedaan. Log opnieuw in om verder te
+            gaan.
+          </p>
+        </div>
+      )}
       {ui && !done && <FlowForm ui={ui} onSubmit={submit} />}
       {!flow && !problem && <p role="status">Laden…</p>}
       {!done && (

@@ -14,6 +14,8 @@ export interface UsersApiOptions {
   registrationEnabled: boolean;
   invitationMs: number;
   recoveryMs: number;
+  /** The identity provider's idle timeout, for the portal's warning before it; absent when the provider has none (Ory Kratos). */
+  sessionIdleMs?: number;
   sidebarTitle?: string;
   sidebarDescription?: string;
 }

@@ -22,6 +22,7 @@ export function registerSelfRoutes(app: FastifyInstance, ctx: ApiContext): void 
     feedbackEmail: options.feedbackEmail ?? null,
     registrationEnabled: options.registrationEnabled,
     dashboardAllowlist: options.dashboardAllowlist.length > 0,
+    sessionIdleSeconds: options.sessionIdleMs === undefined ? null : Math.round(options.sessionIdleMs / 1000),
   }));
 
   app.get('/users/whoami', async (request) => {
