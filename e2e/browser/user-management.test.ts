@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey.js';
 import {
@@ -91,6 +92,12 @@ describe('administrators manage the users of their municipality', () => {
     await row.getByRole('button', { name: 'Deblokkeer' }).waitFor();
     expect(await row.getByRole('cell').first().evaluate((cell) => getComputedStyle(cell).textDecorationLine)).toBe('line-through');
     await expectAccessible(page, 'overview with a blocked user');
+    // The list as a file: the blocked colleague is in it as such.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Alle gebruikers downloaden (CSV)' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^gebruikers-voorbeeldstad-\d{4}-\d\d-\d\d\.csv$/);
+    const csv = readFileSync(await download.path(), 'utf8');
+    const line = csv.split('\r\n').find((row) => row.includes(colleague.email));
+    expect(line).toMatch(new RegExp(`^Bram;Collega;${colleague.email.replace(/\./g, '\\.')};Medewerker;;\\d{4}-\\d\\d-\\d\\d;geblokkeerd;ja;ja$`));
 
     const blocked = await journey.person('geblokkeerde collega');
     await signInWithPassword(blocked, colleague.email, colleague.password);

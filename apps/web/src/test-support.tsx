@@ -80,6 +80,33 @@ export function silent(matches: (url: URL) => boolean) {
   });
 }
 
+/**
+ * Catches files the page hands the browser (a blob link with `download`, clicked): their names, types and contents.
+ * `restore()` puts the browser's own functions back.
+ */
+export function captureDownloads() {
+  const files: { name: string; href: string; blob: Blob }[] = [];
+  const blobs = new Map<string, Blob>();
+  const original = { create: URL.createObjectURL, revoke: URL.revokeObjectURL };
+  URL.createObjectURL = vi.fn((blob: Blob) => {
+    const href = `blob:http://localhost:3000/${blobs.size + 1}`;
+    blobs.set(href, blob);
+    return href;
+  });
+  URL.revokeObjectURL = vi.fn();
+  const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    files.push({ name: this.download, href: this.href, blob: blobs.get(this.href)! });
+  });
+  return {
+    files,
+    restore() {
+      URL.createObjectURL = original.create;
+      URL.revokeObjectURL = original.revoke;
+      click.mockRestore();
+    },
+  };
+}
+
 /** Makes matching requests fail as a browser does when the server cannot be reached. */
 export function unreachable(matches: (url: URL) => boolean) {
   const answer = globalThis.fetch;

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { descriptionOf, errorSummary, fakeNetwork, renderAt, summaryItems } from '../test-support';
+import { captureDownloads, descriptionOf, errorSummary, fakeNetwork, renderAt, summaryItems } from '../test-support';
 import { axeViolations } from '../test-axe';
 import OverviewScreen from './OverviewScreen';
 
@@ -111,6 +111,35 @@ describe('OverviewScreen', () => {
     rows = screen.getAllByRole('row').slice(1);
     expect(rows.map((row) => row.textContent)).toEqual(["Geen gebruikers gevonden bij 'voorbeeldstad.nlx'. Zoek op een deel van de naam of het e-mailadres."]);
     expect(screen.getByText('0 gebruikers gevonden')).toBeInTheDocument();
+  });
+
+  it('downloads the users as CSV: all of them, or those a search leaves, in the order shown', async () => {
+    standardNetwork();
+    const downloads = captureDownloads();
+    try {
+      renderAt('/', routes);
+      await userEvent.click(await screen.findByRole('button', { name: 'Alle gebruikers downloaden (CSV)' }));
+      const [all] = downloads.files;
+      expect(all!.name).toMatch(/^gebruikers-voorbeeldstad-\d{4}-\d\d-\d\d\.csv$/);
+      expect(all!.blob.type).toBe('text/csv;charset=utf-8');
+      // A byte order mark first, so that spreadsheet programs read UTF-8 (text() drops it when decoding).
+      expect([...new Uint8Array(await all!.blob.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const lines = (await all!.blob.text()).split('\r\n');
+      expect(lines[0]).toBe('Voornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;Aangemaakt;Status;Authenticator-app;E-mailadres bevestigd');
+      expect(lines.slice(1, 4)).toEqual([
+        'Bea;Test;bea@voorbeeldstad.nl;Beheerder;Ruimte en wonen;2026-03-01;actief;ja;ja',
+        'anna;Test;anna@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;actief;nee;ja',
+        'Karel;Test;karel@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;geblokkeerd;nee;ja',
+      ]);
+
+      await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'karel');
+      await userEvent.click(screen.getByRole('button', { name: 'Deze gebruiker downloaden (CSV)' }));
+      expect((await downloads.files[1]!.blob.text()).split('\r\n').slice(1)).toEqual(['Karel;Test;karel@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;geblokkeerd;nee;ja', '']);
+      await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'x');
+      expect(screen.queryByRole('button', { name: /downloaden \(CSV\)/ })).toBeNull();
+    } finally {
+      downloads.restore();
+    }
   });
 
   it('offers Reset 2FA only with a TOTP credential and no block or delete on the own row', async () => {

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button as AriaButton, Tooltip, TooltipTrigger } from 'react-aria-components';
 import { useCurrentUser, usePortalConfig } from '../api/queries';
 import { secondFactorGate, usersApi, UsersApiError, type PortalUser } from '../api/users-api';
+import { downloadFile } from '../components/download';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useToast } from '../components/Toasts';
 import { Shell } from '../layout/Shell';
@@ -11,6 +12,7 @@ import { usePageTitle } from '../layout/use-page-title';
 import { ConfirmDialog } from './ConfirmDialog';
 import { SORT_OPTIONS, fullName, longDate, searchUsers, sortUsers, type SortKey } from './sorting';
 import { UserFormDialog } from './UserFormDialog';
+import { usersCsv, usersCsvName } from './users-csv';
 
 type Action = { kind: 'new' } | { kind: 'edit' | 'block' | 'unblock' | 'delete' | 'reset'; user: PortalUser } | undefined;
 
@@ -197,6 +199,17 @@ export default function OverviewScreen() {
               </tbody>
             </table>
           </div>
+        )}
+        {users.data && shown.length > 0 && (
+          <p className="dvp-export">
+            <button
+              type="button"
+              className="utrecht-button utrecht-button--secondary-action"
+              onClick={() => downloadFile(usersCsvName(me.data.activeOrg?.id ?? 'organisatie', new Date()), usersCsv(shown), 'text/csv;charset=utf-8')}
+            >
+              {search.trim() ? `Deze ${shown.length === 1 ? 'gebruiker' : `${shown.length} gebruikers`} downloaden (CSV)` : 'Alle gebruikers downloaden (CSV)'}
+            </button>
+          </p>
         )}
         {(action?.kind === 'new' || action?.kind === 'edit') && (
           <UserFormDialog

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { downloadFile } from '../components/download';
 
 /** Copy, download and print for freshly shown backup codes (spec: the 2FA-app screen is ours to design). */
 export function BackupCodeActions({ codes }: { codes: string[] }) {
@@ -8,14 +9,7 @@ export function BackupCodeActions({ codes }: { codes: string[] }) {
     await navigator.clipboard.writeText(text);
     setCopied(true);
   }
-  function download() {
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = 'back-upcodes-datavoorzieningen.txt';
-    link.click();
-    URL.revokeObjectURL(url);
-  }
+  const download = () => downloadFile('back-upcodes-datavoorzieningen.txt', text, 'text/plain;charset=utf-8');
   return (
     <div className="dvp-links">
       <button type="button" className="utrecht-button utrecht-button--secondary-action" onClick={() => void copy()}>

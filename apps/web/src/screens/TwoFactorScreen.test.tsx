@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Address, fakeNetwork, holdBack, posted, renderAt, stepsOf, unreachable } from '../test-support';
+import { Address, captureDownloads, fakeNetwork, holdBack, posted, renderAt, stepsOf, unreachable } from '../test-support';
 import { axeViolations } from '../test-axe';
 import TwoFactorScreen from './TwoFactorScreen';
 
@@ -255,30 +255,20 @@ describe('TwoFactorScreen', () => {
 
   it('downloads the codes as a text file and opens the print dialog', async () => {
     network({ create: { status: 200, body: linked('f1', [codesNode([0]), regenerate]) } });
-    const blobs: Blob[] = [];
-    const originalCreate = URL.createObjectURL;
-    const originalRevoke = URL.revokeObjectURL;
-    URL.createObjectURL = vi.fn((blob: Blob) => (blobs.push(blob), 'blob:http://localhost:3000/codes'));
-    URL.revokeObjectURL = vi.fn();
-    const clicked: HTMLAnchorElement[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicked.push(this);
-    });
+    const downloads = captureDownloads();
     const print = vi.spyOn(window, 'print').mockImplementation(() => {});
     try {
       renderAt('/settings/2fa-app', routes);
       await userEvent.click(await screen.findByRole('button', { name: 'Downloaden' }));
-      expect(clicked).toHaveLength(1);
-      expect(clicked[0]!.download).toBe('back-upcodes-datavoorzieningen.txt');
-      expect(clicked[0]!.href).toBe('blob:http://localhost:3000/codes');
-      expect(blobs[0]!.type).toBe('text/plain;charset=utf-8');
-      expect(await blobs[0]!.text()).toBe(`Back-upcodes Datavoorzieningen Portaal\n\n${CODES.slice(1).join('\n')}\n\nElke code werkt één keer.\n`);
-      expect(URL.revokeObjectURL).toHaveBeenCalledWith('blob:http://localhost:3000/codes');
+      expect(downloads.files.map((file) => file.name)).toEqual(['back-upcodes-datavoorzieningen.txt']);
+      const [file] = downloads.files;
+      expect(file!.blob.type).toBe('text/plain;charset=utf-8');
+      expect(await file!.blob.text()).toBe(`Back-upcodes Datavoorzieningen Portaal\n\n${CODES.slice(1).join('\n')}\n\nElke code werkt één keer.\n`);
+      expect(URL.revokeObjectURL).toHaveBeenCalledWith(file!.href);
       await userEvent.click(screen.getByRole('button', { name: 'Afdrukken' }));
       expect(print).toHaveBeenCalledTimes(1);
     } finally {
-      URL.createObjectURL = originalCreate;
-      URL.revokeObjectURL = originalRevoke;
+      downloads.restore();
     }
   });
 
