@@ -150,7 +150,7 @@ describe('Users API for an administrator', () => {
     expect(services.body.services.map((s: { id: string }) => s.id)).toEqual(['wijkmonitor', 'jeugdzorg-dashboard', 'woningbouwplanner']);
     expect(services.body.dataRoles.map((r: { roleId: string }) => r.roleId)).toEqual(['sociaal-domein', 'ruimte']);
     const config = await api(portaal, undefined, 'GET', '/config');
-    expect(config.body).toMatchObject({ title: 'Datavoorzieningen VNG', description: 'Datavoorziening VNG Realisatie', registrationEnabled: false, sessionIdleSeconds: portaal.backend === 'ory' ? null : 1800 });
+    expect(config.body).toMatchObject({ title: 'Datavoorzieningen VNG', description: 'Datavoorziening VNG Realisatie', registrationEnabled: false, accessibilityStatementUrl: null, privacyStatementUrl: null, sessionIdleSeconds: portaal.backend === 'ory' ? null : 1800 });
   });
 
   it('keeps an audit log of the administrative actions, newest first, without secrets', async () => {

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey.js';
 import { createColleague, DEMO_CATALOGUE, cli, expectAccessible, signInWithPassword } from './support/pages.js';
 
-// Short-lived flows, so that an expired one can be met without waiting an hour.
-const journey = useJourney({ env: { FLOW_LIFESPAN: '3s' } });
+// Short-lived flows, so that an expired one can be met without waiting an hour; the statements at the foot of the page.
+const ACCESSIBILITY = 'https://www.voorbeeldstad.nl/toegankelijkheidsverklaring';
+const journey = useJourney({ env: { FLOW_LIFESPAN: '3s', ACCESSIBILITY_STATEMENT_URL: ACCESSIBILITY } });
 
 const loginForm = (page: import('playwright-core').Page) => page.getByLabel('E-mailadres');
 
@@ -76,6 +77,9 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     expect((await summary.getByRole('listitem').allInnerTexts()).length).toBeGreaterThan(0);
     expect(await summary.innerText()).not.toMatch(/Property|missing/);
     await expectAccessible(page, 'sign-in with the error summary');
+    const footer = page.getByRole('contentinfo');
+    expect(await footer.getByRole('link', { name: 'Toegankelijkheid' }).getAttribute('href')).toBe(ACCESSIBILITY);
+    expect(await footer.getByRole('link', { name: 'Privacy' }).count()).toBe(0);
 
     await page.goto('/verification');
     await page.getByRole('heading', { name: 'Verifieer je account', level: 1 }).waitFor();

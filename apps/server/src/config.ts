@@ -16,6 +16,8 @@ export interface ServerConfig {
   ory: { kratosPublicUrl: URL; kratosAdminUrl: URL; ketoReadUrl: URL; ketoWriteUrl: URL } | undefined;
   supportEmail: string | undefined;
   feedbackEmail: string | undefined;
+  /** Where the organisation publishes its accessibility and privacy statements, linked at the foot of every page. */
+  statements: { accessibility: string | undefined; privacy: string | undefined };
   catalogueFile: string | undefined;
   dashboardAllowlist: string[];
   idp: IdpConfig;
@@ -52,6 +54,11 @@ function url(env: Env, name: string, raw: string): URL {
     throw new ConfigError(`${name} moet met http:// of https:// beginnen, maar is '${raw}'.`);
   }
   return parsed;
+}
+
+function optionalUrl(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  return raw === undefined ? undefined : url(env, name, raw).toString();
 }
 
 function duration(env: Env, name: string, fallback: string): number {
@@ -183,6 +190,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     ory,
     supportEmail: email(env, 'SUPPORT_EMAIL'),
     feedbackEmail: email(env, 'FEEDBACK_EMAIL'),
+    statements: { accessibility: optionalUrl(env, 'ACCESSIBILITY_STATEMENT_URL'), privacy: optionalUrl(env, 'PRIVACY_STATEMENT_URL') },
     catalogueFile: read(env, 'CATALOGUE_FILE'),
     dashboardAllowlist: allowlist,
     idp: {

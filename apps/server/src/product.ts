@@ -58,6 +58,8 @@ export async function openProduct(config: ServerConfig, log: FastifyBaseLogger):
       dashboardAllowlist: config.dashboardAllowlist,
       supportEmail: config.supportEmail,
       feedbackEmail: config.feedbackEmail,
+      accessibilityStatementUrl: config.statements.accessibility,
+      privacyStatementUrl: config.statements.privacy,
       registrationEnabled: config.idp.registrationEnabled,
       invitationMs: config.idp.lifespans.invitationMs,
       recoveryMs: config.idp.lifespans.codeMs,

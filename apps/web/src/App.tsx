@@ -3,6 +3,7 @@ import { BrowserRouter, Route, Routes } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import LoginScreen from './screens/LoginScreen';
 import { ToastProvider } from './components/Toasts';
+import { PageFooter } from './layout/PageFooter';
 
 // Every route but /login is lazy-loaded (ARCHITECTURE.md §6).
 const ServicesScreen = lazy(() => import('./screens/ServicesScreen'));
@@ -45,6 +46,7 @@ export default function App() {
       <ToastProvider>
         <BrowserRouter>
           <AppRoutes />
+          <PageFooter />
         </BrowserRouter>
       </ToastProvider>
     </QueryClientProvider>

@@ -70,6 +70,9 @@ export interface PortalConfig {
   description: string;
   supportEmail: string | null;
   feedbackEmail: string | null;
+  /** The organisation's accessibility statement (toegankelijkheidsverklaring), linked at the foot of every page. */
+  accessibilityStatementUrl: string | null;
+  privacyStatementUrl: string | null;
   registrationEnabled: boolean;
   dashboardAllowlist: boolean;
   /** Seconds without a request after which the session ends; null when the identity provider has no idle timeout. */

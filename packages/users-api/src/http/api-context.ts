@@ -11,6 +11,8 @@ export interface UsersApiOptions {
   dashboardAllowlist: string[];
   supportEmail?: string;
   feedbackEmail?: string;
+  accessibilityStatementUrl?: string;
+  privacyStatementUrl?: string;
   registrationEnabled: boolean;
   invitationMs: number;
   recoveryMs: number;

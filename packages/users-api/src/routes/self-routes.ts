@@ -20,6 +20,8 @@ export function registerSelfRoutes(app: FastifyInstance, ctx: ApiContext): void 
     description: options.sidebarDescription ?? 'Datavoorziening VNG Realisatie',
     supportEmail: options.supportEmail ?? null,
     feedbackEmail: options.feedbackEmail ?? null,
+    accessibilityStatementUrl: options.accessibilityStatementUrl ?? null,
+    privacyStatementUrl: options.privacyStatementUrl ?? null,
     registrationEnabled: options.registrationEnabled,
     dashboardAllowlist: options.dashboardAllowlist.length > 0,
     sessionIdleSeconds: options.sessionIdleMs === undefined ? null : Math.round(options.sessionIdleMs / 1000),
