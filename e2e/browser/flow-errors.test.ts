@@ -41,6 +41,18 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     await expectAccessible(page, 'sign-in after a refused return_to');
   });
 
+  it('brings a person who had to sign in first back to the return_to of the page they opened', async () => {
+    const colleague = await createColleague(journey, { withApp: false, org: 'dego' });
+    const page = await journey.person();
+    await page.goto(`/permissies?return_to=${encodeURIComponent(`${journey.portaal.publicUrl}/settings`)}`);
+    await page.waitForURL((url) => url.pathname === '/login');
+    await loginForm(page).fill(colleague.email);
+    await page.getByLabel('Wachtwoord', { exact: true }).fill(colleague.password);
+    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await page.waitForURL((url) => url.pathname === '/settings');
+    await page.getByRole('heading', { name: 'Account instellingen', level: 1 }).waitFor();
+  });
+
   it('starts over when the anti-forgery cookie is missing, and signing in then works', async () => {
     const colleague = await createColleague(journey, { withApp: false, org: 'dego' });
     const page = await journey.person();

@@ -66,10 +66,24 @@ describe('Shell', () => {
     expect(calls.some((call) => call.url.pathname === '/api/users/admins')).toBe(false);
   });
 
-  it('keeps a return_to of the address, with the hash, in local storage', async () => {
+  it('keeps a return_to of the address, with the hash, in local storage when it sends the person to sign in', async () => {
+    fakeNetwork(() => ({ status: 401, body: { error: { id: 'session_inactive' } } }));
+    renderAt(
+      '/permissies?return_to=%2Fsettings#boven',
+      <>
+        <Route path="/permissies" element={<Shell>inhoud</Shell>} />
+        <Route path="/login" element={<p>Inlog-pagina</p>} />
+      </>,
+    );
+    await screen.findByText('Inlog-pagina');
+    expect(window.localStorage.getItem('dvp-return-to')).toBe('/settings#boven');
+    window.localStorage.clear();
+  });
+
+  it('keeps nothing for a person who is signed in: there is no sign-in to come back from', async () => {
     network(false);
     renderAt('/permissies?return_to=%2Fsettings#boven', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
     await screen.findByText('Bea Beheerder');
-    expect(window.localStorage.getItem('dvp-return-to')).toBe('/settings#boven');
+    expect(window.localStorage.getItem('dvp-return-to')).toBeNull();
   });
 });

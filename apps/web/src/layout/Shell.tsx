@@ -4,8 +4,7 @@ import { useCurrentUser, useOrganisationAdmins, usePortalConfig } from '../api/q
 import { secondFactorGate } from '../api/users-api';
 import { MobileNav, type NavItem } from './MobileNav';
 import { IdleWarning } from '../sessions/IdleWarning';
-
-const RETURN_TO_KEY = 'dvp-return-to';
+import { keepReturnTo } from './return-to';
 
 /** The sidebar layout of spec §2: who is signed in, the four links, questions and feedback addresses. */
 export function Shell({ children }: { children: ReactNode }) {
@@ -16,11 +15,12 @@ export function Shell({ children }: { children: ReactNode }) {
   const mayAsk = user.data?.authenticator_assurance_level === 'aal2' || user.data?.aal2Required === false;
   const admins = useOrganisationAdmins(Boolean(user.data?.activeOrg) && mayAsk);
 
-  // A return_to in the address is kept, with the hash, for after sign-in (spec §2).
+  // A return_to in the address is kept, with the hash, for after sign-in (spec §2): when the person is sent there.
+  const signedOut = user.isError;
   useEffect(() => {
     const returnTo = new URLSearchParams(location.search).get('return_to');
-    if (returnTo) window.localStorage.setItem(RETURN_TO_KEY, `${returnTo}${location.hash}`);
-  }, [location.search, location.hash]);
+    if (returnTo && signedOut) keepReturnTo(returnTo, location.hash);
+  }, [location.search, location.hash, signedOut]);
 
   if (user.isPending) return <p role="status">Laden…</p>;
   if (user.isError || !user.data) return <Navigate to="/login" replace />;

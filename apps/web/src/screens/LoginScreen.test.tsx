@@ -188,6 +188,25 @@ describe('LoginScreen', () => {
     await waitFor(() => expect(screen.getByText('Datavoorzieningen-pagina')).toBeInTheDocument(), { timeout: 2_500 });
   });
 
+  it('asks for a flow with the return_to kept before sign-in, forgets it, and goes there afterwards, also on another allowed site', async () => {
+    window.localStorage.setItem('dvp-return-to', 'https://dashboard.voorbeeldstad.nl/wijkmonitor#kaart');
+    const calls = fakeNetwork((url, init) => {
+      if (url.pathname === '/self-service/login/browser') return { status: 200, body: { ...loginFlow('aal1'), return_to: url.searchParams.get('return_to') } };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST') return { status: 200, body: { session: { id: 's1' } } };
+      if (url.pathname === '/api/users/whoami') return init?.method ? { status: 401, body: {} } : { status: 200, body: { isAdmin: false } };
+      return undefined;
+    });
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, origin: window.location.origin, assign });
+    renderAt('/login', routes);
+    await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'goed-wachtwoord');
+    const created = calls.find((call) => call.url.pathname === '/self-service/login/browser');
+    expect(created?.url.searchParams.get('return_to')).toBe('https://dashboard.voorbeeldstad.nl/wijkmonitor#kaart');
+    expect(window.localStorage.getItem('dvp-return-to')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://dashboard.voorbeeldstad.nl/wijkmonitor#kaart'), { timeout: 2_500 });
+  });
+
   it('sends a person who is signed in already to /permissies when the provider says so', async () => {
     fakeNetwork((url) => {
       if (url.pathname === '/self-service/login/browser') return { status: 400, body: { error: { id: 'session_already_available', code: 400 } } };

@@ -12,21 +12,29 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { useToast } from '../components/Toasts';
 import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
+import { takeKeptReturnTo } from '../layout/return-to';
 import { forgetIdleSignOut, idleSignOut } from '../sessions/idle-sign-out';
 
 const REDIRECT_DELAY_MS = 1_000;
 const CONNECTION_PROBLEM = 'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw of mail naar de ondersteuning.';
 
-/** Where a signed-in person goes: enrolment or the code step when still needed, a same-origin return_to, else the dashboard (admin path, administrators) or /permissies. */
+/**
+ * Where a signed-in person goes: enrolment or the code step when still needed, the flow's return_to (which the
+ * identity provider accepted from its allow-list; another site as a full address), else the dashboard (admin path,
+ * administrators) or /permissies.
+ */
 function destination(flow: LoginFlow, adminPath: boolean, user: CurrentUser | undefined): string {
   const gate = user && secondFactorGate(user);
   if (gate) return gate;
   if (flow.return_to) {
     const target = new URL(flow.return_to, window.location.origin);
     if (target.origin === window.location.origin) return `${target.pathname}${target.search}${target.hash}`;
+    if (target.protocol === 'https:' || target.protocol === 'http:') return target.toString();
   }
   return adminPath && user?.isAdmin ? '/' : '/permissies';
 }
+
+const isElsewhere = (to: string) => /^https?:\/\//.test(to);
 
 export default function LoginScreen() {
   usePageTitle('Inloggen');
@@ -68,7 +76,9 @@ export default function LoginScreen() {
         const gate = user && secondFactorGate(user);
         if (gate) return navigate(gate, { replace: true });
       }
-      const created = flowId ? await frontend.getLoginFlow({ id: flowId }) : await frontend.createBrowserLoginFlow({ aal, refresh, returnTo });
+      const created = flowId
+        ? await frontend.getLoginFlow({ id: flowId })
+        : await frontend.createBrowserLoginFlow({ aal, refresh, returnTo: returnTo ?? takeKeptReturnTo() });
       setFlow(created);
       if (!flowId) {
         justCreated.current = created.id;
@@ -97,7 +107,8 @@ export default function LoginScreen() {
       setDone(true);
       await queryClient.invalidateQueries();
       const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
-      window.setTimeout(() => navigate(destination(flow, adminPath, user), { replace: true }), REDIRECT_DELAY_MS);
+      const to = destination(flow, adminPath, user);
+      window.setTimeout(() => (isElsewhere(to) ? window.location.assign(to) : navigate(to, { replace: true })), REDIRECT_DELAY_MS);
     } catch (error) {
       const { status, body } = await idpErrorOf(error);
       if (status === 422 && typeof body.redirect_browser_to === 'string') {
