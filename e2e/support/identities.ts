@@ -19,9 +19,20 @@ export async function createPasswordIdentity(identities: IdentityApi, options: {
   return { id: data.id, email, password: options.password ?? STRONG_PASSWORD };
 }
 
-/** The TOTP code for `secret`, optionally for a step away from now. */
+const STEP_SECONDS = 30;
+// Time to type a code and have it checked, on a busy machine.
+const MARGIN_SECONDS = 8;
+
+/**
+ * The TOTP code for `secret`, optionally for a step away from now. A code from a step back is accepted only until the
+ * current step ends (the server allows one step of skew), so near that end this waits for the next step first.
+ */
 export async function totpCode(secret: string, offsetSteps = 0): Promise<string> {
-  return generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30 });
+  if (offsetSteps < 0) {
+    const left = STEP_SECONDS - ((Date.now() / 1000) % STEP_SECONDS);
+    if (left < MARGIN_SECONDS) await new Promise((resolve) => setTimeout(resolve, left * 1000 + 100));
+  }
+  return generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * STEP_SECONDS });
 }
 
 export { generateSecret };

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import '@utrecht/component-library-css/dist/index.css';
+import './styles/nl-design-system.css';
 import './styles/theme.css';
 import './styles/layout.css';
 import App from './App';
