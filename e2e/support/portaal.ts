@@ -95,6 +95,9 @@ export async function startPortaal(options: PortaalOptions = {}): Promise<Portaa
       await halt('SIGTERM');
       await mail.close();
       rmSync(dataDir, { recursive: true, force: true });
+      // A handler that answers twice sent its client one answer and went on as if it had not: always a bug.
+      const twice = output.split('\n').find((line) => line.includes('FST_ERR_REP_ALREADY_SENT'));
+      if (twice) throw new Error(`portaal answered a request twice:\n${twice}`);
     },
   };
 }

@@ -15,7 +15,8 @@ import { startSettingsFlow } from '../settings/create.js';
 /**
  * A recovery code or link was accepted: the address is verified, the identity's other sessions end, a session (aal1,
  * `code_recovery` or `link_recovery`) is issued and the browser goes to a settings flow carrying message 1060001
- * (kratos-contract.md §4). Returns undefined when no session may be issued (identity disabled or locked).
+ * (kratos-contract.md §4). Returns whether it answered: false when no session may be issued (identity disabled or
+ * locked). A boolean, not the reply: awaiting a Fastify reply waits for the response and yields undefined.
  */
 export async function finishRecovery(
   services: IdpServices,
@@ -26,13 +27,13 @@ export async function finishRecovery(
   address: string,
   method: 'code_recovery' | 'link_recovery',
   forceRedirect = false,
-): Promise<FastifyReply | undefined> {
+): Promise<boolean> {
   const { ctx, throttle } = services;
   const { db, clock, config } = ctx;
   const identity = await findIdentity(db.kysely, identityId);
   // The login lock applies to every path that issues a session.
   if (!identity || identity.state !== 'active' || (await throttle.isLocked(identifierKey('login', identity.traits.email)))) {
-    return undefined;
+    return false;
   }
   const now = clock.now();
   // Kratos' `revoke_active_sessions` hook after recovery: whoever recovers an account may have lost it to someone
@@ -71,10 +72,12 @@ export async function finishRecovery(
       { action: 'show_settings_ui', flow: { id: settings.id, url: settingsUi } },
     ];
     await saveFlow(db.kysely, clock, flow);
-    return sendFlow(services, reply, 200, flow);
+    sendFlow(services, reply, 200, flow);
+    return true;
   }
   await saveFlow(db.kysely, clock, flow);
   setSessionCookie(reply, config, issued.token, new Date(issued.session.expiresAt), now);
-  if (forceRedirect || wantsRedirect(request, flow, true)) return redirect(reply, settingsUi);
-  throw kratosErrors.browserLocationChangeRequired(settingsUi);
+  if (!forceRedirect && !wantsRedirect(request, flow, true)) throw kratosErrors.browserLocationChangeRequired(settingsUi);
+  redirect(reply, settingsUi);
+  return true;
 }

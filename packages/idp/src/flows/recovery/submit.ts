@@ -126,8 +126,7 @@ async function submitCode(services: IdpServices, request: FastifyRequest, reply:
   const code = typeof rawCode === 'string' && rawCode.length <= 64 ? rawCode : '';
   const spent = code ? await consumeCode(ctx.db.kysely, ctx.clock, flow.id, 'recovery_code', code) : undefined;
   if (spent?.identityId) {
-    const done = await finishRecovery(services, request, reply, flow, spent.identityId, spent.address, 'code_recovery');
-    if (done) return done;
+    if (await finishRecovery(services, request, reply, flow, spent.identityId, spent.address, 'code_recovery')) return reply;
   }
   ctx.log.info({ event: 'recovery.code_failure', flow: flow.id }, 'recovery code refused');
   addFlowMessage(flow.ui, messages.invalidRecoveryCode());
@@ -142,8 +141,7 @@ export async function followRecoveryLink(services: IdpServices, request: Fastify
     const now = ctx.clock.now();
     const spent = flow && token.length <= 64 ? await consumeCode(ctx.db.kysely, ctx.clock, flow.id, 'recovery_link', token) : undefined;
     if (flow && spent?.identityId && !(flow.state === 'passed_challenge')) {
-      const done = await finishRecovery(services, request, reply, flow, spent.identityId, spent.address, 'link_recovery', true);
-      if (done) return done;
+      if (await finishRecovery(services, request, reply, flow, spent.identityId, spent.address, 'link_recovery', true)) return reply;
     }
     ctx.log.info({ event: 'recovery.link_failure', flow: flow?.id ?? null }, 'recovery link refused');
     const replacement = await startRecoveryFlow(services, {
