@@ -36,6 +36,7 @@ export function IdleWarning() {
     const plan = () => {
       timers.forEach(clearTimeout);
       setWarning(false);
+      setProblem(false);
       const end = lastServerContact() + idleMs - margin;
       timers = [
         window.setTimeout(() => setWarning(true), Math.max(0, end - warnFor - Date.now())),
