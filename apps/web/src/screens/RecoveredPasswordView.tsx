@@ -7,6 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { SettingsFlow } from '@ory/client-fetch';
 import { frontend, idpErrorOf } from '../api/ory';
 import { usersApi, type CurrentUser } from '../api/users-api';
+import { IdleWarning } from '../sessions/IdleWarning';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
 import { NewPasswordFields } from '../components/NewPasswordFields';
@@ -79,6 +80,7 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
 
   return (
     <main className="dvp-main" id="inhoud">
+      <IdleWarning />
       <ProgressSteps steps={RECOVERY_STEPS} current={1} />
       <h1 className="utrecht-heading-1">Wachtwoord instellen</h1>
       {flow && <FlowMessages messages={(flow.ui as unknown as FlowUi).messages} />}

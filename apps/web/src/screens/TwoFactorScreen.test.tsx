@@ -96,6 +96,7 @@ function network(
       return options.update?.(JSON.parse(String(init.body)), url.searchParams.get('flow') ?? '') ?? { status: 200, body: { ...linked(), state: 'success' } };
     }
     if (url.pathname === '/api/users/whoami') return { status: 200, body: whoami(options.isAdmin) };
+    if (url.pathname === '/api/config') return { status: 200, body: { sessionIdleSeconds: 1800 } };
     return undefined;
   });
 }
@@ -294,6 +295,19 @@ describe('TwoFactorScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
     await screen.findByRole('region', { name: 'Je authenticator-app is gekoppeld' });
     expect(stepsOf()).toEqual(['✓Account verifiëren (klaar)', '✓Wachtwoord instellen (klaar)', '✓2FA configureren (klaar)', '4Klaar! [nu]']);
+  });
+
+  it('warns before the idle timeout here too, outside the sidebar layout', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      network();
+      renderAt('/settings/2fa-app', routes);
+      await screen.findByLabelText('Code controleren');
+      await act(() => vi.advanceTimersByTimeAsync(27 * 60_000 + 10_000));
+      expect(screen.getByRole('alertdialog', { name: 'Je wordt bijna uitgelogd' })).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('fetches the flow named in the address instead of making a new one', async () => {

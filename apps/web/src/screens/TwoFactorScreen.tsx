@@ -10,6 +10,7 @@ import type { FlowUi, FlowValues, UiNode } from '../flows/ui-types';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { BackupCodeActions } from './BackupCodeActions';
+import { IdleWarning } from '../sessions/IdleWarning';
 import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
@@ -101,6 +102,8 @@ export default function TwoFactorScreen() {
   const fromRecovery = params.get('herstel') === '1';
   return (
     <main className="dvp-main" id="inhoud">
+      {/* Outside the sidebar layout, yet signed in: the idle timeout applies here too. */}
+      <IdleWarning />
       {fromRecovery && <ProgressSteps steps={RECOVERY_STEPS} current={linked ? 3 : 2} />}
       <h1 className="utrecht-heading-1">Authenticator-app instellen</h1>
       <RestartNotice />
