@@ -104,6 +104,44 @@ describe('second factor', () => {
     expect(stored.filter((c) => !c.used_at)).toHaveLength(11);
   });
 
+  it('lets exactly one of two sign-ins that send the same backup code at once through (checklist 13)', async () => {
+    const user = await userWithSecondFactor();
+    const code = user.codes[1]!;
+    const attempts = await Promise.all(
+      [0, 1].map(async () => {
+        const browser = newBrowser(portaal.publicUrl);
+        await loginWithPassword(browser, user.email, user.password);
+        return { browser, flow: await browser.frontend.createBrowserLoginFlow({ aal: 'aal2' }) };
+      }),
+    );
+    const outcomes = await Promise.allSettled(
+      attempts.map(({ browser, flow }) =>
+        browser.frontend.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'lookup_secret', lookup_secret: code, csrf_token: csrfTokenOf(flow) } }),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = await failure(Promise.reject((outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult).reason));
+    expect(messageIds(refused.body)).toEqual([4000012]);
+  });
+
+  it('lets exactly one of two sign-ins that send the same TOTP code at once through (checklist 9)', async () => {
+    const user = await userWithSecondFactor();
+    const attempts = await Promise.all(
+      [0, 1].map(async () => {
+        const browser = newBrowser(portaal.publicUrl);
+        await loginWithPassword(browser, user.email, user.password);
+        return { browser, flow: await browser.frontend.createBrowserLoginFlow({ aal: 'aal2' }) };
+      }),
+    );
+    const code = await totpCode(user.secret);
+    const outcomes = await Promise.allSettled(
+      attempts.map(({ browser, flow }) =>
+        browser.frontend.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'totp', totp_code: code, csrf_token: csrfTokenOf(flow) } }),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+  });
+
   it('shows the codes with 1050015 and used ones with 1050014 when revealed', async () => {
     const user = await userWithSecondFactor();
     const browser = newBrowser(portaal.publicUrl);
