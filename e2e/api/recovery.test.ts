@@ -127,6 +127,21 @@ describe('recovery', () => {
     expect(portaal.output().slice(logged)).not.toContain('FST_ERR_REP_ALREADY_SENT');
   });
 
+  it('binds a code to the flow that asked for it: the code of one flow is refused in another (checklist 11)', async () => {
+    const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
+    const browser = newBrowser(portaal.publicUrl);
+    let since = new Date();
+    const first = await requestCode(browser, user.email);
+    const firstCode = codeIn((await portaal.mail.waitFor(user.email, { since })).text)!;
+    since = new Date();
+    const second = await requestCode(newBrowser(portaal.publicUrl), user.email);
+    const secondCode = codeIn((await portaal.mail.waitFor(user.email, { since })).text)!;
+    expect(second.id).not.toBe(first.id);
+    const crossed = await explained(submitCode(browser, first, secondCode));
+    expect(crossed.ui.messages?.map((m) => m.id)).toEqual([4060006]);
+    expect((await failure(submitCode(browser, crossed, firstCode))).status).toBe(422);
+  });
+
   it('kills the code after 5 wrong tries: the right code no longer signs in', async () => {
     const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
     const browser = newBrowser(portaal.publicUrl);
