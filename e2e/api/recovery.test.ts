@@ -11,8 +11,12 @@ beforeAll(async () => {
   shortLived = await startPortaal({ env: { CODE_LIFESPAN: '2s' } });
 });
 afterAll(async () => {
-  await portaal?.stop();
-  await shortLived?.stop();
+  // Both stop, also when the first reports a fault.
+  try {
+    await portaal?.stop();
+  } finally {
+    await shortLived?.stop();
+  }
 });
 
 const codeIn = (text: string) => /^(\d{6})$/m.exec(text)?.[1];

@@ -11,8 +11,12 @@ beforeAll(async () => {
   closed = await startPortaal();
 });
 afterAll(async () => {
-  await portaal?.stop();
-  await closed?.stop();
+  // Both stop, also when the first reports a fault.
+  try {
+    await portaal?.stop();
+  } finally {
+    await closed?.stop();
+  }
 });
 
 const traits = (email: string) => ({ email, name: { first: 'Nieuwe', last: 'Gebruiker' } });

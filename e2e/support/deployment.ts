@@ -48,9 +48,13 @@ export async function startDeployment(options: { args?: string[] } = {}): Promis
     backend,
     output: () => `${identities.output()}\n--- portal ---\n${portal.output()}`,
     async stop() {
-      await portal.stop();
-      await Promise.all(proxies.map((p) => p.close()));
-      await identities.stop();
+      // Everything stops, also when the portal reports a fault (a request answered twice).
+      try {
+        await portal.stop();
+      } finally {
+        await Promise.all(proxies.map((p) => p.close()));
+        await identities.stop();
+      }
     },
   };
 }
