@@ -1,4 +1,3 @@
-import type { Session } from '@ory/client-fetch';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useToast } from '../components/Toasts';
 import { deviceName, signedInAt } from './device-name';
@@ -6,8 +5,6 @@ import { useEndSessions, useOtherSessions } from './use-sessions';
 
 const LOAD_FAILED = 'Het ophalen van je andere sessies is niet gelukt. Probeer het later nog eens.';
 export const END_FAILED = 'Uitloggen op het andere apparaat is niet gelukt. Probeer het nog eens.';
-
-const deviceOf = (session: Session) => session.devices?.[0];
 
 /** On /settings: where else the person is signed in, with a way to end each of those sessions or all at once. */
 export function OtherSessions() {
@@ -36,8 +33,9 @@ export function OtherSessions() {
           <p className="utrecht-paragraph">Herken je een apparaat niet? Log daar dan uit en verander je wachtwoord.</p>
           <ul className="dvp-sessions">
             {others.map((session) => {
-              const name = deviceName(deviceOf(session)?.user_agent);
-              const ip = deviceOf(session)?.ip_address;
+              const device = session.devices?.[0];
+              const name = deviceName(device?.user_agent);
+              const ip = device?.ip_address;
               return (
                 <li key={session.id} className="dvp-sessions__item">
                   <div>
