@@ -31,7 +31,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['packages/*/src/**/*.integration.test.ts', 'apps/*/src/**/*.integration.test.ts', 'e2e/api/**/*.test.ts'],
+          include: [
+            'packages/*/src/**/*.integration.test.ts',
+            'apps/*/src/**/*.integration.test.ts',
+            'e2e/api/**/*.test.ts',
+          ],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

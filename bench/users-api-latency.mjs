@@ -17,7 +17,13 @@ import { DEMO_CATALOGUE_FILE } from '@portaal/users-api';
 import { loadConfig } from '../apps/server/dist/config.js';
 import { withProduct } from '../apps/server/dist/product.js';
 
-const { values } = parseArgs({ options: { users: { type: 'string', default: '10000' }, runs: { type: 'string', default: '30' }, database: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    users: { type: 'string', default: '10000' },
+    runs: { type: 'string', default: '30' },
+    database: { type: 'string' },
+  },
+});
 const userCount = Number(values.users);
 const runs = Number(values.runs);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -34,10 +40,27 @@ const freePort = () =>
 
 async function seed(env) {
   const config = loadConfig(env);
-  const silent = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child() { return silent; }, level: 'silent' };
+  const silent = {
+    info() {},
+    warn() {},
+    error() {},
+    debug() {},
+    trace() {},
+    fatal() {},
+    child() {
+      return silent;
+    },
+    level: 'silent',
+  };
   await withProduct(config, silent, async (product) => {
     await product.catalogue.loadFile(DEMO_CATALOGUE_FILE);
-    const adminId = await createIdentityWithPassword(product.idp.services, { email: ADMIN.email, firstName: 'Bench', lastName: 'Beheerder', password: ADMIN.password, verified: true });
+    const adminId = await createIdentityWithPassword(product.idp.services, {
+      email: ADMIN.email,
+      firstName: 'Bench',
+      lastName: 'Beheerder',
+      password: ADMIN.password,
+      verified: true,
+    });
     await product.relations.patch({
       insert: [
         { namespace: 'organizations', object: 'voorbeeldstad', relation: 'issuer', subject_id: adminId },
@@ -49,9 +72,16 @@ async function seed(env) {
       await product.db.kysely.transaction().execute(async (trx) => {
         const tuples = [];
         for (let i = start; i < Math.min(start + 1000, userCount); i += 1) {
-          const id = await insertIdentity(trx, systemClock, { traits: { email: `gebruiker${i}@voorbeeldstad.nl`, name: { first: 'Gebruiker', last: String(i) } } });
+          const id = await insertIdentity(trx, systemClock, {
+            traits: { email: `gebruiker${i}@voorbeeldstad.nl`, name: { first: 'Gebruiker', last: String(i) } },
+          });
           tuples.push({ namespace: 'organizations', object: 'voorbeeldstad', relation: 'issuer', subject_id: id });
-          tuples.push({ namespace: 'subdivisions', object: `${roles[i % 3]}_voorbeeldstad`, relation: 'issuer', subject_id: id });
+          tuples.push({
+            namespace: 'subdivisions',
+            object: `${roles[i % 3]}_voorbeeldstad`,
+            relation: 'issuer',
+            subject_id: id,
+          });
         }
         await product.relations.within(trx).patch({ insert: tuples });
       });
@@ -65,11 +95,24 @@ async function signIn(publicUrl) {
   const json = { accept: 'application/json', 'content-type': 'application/json' };
   const csrf = (flow) => flow.ui.nodes.find((n) => n.attributes.name === 'csrf_token').attributes.value;
   const login = await (await f(`${publicUrl}/self-service/login/browser`, { headers: json })).json();
-  await f(login.ui.action, { method: 'POST', headers: json, body: JSON.stringify({ method: 'password', identifier: ADMIN.email, password: ADMIN.password, csrf_token: csrf(login) }) });
+  await f(login.ui.action, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({
+      method: 'password',
+      identifier: ADMIN.email,
+      password: ADMIN.password,
+      csrf_token: csrf(login),
+    }),
+  });
   const settings = await (await f(`${publicUrl}/self-service/settings/browser`, { headers: json })).json();
   const secret = settings.ui.nodes.find((n) => n.attributes.id === 'totp_secret_key').attributes.text.text;
   const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) });
-  const enrolled = await f(settings.ui.action, { method: 'POST', headers: json, body: JSON.stringify({ method: 'totp', totp_code: code, csrf_token: csrf(settings) }) });
+  const enrolled = await f(settings.ui.action, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ method: 'totp', totp_code: code, csrf_token: csrf(settings) }),
+  });
   if (!enrolled.ok) throw new Error(`TOTP enrolment failed: ${enrolled.status}`);
   return f;
 }
@@ -97,12 +140,21 @@ const port = await freePort();
 let adminPort = await freePort();
 // Two asks in a row may get the same port back.
 while (adminPort === port) adminPort = await freePort();
-const env = { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: String(port), ADMIN_PORT: String(adminPort), LOG_LEVEL: 'warn', ...(values.database ? { DATABASE_URL: values.database } : {}) };
+const env = {
+  PATH: process.env.PATH,
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  ADMIN_PORT: String(adminPort),
+  LOG_LEVEL: 'warn',
+  ...(values.database ? { DATABASE_URL: values.database } : {}),
+};
 let server;
 try {
   const seedStart = Date.now();
   await seed(env);
-  console.log(`seeded ${userCount} users in ${((Date.now() - seedStart) / 1000).toFixed(1)} s (${values.database ? 'PostgreSQL' : 'SQLite'})`);
+  console.log(
+    `seeded ${userCount} users in ${((Date.now() - seedStart) / 1000).toFixed(1)} s (${values.database ? 'PostgreSQL' : 'SQLite'})`,
+  );
   server = spawn(process.execPath, [path.join(root, 'apps/server/bin/portaal.js'), 'serve'], { env, stdio: 'ignore' });
   const publicUrl = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i += 1) {
@@ -116,8 +168,12 @@ try {
   if (users.last.length !== userCount + 1) throw new Error(`expected ${userCount + 1} users, got ${users.last.length}`);
   const rss = (await import('node:fs')).readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1];
   console.log(`\n| call | runs | median ms | p99 ms | max ms |\n|---|---|---|---|---|`);
-  console.log(`| GET /api/users (${users.last.length} users) | ${runs} | ${users.median.toFixed(1)} | ${users.p99.toFixed(1)} | ${users.max.toFixed(1)} |`);
-  console.log(`| GET /sessions/whoami | ${runs * 10} | ${whoami.median.toFixed(2)} | ${whoami.p99.toFixed(2)} | ${whoami.max.toFixed(2)} |`);
+  console.log(
+    `| GET /api/users (${users.last.length} users) | ${runs} | ${users.median.toFixed(1)} | ${users.p99.toFixed(1)} | ${users.max.toFixed(1)} |`,
+  );
+  console.log(
+    `| GET /sessions/whoami | ${runs * 10} | ${whoami.median.toFixed(2)} | ${whoami.p99.toFixed(2)} | ${whoami.max.toFixed(2)} |`,
+  );
   if (rss) console.log(`\nserver memory (RSS) after the runs: ${(Number(rss) / 1024).toFixed(0)} MiB`);
 } finally {
   server?.kill('SIGTERM');

@@ -10,9 +10,13 @@ const artefacts = fileURLToPath(new URL('../test-results/browser/', import.meta.
 rmSync(artefacts, { recursive: true, force: true });
 
 console.log('\n=== browser journeys in Chromium ===');
-const result = spawnSync('npx', ['vitest', 'run', '--project', 'browser', ...process.argv.slice(2)], { stdio: 'inherit' });
+const result = spawnSync('npx', ['vitest', 'run', '--project', 'browser', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 const status = result.status ?? 1;
 if (status !== 0) {
-  console.error(`\nScreenshots and console logs of the failed journeys: ${path.relative(process.cwd(), artefacts) || artefacts}`);
+  console.error(
+    `\nScreenshots and console logs of the failed journeys: ${path.relative(process.cwd(), artefacts) || artefacts}`,
+  );
 }
 process.exit(status);

@@ -26,6 +26,10 @@ if (only.includes('postgres')) {
 }
 // The Users API suite once more with the Ory adapter, against Kratos and Keto played by a second `portaal`.
 if (only.includes('ory') || (only.includes('sqlite') && process.argv.length === 2)) {
-  failed = vitest({ TEST_DATABASE: 'sqlite', TEST_IDENTITY_BACKEND: 'ory' }, 'SQLite with the Ory adapter', ['e2e/api/users-api', 'e2e/api/catalogue']) !== 0 || failed;
+  failed =
+    vitest({ TEST_DATABASE: 'sqlite', TEST_IDENTITY_BACKEND: 'ory' }, 'SQLite with the Ory adapter', [
+      'e2e/api/users-api',
+      'e2e/api/catalogue',
+    ]) !== 0 || failed;
 }
 process.exit(failed ? 1 : 0);

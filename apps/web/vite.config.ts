@@ -19,6 +19,8 @@ export default defineConfig({
     },
   },
   server: {
-    proxy: Object.fromEntries(['/api', '/self-service', '/sessions', '/schemas'].map((path) => [path, 'http://127.0.0.1:4455'])),
+    proxy: Object.fromEntries(
+      ['/api', '/self-service', '/sessions', '/schemas'].map((path) => [path, 'http://127.0.0.1:4455']),
+    ),
   },
 });

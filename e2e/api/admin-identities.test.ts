@@ -17,7 +17,11 @@ describe('admin identity API', () => {
     const identities = identityApi(portaal.adminUrl);
     const email = uniqueEmail('beheer');
     const created = await identities.createIdentity({
-      createIdentityBody: { schema_id: 'default', traits: { email, name: { first: 'Piet', last: 'Pieters' } }, credentials: { password: { config: { password: STRONG_PASSWORD } } } },
+      createIdentityBody: {
+        schema_id: 'default',
+        traits: { email, name: { first: 'Piet', last: 'Pieters' } },
+        credentials: { password: { config: { password: STRONG_PASSWORD } } },
+      },
     });
     expect(created.status).toBe(201);
     expect(created.headers.location).toBe(`${portaal.adminUrl}/admin/identities/${created.data.id}`);
@@ -26,7 +30,9 @@ describe('admin identity API', () => {
     expect(created.data.credentials?.password?.config).toBeUndefined();
 
     const got = await identities.getIdentity({ id: created.data.id, includeCredential: ['password'] });
-    expect((got.data.credentials?.password?.config as { hashed_password: string }).hashed_password).toMatch(/^\$argon2id\$/);
+    expect((got.data.credentials!.password!.config as { hashed_password: string }).hashed_password).toMatch(
+      /^\$argon2id\$/,
+    );
 
     const listed = await identities.listIdentities({ credentialsIdentifier: email.toUpperCase() });
     expect(listed.data.map((i) => i.id)).toEqual([created.data.id]);
@@ -53,11 +59,18 @@ describe('admin identity API', () => {
     const identities = identityApi(portaal.adminUrl);
     const existing = await createPasswordIdentity(identities);
     const duplicate = await failure(
-      identities.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: existing.email, name: { first: 'A', last: 'B' } } } }),
+      identities.createIdentity({
+        createIdentityBody: {
+          schema_id: 'default',
+          traits: { email: existing.email, name: { first: 'A', last: 'B' } },
+        },
+      }),
     );
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.error.code).toBe(409);
-    const invalid = await failure(identities.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'geen-adres' } } }));
+    const invalid = await failure(
+      identities.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'geen-adres' } } }),
+    );
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.code).toBe(400);
   });
@@ -70,9 +83,9 @@ describe('admin identity API', () => {
     let pages = 0;
     do {
       const page = await identities.listIdentities({ pageSize: 2, pageToken: token });
-      page.data.forEach((i) => seen.add(i.id));
+      for (const i of page.data) seen.add(i.id);
       const next = /<([^>]+)>; rel="next"/.exec(String(page.headers.link ?? ''))?.[1];
-      token = next ? new URL(next, portaal.adminUrl).searchParams.get('page_token') ?? undefined : undefined;
+      token = next ? (new URL(next, portaal.adminUrl).searchParams.get('page_token') ?? undefined) : undefined;
       pages += 1;
     } while (token && pages < 100);
     const all = await identities.listIdentities({ pageSize: 500 });
@@ -94,11 +107,15 @@ describe('admin identity API', () => {
   it('makes an admin recovery code and link for an identity', async () => {
     const identities = identityApi(portaal.adminUrl);
     const user = await createPasswordIdentity(identities);
-    const code = await identities.createRecoveryCodeForIdentity({ createRecoveryCodeForIdentityBody: { identity_id: user.id, expires_in: '1h' } });
+    const code = await identities.createRecoveryCodeForIdentity({
+      createRecoveryCodeForIdentityBody: { identity_id: user.id, expires_in: '1h' },
+    });
     expect(code.status).toBe(201);
     expect(code.data.recovery_code).toMatch(/^\d{6}$/);
     expect(code.data.recovery_link).toContain('/recovery?flow=');
-    const link = await identities.createRecoveryLinkForIdentity({ createRecoveryLinkForIdentityBody: { identity_id: user.id, expires_in: '72h' } });
+    const link = await identities.createRecoveryLinkForIdentity({
+      createRecoveryLinkForIdentityBody: { identity_id: user.id, expires_in: '72h' },
+    });
     expect(link.data.recovery_link).toContain('/self-service/recovery?flow=');
     const browser = newBrowser(portaal.publicUrl);
     const followed = await browser.fetch(link.data.recovery_link, { redirect: 'manual' });

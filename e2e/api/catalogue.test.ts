@@ -20,7 +20,8 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-const serviceIds = async () => (await api(portaal, analist.browser, 'GET', '/services')).body.services.map((s: { id: string }) => s.id);
+const serviceIds = async () =>
+  (await api(portaal, analist.browser, 'GET', '/services')).body.services.map((s: { id: string }) => s.id);
 
 describe('portaal catalogue load', () => {
   it('refuses a malformed file with the path of the bad entry and keeps the catalogue in force', async () => {
@@ -31,17 +32,27 @@ describe('portaal catalogue load', () => {
     writeFileSync(file, JSON.stringify(bad));
     const result = portaalCli(portaal, ['catalogue', 'load', file], 'portal');
     expect(result.status).toBe(1);
-    expect(result.stderr.trim()).toBe("Catalogus niet geladen: services[3].access.dataRoles[1]: onbekende datarol 'onbekend_dego'");
+    expect(result.stderr.trim()).toBe(
+      "Catalogus niet geladen: services[3].access.dataRoles[1]: onbekende datarol 'onbekend_dego'",
+    );
     const broken = path.join(folder, 'kapot.json');
     writeFileSync(broken, '{ "organisations": [');
-    expect(portaalCli(portaal, ['catalogue', 'load', broken], 'portal').stderr).toMatch(/kapot\.json: geen geldige JSON/);
+    expect(portaalCli(portaal, ['catalogue', 'load', broken], 'portal').stderr).toMatch(
+      /kapot\.json: geen geldige JSON/,
+    );
     await new Promise((r) => setTimeout(r, 5_500));
     expect(await serviceIds()).toEqual(before);
   });
 
   it('loads a valid file, which the running server picks up', async () => {
     const changed = JSON.parse(readFileSync(demoFile, 'utf8'));
-    changed.services.push({ id: 'nieuw', name: 'Nieuwe dienst', description: 'Net toegevoegd.', url: 'https://nieuw.voorbeeld.nl', access: { organisations: ['dego'] } });
+    changed.services.push({
+      id: 'nieuw',
+      name: 'Nieuwe dienst',
+      description: 'Net toegevoegd.',
+      url: 'https://nieuw.voorbeeld.nl',
+      access: { organisations: ['dego'] },
+    });
     const file = path.join(folder, 'goed.json');
     writeFileSync(file, JSON.stringify(changed));
     const result = portaalCli(portaal, ['catalogue', 'load', file], 'portal');

@@ -12,7 +12,10 @@ import { loginWithPassword } from '../support/flows.js';
 const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
 
 function portaal(args: string[], env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    encoding: 'utf8',
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -42,7 +45,18 @@ describe('the portaal CLI', () => {
   });
 
   it('creates a user who can sign in, and refuses the same e-mail twice in one line', async () => {
-    const args = ['user', 'create', '--email', 'cli@voorbeeldstad.nl', '--first-name', 'Cor', '--last-name', 'Commandoregel', '--password', 'Grachten-Fiets-Brug-31'];
+    const args = [
+      'user',
+      'create',
+      '--email',
+      'cli@voorbeeldstad.nl',
+      '--first-name',
+      'Cor',
+      '--last-name',
+      'Commandoregel',
+      '--password',
+      'Grachten-Fiets-Brug-31',
+    ];
     const created = portaal(args, env);
     expect(created.status, created.stderr).toBe(0);
     const again = portaal(args, env);
@@ -51,7 +65,11 @@ describe('the portaal CLI', () => {
 
     const server = await startPortaal({ env });
     try {
-      const session = await loginWithPassword(newBrowser(server.publicUrl), 'cli@voorbeeldstad.nl', 'Grachten-Fiets-Brug-31');
+      const session = await loginWithPassword(
+        newBrowser(server.publicUrl),
+        'cli@voorbeeldstad.nl',
+        'Grachten-Fiets-Brug-31',
+      );
       expect(session.session?.identity?.traits.name).toEqual({ first: 'Cor', last: 'Commandoregel' });
     } finally {
       await server.stop();
@@ -59,10 +77,19 @@ describe('the portaal CLI', () => {
   });
 
   it.each([
-    [['--email', 'kort@voorbeeldstad.nl', '--password', 'kort1'], 'Fout: Het wachtwoord moet minstens 8 tekens hebben.'],
-    [['--email', 'lijkt@voorbeeldstad.nl', '--password', 'lijkt@voorbeeldstad.nl1'], 'Fout: Het wachtwoord lijkt te veel op het e-mailadres.'],
-    [['--email', 'geen-adres', '--password', 'Grachten-Fiets-Brug-31'], 'Fout: Het e-mailadres is geen geldig e-mailadres.'],
-    [['--email', 'a@voorbeeldstad.nl', '--onzin'], "Fout: de opties kloppen niet"],
+    [
+      ['--email', 'kort@voorbeeldstad.nl', '--password', 'kort1'],
+      'Fout: Het wachtwoord moet minstens 8 tekens hebben.',
+    ],
+    [
+      ['--email', 'lijkt@voorbeeldstad.nl', '--password', 'lijkt@voorbeeldstad.nl1'],
+      'Fout: Het wachtwoord lijkt te veel op het e-mailadres.',
+    ],
+    [
+      ['--email', 'geen-adres', '--password', 'Grachten-Fiets-Brug-31'],
+      'Fout: Het e-mailadres is geen geldig e-mailadres.',
+    ],
+    [['--email', 'a@voorbeeldstad.nl', '--onzin'], 'Fout: de opties kloppen niet'],
   ])('refuses %j in one Dutch line', (extra, line) => {
     const result = portaal(['user', 'create', '--first-name', 'Cor', '--last-name', 'Commandoregel', ...extra], env);
     expect(result.status).not.toBe(0);
@@ -80,7 +107,10 @@ describe('the portaal CLI', () => {
 describe('two demo servers side by side', () => {
   let servers: Portaal[] = [];
   beforeAll(async () => {
-    servers = [await startPortaal({ args: ['--demo'], smtp: false }), await startPortaal({ args: ['--demo'], smtp: false })];
+    servers = [
+      await startPortaal({ args: ['--demo'], smtp: false }),
+      await startPortaal({ args: ['--demo'], smtp: false }),
+    ];
   });
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
@@ -90,7 +120,11 @@ describe('two demo servers side by side', () => {
     for (const server of servers) {
       expect(server.output()).toContain('beheerder@voorbeeldstad.nl');
       expect(server.output()).toContain(`E-mails lezen: ${server.adminUrl}/mail`);
-      const result = await loginWithPassword(newBrowser(server.publicUrl), 'medewerker@voorbeeldstad.nl', 'Tulpen-Molen-Gracht-7');
+      const result = await loginWithPassword(
+        newBrowser(server.publicUrl),
+        'medewerker@voorbeeldstad.nl',
+        'Tulpen-Molen-Gracht-7',
+      );
       expect(result.session ?? result.redirectBrowserTo).toBeTruthy();
     }
     expect(new Set(servers.map((s) => s.dataDir)).size).toBe(2);

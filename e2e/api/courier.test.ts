@@ -17,7 +17,12 @@ afterAll(async () => {
 async function askRecoveryCode(portaal: Portaal, email: string) {
   const browser = newBrowser(portaal.publicUrl);
   const flow = await explained(browser.frontend.createBrowserRecoveryFlow({}));
-  await explained(browser.frontend.updateRecoveryFlow({ flow: flow.id, updateRecoveryFlowBody: { method: 'code', email, csrf_token: csrfTokenOf(flow) } }));
+  await explained(
+    browser.frontend.updateRecoveryFlow({
+      flow: flow.id,
+      updateRecoveryFlowBody: { method: 'code', email, csrf_token: csrfTokenOf(flow) },
+    }),
+  );
 }
 
 describe('courier', () => {
@@ -34,7 +39,9 @@ describe('courier', () => {
   it('keeps mails in the development mailbox without SMTP', async () => {
     const user = await createPasswordIdentity(identityApi(withoutSmtp.adminUrl));
     await askRecoveryCode(withoutSmtp, user.email);
-    const list = (await (await fetch(`${withoutSmtp.adminUrl}/mail/messages.json?to=${encodeURIComponent(user.email)}`)).json()) as {
+    const list = (await (
+      await fetch(`${withoutSmtp.adminUrl}/mail/messages.json?to=${encodeURIComponent(user.email)}`)
+    ).json()) as {
       id: string;
       subject: string;
       text: string;

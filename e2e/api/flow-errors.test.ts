@@ -24,7 +24,12 @@ describe('flow errors', () => {
     const { status, body } = await failure(
       browser.frontend.updateLoginFlow({
         flow: flow.id,
-        updateLoginFlowBody: { method: 'password', identifier: user.email, password: user.password, csrf_token: csrfTokenOf(flow) },
+        updateLoginFlowBody: {
+          method: 'password',
+          identifier: user.email,
+          password: user.password,
+          csrf_token: csrfTokenOf(flow),
+        },
       }),
     );
     expect(status).toBe(410);
@@ -40,7 +45,10 @@ describe('flow errors', () => {
     const flow = await native.createNativeLoginFlow({});
     await new Promise((r) => setTimeout(r, 1_300));
     const { status, body } = await failure(
-      native.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: 'iemand@voorbeeldstad.nl', password: 'x' } }),
+      native.updateLoginFlow({
+        flow: flow.id,
+        updateLoginFlowBody: { method: 'password', identifier: 'iemand@voorbeeldstad.nl', password: 'x' },
+      }),
     );
     expect(status).toBe(410);
     expect(body.error.id).toBe('self_service_flow_expired');
@@ -72,7 +80,12 @@ describe('flow errors', () => {
     const { status, body } = await failure(
       stranger.frontend.updateLoginFlow({
         flow: flow.id,
-        updateLoginFlowBody: { method: 'password', identifier: user.email, password: user.password, csrf_token: csrfTokenOf(flow) },
+        updateLoginFlowBody: {
+          method: 'password',
+          identifier: user.email,
+          password: user.password,
+          csrf_token: csrfTokenOf(flow),
+        },
       }),
     );
     expect(status).toBe(403);
@@ -87,7 +100,12 @@ describe('flow errors', () => {
     const { status, body } = await failure(
       browser.frontend.updateLoginFlow({
         flow: flow.id,
-        updateLoginFlowBody: { method: 'password', identifier: user.email, password: user.password, csrf_token: Buffer.alloc(64, 7).toString('base64') },
+        updateLoginFlowBody: {
+          method: 'password',
+          identifier: user.email,
+          password: user.password,
+          csrf_token: Buffer.alloc(64, 7).toString('base64'),
+        },
       }),
     );
     expect(status).toBe(403);
@@ -96,7 +114,9 @@ describe('flow errors', () => {
 
   it('refuses a return_to outside the allow-list', async () => {
     const browser = newBrowser(portaal.publicUrl);
-    const { status, body } = await failure(browser.frontend.createBrowserLoginFlow({ returnTo: 'https://evil.example.com/steal' }));
+    const { status, body } = await failure(
+      browser.frontend.createBrowserLoginFlow({ returnTo: 'https://evil.example.com/steal' }),
+    );
     expect(status).toBe(400);
     expect(body.error.id).toBe('self_service_flow_return_to_forbidden');
     const allowed = await browser.frontend.createBrowserLoginFlow({ returnTo: `${portaal.publicUrl}/settings` });

@@ -5,7 +5,9 @@ let portaal: Portaal;
 let behindTls: Portaal;
 beforeAll(async () => {
   portaal = await startPortaal();
-  behindTls = await startPortaal({ env: { PUBLIC_URL: 'https://portaal.example.nl', SECRETS_COOKIE: 'een-geheim-van-minstens-32-tekens-lang' } });
+  behindTls = await startPortaal({
+    env: { PUBLIC_URL: 'https://portaal.example.nl', SECRETS_COOKIE: 'een-geheim-van-minstens-32-tekens-lang' },
+  });
 });
 afterAll(async () => {
   await portaal?.stop();
@@ -39,7 +41,9 @@ describe('health and metrics', () => {
 
 describe('cookies', () => {
   it('names the CSRF cookie after the public URL and marks it HttpOnly, SameSite=Lax', async () => {
-    const response = await fetch(`${portaal.publicUrl}/self-service/login/browser`, { headers: { accept: 'application/json' } });
+    const response = await fetch(`${portaal.publicUrl}/self-service/login/browser`, {
+      headers: { accept: 'application/json' },
+    });
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith('csrf_token_'));
     expect(cookie).toMatch(/^csrf_token_[0-9a-f]{64}=/);
     expect(cookie).toMatch(/HttpOnly/i);
@@ -48,7 +52,9 @@ describe('cookies', () => {
   });
 
   it('marks cookies Secure when the public URL is https', async () => {
-    const response = await fetch(`${behindTls.publicUrl}/self-service/login/browser`, { headers: { accept: 'application/json' } });
+    const response = await fetch(`${behindTls.publicUrl}/self-service/login/browser`, {
+      headers: { accept: 'application/json' },
+    });
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith('csrf_token_'));
     expect(cookie).toMatch(/Secure/i);
   });

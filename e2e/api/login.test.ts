@@ -31,13 +31,21 @@ describe('password login', () => {
   it('signs in in HTML form mode with 303 redirects to the default return page', async () => {
     const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
     const browser = newBrowser(portaal.publicUrl);
-    const init = await browser.fetch(`${portaal.publicUrl}/self-service/login/browser`, { redirect: 'manual', headers: { accept: 'text/html' } });
+    const init = await browser.fetch(`${portaal.publicUrl}/self-service/login/browser`, {
+      redirect: 'manual',
+      headers: { accept: 'text/html' },
+    });
     expect(init.status).toBe(303);
     const location = new URL(init.headers.get('location')!);
     expect(location.pathname).toBe('/login');
     const flowId = location.searchParams.get('flow')!;
     const flow = await browser.frontend.getLoginFlow({ id: flowId });
-    const form = new URLSearchParams({ csrf_token: csrfTokenOf(flow), method: 'password', identifier: user.email, password: user.password });
+    const form = new URLSearchParams({
+      csrf_token: csrfTokenOf(flow),
+      method: 'password',
+      identifier: user.email,
+      password: user.password,
+    });
     const submit = await browser.fetch(flow.ui.action, {
       method: 'POST',
       redirect: 'manual',
@@ -56,12 +64,21 @@ describe('password login', () => {
     const { status, body } = await failure(
       browser.frontend.updateLoginFlow({
         flow: flow.id,
-        updateLoginFlowBody: { method: 'password', identifier: user.email, password: 'Verkeerd-Wachtwoord-1', csrf_token: csrfTokenOf(flow) },
+        updateLoginFlowBody: {
+          method: 'password',
+          identifier: user.email,
+          password: 'Verkeerd-Wachtwoord-1',
+          csrf_token: csrfTokenOf(flow),
+        },
       }),
     );
     expect(status).toBe(400);
     expect(body.ui.messages).toEqual([
-      expect.objectContaining({ id: 4000006, type: 'error', text: 'The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.' }),
+      expect.objectContaining({
+        id: 4000006,
+        type: 'error',
+        text: 'The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.',
+      }),
     ]);
     expect(nodeNamed(body, 'password').attributes.value).toBeUndefined();
     expect(nodeNamed(body, 'identifier').attributes.value).toBe(user.email);
@@ -76,11 +93,15 @@ describe('password login', () => {
       const { body } = await failure(attemptLogin(newBrowser(portaal.publicUrl), user.email, wrong));
       expect(body.ui.messages.map((m: { id: number }) => m.id)).toEqual([4000006]);
     }
-    expect((await loginWithPassword(newBrowser(portaal.publicUrl), user.email, password)).session?.identity?.id).toBe(user.id);
+    expect((await loginWithPassword(newBrowser(portaal.publicUrl), user.email, password)).session?.identity?.id).toBe(
+      user.id,
+    );
   });
 
   it('answers an unknown account exactly like a wrong password', async () => {
-    const { status, body } = await failure(attemptLogin(newBrowser(portaal.publicUrl), 'niemand@voorbeeldstad.nl', 'Verkeerd-Wachtwoord-1'));
+    const { status, body } = await failure(
+      attemptLogin(newBrowser(portaal.publicUrl), 'niemand@voorbeeldstad.nl', 'Verkeerd-Wachtwoord-1'),
+    );
     expect(status).toBe(400);
     expect(body.ui.messages.map((m: { id: number }) => m.id)).toEqual([4000006]);
   });
@@ -89,7 +110,10 @@ describe('password login', () => {
     const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
     const native = newNativeClient(portaal.publicUrl);
     const flow = await native.createNativeLoginFlow({});
-    const result = await native.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: user.email, password: user.password, csrf_token: '' } });
+    const result = await native.updateLoginFlow({
+      flow: flow.id,
+      updateLoginFlowBody: { method: 'password', identifier: user.email, password: user.password, csrf_token: '' },
+    });
     expect(result.session_token).toMatch(/^ory_st_/);
     const session = await native.toSession({ xSessionToken: result.session_token });
     expect(session.identity?.id).toBe(user.id);

@@ -25,7 +25,10 @@ const codeIn = (text: string) => /^(\d{6})$/m.exec(text)?.[1];
 async function requestCode(browser: Browser, email: string) {
   const flow = await explained(browser.frontend.createBrowserRecoveryFlow({}));
   const sent = await explained(
-    browser.frontend.updateRecoveryFlow({ flow: flow.id, updateRecoveryFlowBody: { method: 'code', email, csrf_token: csrfTokenOf(flow) } }),
+    browser.frontend.updateRecoveryFlow({
+      flow: flow.id,
+      updateRecoveryFlowBody: { method: 'code', email, csrf_token: csrfTokenOf(flow) },
+    }),
   );
   return sent;
 }
@@ -84,7 +87,10 @@ describe('recovery', () => {
     const flow = await browser.frontend.createBrowserRecoveryFlow({});
     const since = new Date();
     const sent = await explained(
-      browser.frontend.updateRecoveryFlow({ flow: flow.id, updateRecoveryFlowBody: { method: 'link', email: user.email, csrf_token: csrfTokenOf(flow) } }),
+      browser.frontend.updateRecoveryFlow({
+        flow: flow.id,
+        updateRecoveryFlowBody: { method: 'link', email: user.email, csrf_token: csrfTokenOf(flow) },
+      }),
     );
     expect(sent.ui.messages?.map((m) => m.id)).toEqual([1060002]);
     const mail = await portaal.mail.waitFor(user.email, { since });
@@ -105,7 +111,11 @@ describe('recovery', () => {
     const changed = await explained(
       browser.frontend.updateSettingsFlow({
         flow: settings.id,
-        updateSettingsFlowBody: { method: 'password', password: 'Herfst-Bladeren-Regen-58', csrf_token: csrfTokenOf(settings) },
+        updateSettingsFlowBody: {
+          method: 'password',
+          password: 'Herfst-Bladeren-Regen-58',
+          csrf_token: csrfTokenOf(settings),
+        },
       }),
     );
     expect(changed.state).toBe('success');
@@ -121,10 +131,17 @@ describe('recovery', () => {
     const client = newBrowser(portaal.publicUrl);
     const flow = await client.frontend.createNativeRecoveryFlow();
     const since = new Date();
-    await explained(client.frontend.updateRecoveryFlow({ flow: flow.id, updateRecoveryFlowBody: { method: 'code', email: user.email } }));
+    await explained(
+      client.frontend.updateRecoveryFlow({
+        flow: flow.id,
+        updateRecoveryFlowBody: { method: 'code', email: user.email },
+      }),
+    );
     const code = codeIn((await portaal.mail.waitFor(user.email, { since })).text)!;
     const logged = portaal.output().length;
-    const done = await explained(client.frontend.updateRecoveryFlow({ flow: flow.id, updateRecoveryFlowBody: { method: 'code', code } }));
+    const done = await explained(
+      client.frontend.updateRecoveryFlow({ flow: flow.id, updateRecoveryFlowBody: { method: 'code', code } }),
+    );
     expect(done.continue_with?.map((item) => item.action)).toEqual(['set_ory_session_token', 'show_settings_ui']);
     expect(done.ui.messages ?? []).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -140,7 +157,9 @@ describe('recovery', () => {
     const firstCode = codeIn(firstMail.text)!;
     const second = await requestCode(newBrowser(portaal.publicUrl), user.email);
     // Told apart by the mail itself: the second can arrive within the millisecond of the first.
-    const secondCode = codeIn((await portaal.mail.waitFor(user.email, { since, filter: (mail) => mail !== firstMail })).text)!;
+    const secondCode = codeIn(
+      (await portaal.mail.waitFor(user.email, { since, filter: (mail) => mail !== firstMail })).text,
+    )!;
     expect(second.id).not.toBe(first.id);
     const crossed = await explained(submitCode(browser, first, secondCode));
     expect(crossed.ui.messages?.map((m) => m.id)).toEqual([4060006]);
@@ -182,8 +201,13 @@ describe('recovery', () => {
     const known = await requestCode(newBrowser(portaal.publicUrl), user.email);
     const since = new Date();
     const unknown = await requestCode(newBrowser(portaal.publicUrl), 'onbekend@voorbeeldstad.nl');
-    const shape = (flow: typeof known) => ({ state: flow.state, messages: flow.ui.messages, nodes: flow.ui.nodes.map((n) => n.attributes) });
-    const withoutValues = (value: ReturnType<typeof shape>) => JSON.parse(JSON.stringify(value).replace(/"value":"[^"]*"/g, '"value":""'));
+    const shape = (flow: typeof known) => ({
+      state: flow.state,
+      messages: flow.ui.messages,
+      nodes: flow.ui.nodes.map((n) => n.attributes),
+    });
+    const withoutValues = (value: ReturnType<typeof shape>) =>
+      JSON.parse(JSON.stringify(value).replace(/"value":"[^"]*"/g, '"value":""'));
     expect(withoutValues(shape(unknown))).toEqual(withoutValues(shape(known)));
     await new Promise((r) => setTimeout(r, 1_000));
     expect(portaal.mail.to('onbekend@voorbeeldstad.nl').filter((m) => m.receivedAt >= since)).toHaveLength(0);

@@ -30,7 +30,12 @@ describe('registration', () => {
     const done = await explained(
       browser.frontend.updateRegistrationFlow({
         flow: flow.id,
-        updateRegistrationFlowBody: { method: 'password', traits: traits(email), password: STRONG_PASSWORD, csrf_token: csrfTokenOf(flow) },
+        updateRegistrationFlowBody: {
+          method: 'password',
+          traits: traits(email),
+          password: STRONG_PASSWORD,
+          csrf_token: csrfTokenOf(flow),
+        },
       }),
     );
     expect(done.identity.traits.email).toBe(email);
@@ -50,7 +55,12 @@ describe('registration', () => {
     const { status, body } = await failure(
       browser.frontend.updateRegistrationFlow({
         flow: flow.id,
-        updateRegistrationFlowBody: { method: 'password', traits: traits(existing.email.toUpperCase()), password: STRONG_PASSWORD, csrf_token: csrfTokenOf(flow) },
+        updateRegistrationFlowBody: {
+          method: 'password',
+          traits: traits(existing.email.toUpperCase()),
+          password: STRONG_PASSWORD,
+          csrf_token: csrfTokenOf(flow),
+        },
       }),
     );
     expect(status).toBe(400);

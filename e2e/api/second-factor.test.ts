@@ -31,9 +31,9 @@ describe('second factor', () => {
     const flow = await browser.frontend.createBrowserSettingsFlow({});
     const qr = flow.ui.nodes.find((n: any) => n.attributes.id === 'totp_qr');
     expect(qr?.type).toBe('img');
-    expect((qr?.attributes as any).src).toMatch(/^data:image\/png;base64,/);
+    expect((qr!.attributes as any).src).toMatch(/^data:image\/png;base64,/);
     const secret = flow.ui.nodes.find((n: any) => n.attributes.id === 'totp_secret_key');
-    expect((secret?.attributes as any).text.text).toMatch(/^[A-Z2-7]{16,}$/);
+    expect((secret!.attributes as any).text.text).toMatch(/^[A-Z2-7]{16,}$/);
     expect(flow.ui.nodes.some((n: any) => n.attributes.name === 'totp_code')).toBe(true);
   });
 
@@ -42,7 +42,9 @@ describe('second factor', () => {
     const browser = newBrowser(portaal.publicUrl);
     const first = await loginWithPassword(browser, user.email, user.password);
     expect(first.session).toBeUndefined();
-    expect(new URL(first.redirectBrowserTo!).pathname + new URL(first.redirectBrowserTo!).search).toBe('/self-service/login/browser?aal=aal2');
+    expect(new URL(first.redirectBrowserTo!).pathname + new URL(first.redirectBrowserTo!).search).toBe(
+      '/self-service/login/browser?aal=aal2',
+    );
     const refused = await failure(browser.frontend.toSession());
     expect(refused.status).toBe(403);
     expect(refused.body.error.id).toBe('session_aal2_required');
@@ -98,8 +100,14 @@ describe('second factor', () => {
     expect(status).toBe(400);
     expect(messageIds(body)).toEqual([4000012]);
 
-    const { data } = await identityApi(portaal.adminUrl).getIdentity({ id: user.id, includeCredential: ['lookup_secret'] });
-    const stored = (data.credentials?.lookup_secret?.config as any).recovery_codes as { code: string; used_at?: string }[];
+    const { data } = await identityApi(portaal.adminUrl).getIdentity({
+      id: user.id,
+      includeCredential: ['lookup_secret'],
+    });
+    const stored = (data.credentials!.lookup_secret!.config as any).recovery_codes as {
+      code: string;
+      used_at?: string;
+    }[];
     expect(stored.find((c) => c.code === code)?.used_at).toBeTruthy();
     expect(stored.filter((c) => !c.used_at)).toHaveLength(11);
   });
@@ -116,11 +124,16 @@ describe('second factor', () => {
     );
     const outcomes = await Promise.allSettled(
       attempts.map(({ browser, flow }) =>
-        browser.frontend.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'lookup_secret', lookup_secret: code, csrf_token: csrfTokenOf(flow) } }),
+        browser.frontend.updateLoginFlow({
+          flow: flow.id,
+          updateLoginFlowBody: { method: 'lookup_secret', lookup_secret: code, csrf_token: csrfTokenOf(flow) },
+        }),
       ),
     );
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
-    const refused = await failure(Promise.reject((outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult).reason));
+    const refused = await failure(
+      Promise.reject((outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult).reason),
+    );
     expect(messageIds(refused.body)).toEqual([4000012]);
   });
 
@@ -136,7 +149,10 @@ describe('second factor', () => {
     const code = await totpCode(user.secret);
     const outcomes = await Promise.allSettled(
       attempts.map(({ browser, flow }) =>
-        browser.frontend.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'totp', totp_code: code, csrf_token: csrfTokenOf(flow) } }),
+        browser.frontend.updateLoginFlow({
+          flow: flow.id,
+          updateLoginFlowBody: { method: 'totp', totp_code: code, csrf_token: csrfTokenOf(flow) },
+        }),
       ),
     );
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
@@ -154,7 +170,11 @@ describe('second factor', () => {
     const settings = await browser.frontend.createBrowserSettingsFlow({});
     const revealed = await browser.frontend.updateSettingsFlow({
       flow: settings.id,
-      updateSettingsFlowBody: { method: 'lookup_secret', lookup_secret_reveal: true, csrf_token: csrfTokenOf(settings) },
+      updateSettingsFlowBody: {
+        method: 'lookup_secret',
+        lookup_secret_reveal: true,
+        csrf_token: csrfTokenOf(settings),
+      },
     });
     const codes = revealed.ui.nodes.find((n: any) => n.attributes.id === 'lookup_secret_codes') as any;
     expect(codes.attributes.text.id).toBe(1050015);

@@ -13,7 +13,11 @@ afterAll(async () => {
 });
 
 async function signedIn() {
-  const user = await createPasswordIdentity(identityApi(portaal.adminUrl), { email: `anna.${Date.now()}@voorbeeldstad.nl`, first: 'Anna', last: 'Jansen' });
+  const user = await createPasswordIdentity(identityApi(portaal.adminUrl), {
+    email: `anna.${Date.now()}@voorbeeldstad.nl`,
+    first: 'Anna',
+    last: 'Jansen',
+  });
   const browser = newBrowser(portaal.publicUrl);
   await loginWithPassword(browser, user.email, user.password);
   return { user, browser };
@@ -27,12 +31,19 @@ describe('settings', () => {
     const saved = await explained(
       browser.frontend.updateSettingsFlow({
         flow: flow.id,
-        updateSettingsFlowBody: { method: 'profile', traits: { email: user.email, name: { first: 'Annemarie', last: 'de Vries' } }, csrf_token: csrfTokenOf(flow) },
+        updateSettingsFlowBody: {
+          method: 'profile',
+          traits: { email: user.email, name: { first: 'Annemarie', last: 'de Vries' } },
+          csrf_token: csrfTokenOf(flow),
+        },
       }),
     );
     expect(saved.state).toBe('success');
     expect(saved.ui.messages?.map((m) => m.id)).toEqual([1050001]);
-    expect((await browser.frontend.toSession()).identity?.traits.name).toEqual({ first: 'Annemarie', last: 'de Vries' });
+    expect((await browser.frontend.toSession()).identity?.traits.name).toEqual({
+      first: 'Annemarie',
+      last: 'de Vries',
+    });
   });
 
   it.each([
@@ -42,9 +53,12 @@ describe('settings', () => {
   ])('refuses a password that is %s', async (_case, password, id) => {
     const { user, browser } = await signedIn();
     const flow = await browser.frontend.createBrowserSettingsFlow({});
-    const chosen = password === 'EMAIL' ? user.email.split('@')[0]! + '2024' : password;
+    const chosen = password === 'EMAIL' ? `${user.email.split('@')[0]!}2024` : password;
     const { status, body } = await failure(
-      browser.frontend.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'password', password: chosen, csrf_token: csrfTokenOf(flow) } }),
+      browser.frontend.updateSettingsFlow({
+        flow: flow.id,
+        updateSettingsFlowBody: { method: 'password', password: chosen, csrf_token: csrfTokenOf(flow) },
+      }),
     );
     expect(status).toBe(400);
     expect(nodeNamed(body, 'password').messages.map((m: { id: number }) => m.id)).toEqual([id]);
@@ -60,7 +74,11 @@ describe('settings', () => {
     const { status, body } = await failure(
       browser.frontend.updateSettingsFlow({
         flow: flow.id,
-        updateSettingsFlowBody: { method: 'profile', traits: { email: other.email, name: { first: 'A', last: 'B' } }, csrf_token: csrfTokenOf(flow) },
+        updateSettingsFlowBody: {
+          method: 'profile',
+          traits: { email: other.email, name: { first: 'A', last: 'B' } },
+          csrf_token: csrfTokenOf(flow),
+        },
       }),
     );
     expect(status).toBe(400);
@@ -79,22 +97,37 @@ describe('notices of changes to the sign-in details', () => {
 
   async function save(browser: ReturnType<typeof newBrowser>, body: Record<string, unknown>) {
     const flow = await browser.frontend.createBrowserSettingsFlow({});
-    return explained(browser.frontend.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { ...body, csrf_token: csrfTokenOf(flow) } as never }));
+    return explained(
+      browser.frontend.updateSettingsFlow({
+        flow: flow.id,
+        updateSettingsFlowBody: { ...body, csrf_token: csrfTokenOf(flow) } as never,
+      }),
+    );
   }
 
   it('mails a password change, and a change of address to the old address, but not a change of name', async () => {
     const { user, browser } = await signedIn();
-    await save(browser, { method: 'profile', traits: { email: user.email, name: { first: 'Annemarie', last: 'Jansen' } } });
+    await save(browser, {
+      method: 'profile',
+      traits: { email: user.email, name: { first: 'Annemarie', last: 'Jansen' } },
+    });
     await save(browser, { method: 'password', password: 'Nieuwe-Zomer-Regen-88' });
     const notice = await portaal.mail.waitFor(user.email, { filter: subject('Je wachtwoord is gewijzigd') });
     expect(notice.text).toMatch(/^Hallo Annemarie,/);
-    expect(notice.text).toMatch(/Het wachtwoord van je account is gewijzigd\. Dit gebeurde op \d{1,2} [a-z]+ \d{4} om \d{2}:\d{2}/);
+    expect(notice.text).toMatch(
+      /Het wachtwoord van je account is gewijzigd\. Dit gebeurde op \d{1,2} [a-z]+ \d{4} om \d{2}:\d{2}/,
+    );
     // The courier sends in order: a notice of the name change would have come before the password's.
     expect(portaal.mail.to(user.email).map((mail) => mail.subject)).toEqual(['Je wachtwoord is gewijzigd']);
 
     const newAddress = `nieuw.${user.email}`;
-    await save(browser, { method: 'profile', traits: { email: newAddress, name: { first: 'Annemarie', last: 'Jansen' } } });
-    const moved = await portaal.mail.waitFor(user.email, { filter: subject('Het e-mailadres van je account is gewijzigd') });
+    await save(browser, {
+      method: 'profile',
+      traits: { email: newAddress, name: { first: 'Annemarie', last: 'Jansen' } },
+    });
+    const moved = await portaal.mail.waitFor(user.email, {
+      filter: subject('Het e-mailadres van je account is gewijzigd'),
+    });
     expect(moved.text).toContain(`gewijzigd in ${newAddress}.`);
     expect(portaal.mail.to(newAddress).filter(subject('Het e-mailadres van je account is gewijzigd'))).toEqual([]);
   });
@@ -126,7 +159,10 @@ describe('verification', () => {
     const flow = await browser.frontend.createBrowserVerificationFlow({});
     const since = new Date();
     const sent = await explained(
-      browser.frontend.updateVerificationFlow({ flow: flow.id, updateVerificationFlowBody: { method: 'code', email: user.email, csrf_token: csrfTokenOf(flow) } }),
+      browser.frontend.updateVerificationFlow({
+        flow: flow.id,
+        updateVerificationFlowBody: { method: 'code', email: user.email, csrf_token: csrfTokenOf(flow) },
+      }),
     );
     expect(sent.state).toBe('sent_email');
     expect(sent.ui.messages?.map((m) => m.id)).toEqual([1080003]);
@@ -135,11 +171,21 @@ describe('verification', () => {
     const code = /^(\d{6})$/m.exec(mail.text)![1]!;
 
     const wrong = await explained(
-      browser.frontend.updateVerificationFlow({ flow: flow.id, updateVerificationFlowBody: { method: 'code', code: code === '000000' ? '111111' : '000000', csrf_token: csrfTokenOf(sent) } }),
+      browser.frontend.updateVerificationFlow({
+        flow: flow.id,
+        updateVerificationFlowBody: {
+          method: 'code',
+          code: code === '000000' ? '111111' : '000000',
+          csrf_token: csrfTokenOf(sent),
+        },
+      }),
     );
     expect(messageIds(wrong)).toEqual([4070006]);
     const done = await explained(
-      browser.frontend.updateVerificationFlow({ flow: flow.id, updateVerificationFlowBody: { method: 'code', code, csrf_token: csrfTokenOf(sent) } }),
+      browser.frontend.updateVerificationFlow({
+        flow: flow.id,
+        updateVerificationFlowBody: { method: 'code', code, csrf_token: csrfTokenOf(sent) },
+      }),
     );
     expect(done.state).toBe('passed_challenge');
     expect(done.ui.messages?.map((m) => m.id)).toEqual([1080002]);

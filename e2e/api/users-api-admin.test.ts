@@ -17,10 +17,17 @@ afterAll(async () => {
 
 async function newMember(permissions: unknown[] = []) {
   const email = uniqueEmail('lid');
-  const created = await api(portaal, bea.browser, 'POST', '/users', { traits: { email, name: { first: 'Lid', last: 'Nieuw' } }, permissions });
+  const created = await api(portaal, bea.browser, 'POST', '/users', {
+    traits: { email, name: { first: 'Lid', last: 'Nieuw' } },
+    permissions,
+  });
   expect(created.status).toBe(201);
   const listed = await api(portaal, bea.browser, 'GET', `/users?email=${encodeURIComponent(email)}`);
-  return listed.body[0] as { id: string; traits: { email: string; name: { first: string; last: string } }; state: string };
+  return listed.body[0] as {
+    id: string;
+    traits: { email: string; name: { first: string; last: string } };
+    state: string;
+  };
 }
 
 describe('Users API for an administrator', () => {
@@ -34,8 +41,19 @@ describe('Users API for an administrator', () => {
     expect(self.credentials).toContain('totp');
     expect(self.permissions).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ namespace: 'organizations', object: 'voorbeeldstad', relation: 'admin', label: 'Gemeente Voorbeeldstad' }),
-        expect.objectContaining({ namespace: 'subdivisions', object: 'ruimte_voorbeeldstad', relation: 'issuer', label: 'Ruimte en wonen', roleId: 'ruimte' }),
+        expect.objectContaining({
+          namespace: 'organizations',
+          object: 'voorbeeldstad',
+          relation: 'admin',
+          label: 'Gemeente Voorbeeldstad',
+        }),
+        expect.objectContaining({
+          namespace: 'subdivisions',
+          object: 'ruimte_voorbeeldstad',
+          relation: 'issuer',
+          label: 'Ruimte en wonen',
+          roleId: 'ruimte',
+        }),
       ]),
     );
     const member = byEmail.get('medewerker@voorbeeldstad.nl') as any;
@@ -49,12 +67,18 @@ describe('Users API for an administrator', () => {
   });
 
   it('refuses a new user with an empty name or a bad e-mail, in the shape the portal expects', async () => {
-    const noName = await api(portaal, bea.browser, 'POST', '/users', { traits: { email: uniqueEmail(), name: { first: '', last: 'X' } } });
+    const noName = await api(portaal, bea.browser, 'POST', '/users', {
+      traits: { email: uniqueEmail(), name: { first: '', last: 'X' } },
+    });
     expect(noName.status).toBe(400);
     expect(noName.body.error.reason).toBe('First name and surname must be 1 to 50 characters.');
-    const longName = await api(portaal, bea.browser, 'POST', '/users', { traits: { email: uniqueEmail(), name: { first: 'x'.repeat(51), last: 'X' } } });
+    const longName = await api(portaal, bea.browser, 'POST', '/users', {
+      traits: { email: uniqueEmail(), name: { first: 'x'.repeat(51), last: 'X' } },
+    });
     expect(longName.status).toBe(400);
-    const badEmail = await api(portaal, bea.browser, 'POST', '/users', { traits: { email: 'geen-adres', name: { first: 'A', last: 'B' } } });
+    const badEmail = await api(portaal, bea.browser, 'POST', '/users', {
+      traits: { email: 'geen-adres', name: { first: 'A', last: 'B' } },
+    });
     expect(badEmail.body.error.message).toBe('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.');
   });
 
@@ -70,7 +94,11 @@ describe('Users API for an administrator', () => {
 
   it('edits names, blocks (sessions end, sign-in refused) and unblocks', async () => {
     const member = await newMember();
-    const renamed = await api(portaal, bea.browser, 'PUT', `/users/${member.id}`, { schema_id: 'default', state: 'active', traits: { ...member.traits, name: { first: 'Andere', last: 'Naam' } } });
+    const renamed = await api(portaal, bea.browser, 'PUT', `/users/${member.id}`, {
+      schema_id: 'default',
+      state: 'active',
+      traits: { ...member.traits, name: { first: 'Andere', last: 'Naam' } },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body.traits.name).toEqual({ first: 'Andere', last: 'Naam' });
 
@@ -82,7 +110,20 @@ describe('Users API for an administrator', () => {
 
   it('blocks a signed-in user: their session ends and their next sign-in is refused', async () => {
     const email = uniqueEmail('geblokkeerd');
-    portaalCli(portaal, ['user', 'create', '--email', email, '--first-name', 'Geb', '--last-name', 'Lokkeerd', '--password', 'Hooiberg-Naald-Zoek-8', '--org', 'voorbeeldstad']);
+    portaalCli(portaal, [
+      'user',
+      'create',
+      '--email',
+      email,
+      '--first-name',
+      'Geb',
+      '--last-name',
+      'Lokkeerd',
+      '--password',
+      'Hooiberg-Naald-Zoek-8',
+      '--org',
+      'voorbeeldstad',
+    ]);
     const person = await signInAtAal2(portaal, email, 'Hooiberg-Naald-Zoek-8');
     const id = (await api(portaal, person.browser, 'GET', '/users/whoami')).body.identity.id;
     expect((await api(portaal, bea.browser, 'PUT', `/users/${id}`, { state: 'inactive' })).status).toBe(200);
@@ -103,17 +144,33 @@ describe('Users API for an administrator', () => {
       'voorbeeldstad#admin',
       'voorbeeldstad#issuer',
     ]);
-    const removed = await api(portaal, bea.browser, 'DELETE', `/permissions?namespace=subdivisions&object=financien_voorbeeldstad&relation=issuer&subject_id=${member.id}`);
+    const removed = await api(
+      portaal,
+      bea.browser,
+      'DELETE',
+      `/permissions?namespace=subdivisions&object=financien_voorbeeldstad&relation=issuer&subject_id=${member.id}`,
+    );
     expect(removed.status).toBe(204);
     const tuples = await getJson(`${portaal.adminUrl}/relation-tuples?subject_id=${member.id}`);
-    expect(tuples.relation_tuples.map((t: { object: string; relation: string }) => `${t.object}#${t.relation}`).sort()).toEqual(['voorbeeldstad#admin', 'voorbeeldstad#issuer']);
+    expect(
+      tuples.relation_tuples.map((t: { object: string; relation: string }) => `${t.object}#${t.relation}`).sort(),
+    ).toEqual(['voorbeeldstad#admin', 'voorbeeldstad#issuer']);
     // The subject is always the target: the 'iemand-anders' above was ignored.
     expect((await getJson(`${portaal.adminUrl}/relation-tuples?subject_id=iemand-anders`)).relation_tuples).toEqual([]);
   });
 
   it('refuses self-demotion, self-block and self-delete', async () => {
     const me = (await api(portaal, bea.browser, 'GET', '/users/whoami')).body.identity.id;
-    expect((await api(portaal, bea.browser, 'DELETE', `/permissions?namespace=organizations&object=voorbeeldstad&relation=admin&subject_id=${me}`)).status).toBe(403);
+    expect(
+      (
+        await api(
+          portaal,
+          bea.browser,
+          'DELETE',
+          `/permissions?namespace=organizations&object=voorbeeldstad&relation=admin&subject_id=${me}`,
+        )
+      ).status,
+    ).toBe(403);
     expect((await api(portaal, bea.browser, 'PUT', `/users/${me}`, { state: 'inactive' })).status).toBe(403);
     expect((await api(portaal, bea.browser, 'DELETE', `/users?id=${me}`)).status).toBe(403);
     expect((await api(portaal, bea.browser, 'GET', '/users/whoami')).body.isAdmin).toBe(true);
@@ -121,17 +178,33 @@ describe('Users API for an administrator', () => {
 
   it('resets 2FA: the credentials go, the sessions end and a notice is mailed', async () => {
     const email = uniqueEmail('reset');
-    portaalCli(portaal, ['user', 'create', '--email', email, '--first-name', 'Rik', '--last-name', 'Reset', '--password', 'Kaas-Klompen-Dijk-77', '--org', 'voorbeeldstad']);
+    portaalCli(portaal, [
+      'user',
+      'create',
+      '--email',
+      email,
+      '--first-name',
+      'Rik',
+      '--last-name',
+      'Reset',
+      '--password',
+      'Kaas-Klompen-Dijk-77',
+      '--org',
+      'voorbeeldstad',
+    ]);
     const person = await signInAtAal2(portaal, email, 'Kaas-Klompen-Dijk-77');
     const id = (await api(portaal, person.browser, 'GET', '/users/whoami')).body.identity.id;
     // Our identity provider mails the linking of the app (Ory Kratos does not): that notice is not the one looked for.
-    const linkedNotice = (mail: { subject: string }) => mail.subject === 'Er is een authenticator-app aan je account gekoppeld';
+    const linkedNotice = (mail: { subject: string }) =>
+      mail.subject === 'Er is een authenticator-app aan je account gekoppeld';
     const seen = new Set(portaal.mail.to(email));
     expect((await api(portaal, bea.browser, 'DELETE', `/users/${id}/totp`)).status).toBe(204);
     expect((await api(portaal, person.browser, 'GET', '/users/whoami')).status).toBe(401);
     const credentials = await getJson(`${portaal.adminUrl}/admin/identities/${id}`);
     expect(Object.keys(credentials.credentials)).toEqual(['password']);
-    expect((await portaal.mail.waitFor(email, { filter: (mail) => !seen.has(mail) && !linkedNotice(mail) })).subject).toBe('Je tweestapsverificatie is gereset');
+    expect(
+      (await portaal.mail.waitFor(email, { filter: (mail) => !seen.has(mail) && !linkedNotice(mail) })).subject,
+    ).toBe('Je tweestapsverificatie is gereset');
   });
 
   it('deletes a member of only this organisation entirely', async () => {
@@ -143,14 +216,30 @@ describe('Users API for an administrator', () => {
   });
 
   it('reports the configured credentials, the other administrators, the services and the config', async () => {
-    expect((await api(portaal, bea.browser, 'GET', '/users/configured-credentials')).body).toEqual({ totp: true, lookup_secret: false });
+    expect((await api(portaal, bea.browser, 'GET', '/users/configured-credentials')).body).toEqual({
+      totp: true,
+      lookup_secret: false,
+    });
     const admins = await api(portaal, bea.browser, 'GET', '/users/admins');
-    expect(admins.body.every((a: { traits: { email: string } }) => a.traits.email !== 'beheerder@voorbeeldstad.nl')).toBe(true);
+    expect(
+      admins.body.every((a: { traits: { email: string } }) => a.traits.email !== 'beheerder@voorbeeldstad.nl'),
+    ).toBe(true);
     const services = await api(portaal, bea.browser, 'GET', '/services');
-    expect(services.body.services.map((s: { id: string }) => s.id)).toEqual(['wijkmonitor', 'jeugdzorg-dashboard', 'woningbouwplanner']);
+    expect(services.body.services.map((s: { id: string }) => s.id)).toEqual([
+      'wijkmonitor',
+      'jeugdzorg-dashboard',
+      'woningbouwplanner',
+    ]);
     expect(services.body.dataRoles.map((r: { roleId: string }) => r.roleId)).toEqual(['sociaal-domein', 'ruimte']);
     const config = await api(portaal, undefined, 'GET', '/config');
-    expect(config.body).toMatchObject({ title: 'Datavoorzieningen VNG', description: 'Datavoorziening VNG Realisatie', registrationEnabled: false, accessibilityStatementUrl: null, privacyStatementUrl: null, sessionIdleSeconds: portaal.backend === 'ory' ? null : 1800 });
+    expect(config.body).toMatchObject({
+      title: 'Datavoorzieningen VNG',
+      description: 'Datavoorziening VNG Realisatie',
+      registrationEnabled: false,
+      accessibilityStatementUrl: null,
+      privacyStatementUrl: null,
+      sessionIdleSeconds: portaal.backend === 'ory' ? null : 1800,
+    });
   });
 
   it('keeps an audit log of the administrative actions, newest first, without secrets', async () => {
@@ -159,7 +248,12 @@ describe('Users API for an administrator', () => {
     const audit = await api(portaal, bea.browser, 'GET', '/audit?page_size=2');
     expect(audit.status).toBe(200);
     expect(audit.body.entries.map((e: { action: string }) => e.action)).toEqual(['user.block', 'user.create']);
-    expect(audit.body.entries[0]).toMatchObject({ actorEmail: 'beheerder@voorbeeldstad.nl', objectId: member.id, result: 'success', organisationId: 'voorbeeldstad' });
+    expect(audit.body.entries[0]).toMatchObject({
+      actorEmail: 'beheerder@voorbeeldstad.nl',
+      objectId: member.id,
+      result: 'success',
+      organisationId: 'voorbeeldstad',
+    });
     expect(audit.body.next_page_token).not.toBe('');
     const next = await api(portaal, bea.browser, 'GET', `/audit?page_size=2&page_token=${audit.body.next_page_token}`);
     expect(next.body.entries).toHaveLength(2);
@@ -172,22 +266,49 @@ describe('Users API for an administrator', () => {
   });
 
   // Sign-ins happen in the identity provider; with real Kratos they reach the audit log only through its webhooks.
-  it.skipIf(process.env.TEST_IDENTITY_BACKEND === 'ory')('audits sign-in failures and successes of the members', async () => {
-    await failure(attemptLogin(newBrowser(portaal.publicUrl), 'medewerker@voorbeeldstad.nl', 'Fout-Wachtwoord-123'));
-    await vi.waitFor(async () => {
-      const audit = await api(portaal, bea.browser, 'GET', '/audit?page_size=20');
-      expect(audit.body.entries).toContainEqual(
-        expect.objectContaining({ action: 'sign_in.password', result: 'failure', actorEmail: 'medewerker@voorbeeldstad.nl', organisationId: 'voorbeeldstad' }),
+  it.skipIf(process.env.TEST_IDENTITY_BACKEND === 'ory')(
+    'audits sign-in failures and successes of the members',
+    async () => {
+      await failure(attemptLogin(newBrowser(portaal.publicUrl), 'medewerker@voorbeeldstad.nl', 'Fout-Wachtwoord-123'));
+      await vi.waitFor(async () => {
+        const audit = await api(portaal, bea.browser, 'GET', '/audit?page_size=20');
+        expect(audit.body.entries).toContainEqual(
+          expect.objectContaining({
+            action: 'sign_in.password',
+            result: 'failure',
+            actorEmail: 'medewerker@voorbeeldstad.nl',
+            organisationId: 'voorbeeldstad',
+          }),
+        );
+      });
+      const all = await api(portaal, bea.browser, 'GET', '/audit?page_size=200');
+      expect(all.body.entries).toContainEqual(
+        expect.objectContaining({
+          action: 'sign_in.password',
+          result: 'success',
+          actorEmail: 'beheerder@voorbeeldstad.nl',
+        }),
       );
-    });
-    const all = await api(portaal, bea.browser, 'GET', '/audit?page_size=200');
-    expect(all.body.entries).toContainEqual(expect.objectContaining({ action: 'sign_in.password', result: 'success', actorEmail: 'beheerder@voorbeeldstad.nl' }));
-  });
+    },
+  );
 
   it('refuses writes without the portal Origin', async () => {
-    const answer = await api(portaal, bea.browser, 'POST', '/users', { traits: { email: uniqueEmail(), name: { first: 'A', last: 'B' } } }, { origin: 'https://evil.example.com' });
+    const answer = await api(
+      portaal,
+      bea.browser,
+      'POST',
+      '/users',
+      { traits: { email: uniqueEmail(), name: { first: 'A', last: 'B' } } },
+      { origin: 'https://evil.example.com' },
+    );
     expect(answer.status).toBe(403);
     expect(answer.body.error.id).toBe('security_origin_mismatch');
-    expect((await api(portaal, bea.browser, 'DELETE', '/users?id=00000000-0000-4000-8000-000000000000', undefined, { origin: null })).status).toBe(403);
+    expect(
+      (
+        await api(portaal, bea.browser, 'DELETE', '/users?id=00000000-0000-4000-8000-000000000000', undefined, {
+          origin: null,
+        })
+      ).status,
+    ).toBe(403);
   });
 });

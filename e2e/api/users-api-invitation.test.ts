@@ -11,7 +11,21 @@ let dijkstadAdmin: Person;
 beforeAll(async () => {
   portaal = await startDeployment({ args: ['--demo'] });
   bea = await signInAtAal2(portaal, 'beheerder@voorbeeldstad.nl', DEMO_PASSWORD);
-  const created = portaalCli(portaal, ['user', 'create', '--email', 'beheer@dijkstad.nl', '--first-name', 'Dirk', '--last-name', 'Dijk', '--password', 'Polder-Molen-Sluis-42', '--org', 'dijkstad', '--admin']);
+  const created = portaalCli(portaal, [
+    'user',
+    'create',
+    '--email',
+    'beheer@dijkstad.nl',
+    '--first-name',
+    'Dirk',
+    '--last-name',
+    'Dijk',
+    '--password',
+    'Polder-Molen-Sluis-42',
+    '--org',
+    'dijkstad',
+    '--admin',
+  ]);
   expect(created.status, created.stderr).toBe(0);
   dijkstadAdmin = await signInAtAal2(portaal, 'beheer@dijkstad.nl', 'Polder-Molen-Sluis-42');
 });
@@ -19,7 +33,8 @@ afterAll(async () => {
   await portaal?.stop();
 });
 
-const roles = (org: string, ...ids: string[]) => ids.map((id) => ({ namespace: 'subdivisions', object: `${id}_${org}`, relation: 'issuer' }));
+const roles = (org: string, ...ids: string[]) =>
+  ids.map((id) => ({ namespace: 'subdivisions', object: `${id}_${org}`, relation: 'issuer' }));
 
 describe('inviting a user', () => {
   it('takes the invited person from the mail to aal2 with the organisation and two data roles', async () => {
@@ -47,7 +62,10 @@ describe('inviting a user', () => {
     const settings = await invited.frontend.getSettingsFlow({ id: settingsId });
     const password = 'Eigen-Gekozen-Zin-2026';
     await explained(
-      invited.frontend.updateSettingsFlow({ flow: settings.id, updateSettingsFlowBody: { method: 'password', password, csrf_token: csrfTokenOf(settings) } }),
+      invited.frontend.updateSettingsFlow({
+        flow: settings.id,
+        updateSettingsFlowBody: { method: 'password', password, csrf_token: csrfTokenOf(settings) },
+      }),
     );
     const secret = await enrolTotp(invited, -1);
 
@@ -78,22 +96,45 @@ describe('inviting a user', () => {
 
   it('needs the names only for a new account: an existing address gets its permissions without them', async () => {
     const email = uniqueEmail('zonder-naam');
-    const nameless = await api(portaal, bea.browser, 'POST', '/users', { traits: { email }, permissions: roles('voorbeeldstad', 'ruimte') });
+    const nameless = await api(portaal, bea.browser, 'POST', '/users', {
+      traits: { email },
+      permissions: roles('voorbeeldstad', 'ruimte'),
+    });
     expect(nameless.status).toBe(400);
     expect(nameless.body.error.message).toBe('Vul de naam in van de gebruiker (1 tot 50 tekens).');
     expect((await api(portaal, bea.browser, 'GET', `/users?email=${encodeURIComponent(email)}`)).body).toEqual([]);
 
-    expect((await api(portaal, bea.browser, 'POST', '/users', { traits: { email, name: { first: 'Nina', last: 'Naam' } }, permissions: [] })).status).toBe(201);
-    const added = await api(portaal, bea.browser, 'POST', '/users', { traits: { email }, permissions: roles('voorbeeldstad', 'ruimte') });
+    expect(
+      (
+        await api(portaal, bea.browser, 'POST', '/users', {
+          traits: { email, name: { first: 'Nina', last: 'Naam' } },
+          permissions: [],
+        })
+      ).status,
+    ).toBe(201);
+    const added = await api(portaal, bea.browser, 'POST', '/users', {
+      traits: { email },
+      permissions: roles('voorbeeldstad', 'ruimte'),
+    });
     expect(added.status).toBe(200);
     const [user] = (await api(portaal, bea.browser, 'GET', `/users?email=${encodeURIComponent(email)}`)).body;
     expect(user.traits.name).toEqual({ first: 'Nina', last: 'Naam' });
-    expect(user.permissions.map((p: { object: string }) => p.object).sort()).toEqual(['ruimte_voorbeeldstad', 'voorbeeldstad']);
+    expect(user.permissions.map((p: { object: string }) => p.object).sort()).toEqual([
+      'ruimte_voorbeeldstad',
+      'voorbeeldstad',
+    ]);
   });
 
   it('adds a second organisation to an existing e-mail and lets only that organisation remove its own part', async () => {
     const email = uniqueEmail('gedeeld');
-    expect((await api(portaal, bea.browser, 'POST', '/users', { traits: { email, name: { first: 'Gea', last: 'Gedeeld' } }, permissions: roles('voorbeeldstad', 'ruimte') })).status).toBe(201);
+    expect(
+      (
+        await api(portaal, bea.browser, 'POST', '/users', {
+          traits: { email, name: { first: 'Gea', last: 'Gedeeld' } },
+          permissions: roles('voorbeeldstad', 'ruimte'),
+        })
+      ).status,
+    ).toBe(201);
     const again = await api(portaal, dijkstadAdmin.browser, 'POST', '/users', {
       traits: { email, name: { first: 'Anders', last: 'Genoemd' } },
       permissions: roles('dijkstad', 'veiligheid'),
@@ -103,24 +144,43 @@ describe('inviting a user', () => {
     const listed = await api(portaal, dijkstadAdmin.browser, 'GET', `/users?email=${encodeURIComponent(email)}`);
     const user = listed.body[0];
     expect(user.traits.name).toEqual({ first: 'Gea', last: 'Gedeeld' });
-    expect(user.permissions.map((p: { object: string }) => p.object).sort()).toEqual(['dijkstad', 'veiligheid_dijkstad']);
+    expect(user.permissions.map((p: { object: string }) => p.object).sort()).toEqual([
+      'dijkstad',
+      'veiligheid_dijkstad',
+    ]);
     const tuples = await getJson(`${portaal.adminUrl}/relation-tuples?subject_id=${user.id}`);
-    expect(tuples.relation_tuples.map((t: { object: string }) => t.object).sort()).toEqual(['dijkstad', 'ruimte_voorbeeldstad', 'veiligheid_dijkstad', 'voorbeeldstad']);
+    expect(tuples.relation_tuples.map((t: { object: string }) => t.object).sort()).toEqual([
+      'dijkstad',
+      'ruimte_voorbeeldstad',
+      'veiligheid_dijkstad',
+      'voorbeeldstad',
+    ]);
 
     // Dijkstad cannot block, reset or change the e-mail of an identity that Voorbeeldstad shares.
-    const block = await api(portaal, dijkstadAdmin.browser, 'PUT', `/users/${user.id}`, { schema_id: 'default', state: 'inactive', traits: user.traits });
+    const block = await api(portaal, dijkstadAdmin.browser, 'PUT', `/users/${user.id}`, {
+      schema_id: 'default',
+      state: 'inactive',
+      traits: user.traits,
+    });
     expect(block.status).toBe(409);
     expect(block.body.error.id).toBe('user_in_other_organisation');
     expect((await api(portaal, dijkstadAdmin.browser, 'DELETE', `/users/${user.id}/totp`)).status).toBe(409);
-    const rename = await api(portaal, dijkstadAdmin.browser, 'PUT', `/users/${user.id}`, { traits: { ...user.traits, email: uniqueEmail('anders') } });
+    const rename = await api(portaal, dijkstadAdmin.browser, 'PUT', `/users/${user.id}`, {
+      traits: { ...user.traits, email: uniqueEmail('anders') },
+    });
     expect(rename.status).toBe(409);
 
     // Removing the user from Dijkstad keeps the identity and Voorbeeldstad's tuples.
     expect((await api(portaal, dijkstadAdmin.browser, 'DELETE', `/users?id=${user.id}`)).status).toBe(204);
     const after = await getJson(`${portaal.adminUrl}/relation-tuples?subject_id=${user.id}`);
-    expect(after.relation_tuples.map((t: { object: string }) => t.object).sort()).toEqual(['ruimte_voorbeeldstad', 'voorbeeldstad']);
+    expect(after.relation_tuples.map((t: { object: string }) => t.object).sort()).toEqual([
+      'ruimte_voorbeeldstad',
+      'voorbeeldstad',
+    ]);
     expect((await fetch(`${portaal.adminUrl}/admin/identities/${user.id}`)).status).toBe(200);
-    expect((await api(portaal, dijkstadAdmin.browser, 'GET', `/users?email=${encodeURIComponent(email)}`)).body).toEqual([]);
+    expect(
+      (await api(portaal, dijkstadAdmin.browser, 'GET', `/users?email=${encodeURIComponent(email)}`)).body,
+    ).toEqual([]);
   });
 
   it('answers password recovery for an unknown address exactly like a known one', async () => {
@@ -133,6 +193,8 @@ describe('inviting a user', () => {
     expect(mail.text).toContain('Deze link is 15 minuten geldig');
     await new Promise((r) => setTimeout(r, 500));
     expect(portaal.mail.to('niemand@voorbeeldstad.nl')).toHaveLength(0);
-    expect((await api(portaal, undefined, 'GET', '/users/password-recovery?email=geen-adres')).body.error.message).toBe('E-mail is niet valide.');
+    expect((await api(portaal, undefined, 'GET', '/users/password-recovery?email=geen-adres')).body.error.message).toBe(
+      'E-mail is niet valide.',
+    );
   });
 });

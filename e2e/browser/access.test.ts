@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey.js';
-import { createColleague, enterTotpCode, expectAccessible, signInAsAdministrator, signInWithPassword } from './support/pages.js';
+import {
+  createColleague,
+  enterTotpCode,
+  expectAccessible,
+  signInAsAdministrator,
+  signInWithPassword,
+} from './support/pages.js';
 
 const journey = useJourney();
 
@@ -24,7 +30,10 @@ describe('who may see what', () => {
       const create = await fetch('/api/users', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ traits: { email: 'indringer@voorbeeldstad.nl', name: { first: 'In', last: 'Dringer' } }, permissions: [] }),
+        body: JSON.stringify({
+          traits: { email: 'indringer@voorbeeldstad.nl', name: { first: 'In', last: 'Dringer' } },
+          permissions: [],
+        }),
       });
       return [list.status, create.status, (await create.json()).error?.message];
     });

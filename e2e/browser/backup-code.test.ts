@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useJourney } from './support/journey.js';
-import { cli, createColleague, DEMO_CATALOGUE, enrolAuthenticator, expectAccessible, signInWithPassword } from './support/pages.js';
+import {
+  cli,
+  createColleague,
+  DEMO_CATALOGUE,
+  enrolAuthenticator,
+  expectAccessible,
+  signInWithPassword,
+} from './support/pages.js';
 import { sidebar, signOut } from './support/people.js';
 
 const journey = useJourney();
@@ -65,7 +72,9 @@ describe('journey 8: a backup code instead of the code from the app', () => {
     expect(new URL(page.url()).searchParams.get('flow')).toBe(flow);
     expect(await page.getByLabel('Back-upcode', { exact: true }).inputValue()).toBe('');
     // Still only the password done: the session has not reached the second factor.
-    const level = await page.evaluate(() => fetch('/api/users/whoami').then(async (response) => (await response.json()).authenticator_assurance_level));
+    const level = await page.evaluate(() =>
+      fetch('/api/users/whoami').then(async (response) => (await response.json()).authenticator_assurance_level),
+    );
     expect(level).toBe('aal1');
     await expectAccessible(page, 'second-factor step with a used backup code refused');
 

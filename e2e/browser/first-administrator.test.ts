@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey.js';
-import { bootstrapAdministrator, cli, DEMO_CATALOGUE, enrolAuthenticator, enterTotpCode, expectAccessible, signInWithPassword } from './support/pages.js';
+import {
+  bootstrapAdministrator,
+  cli,
+  DEMO_CATALOGUE,
+  enrolAuthenticator,
+  expectAccessible,
+  signInWithPassword,
+} from './support/pages.js';
 
 const journey = useJourney();
 const ADMIN = { email: 'eerste.beheerder@voorbeeldstad.nl', password: 'Kade-Brug-Sluis-Molen-93' };

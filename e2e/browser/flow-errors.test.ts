@@ -13,7 +13,9 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     const page = await journey.person();
     await page.goto('/login?flow=00000000-0000-4000-8000-000000000000');
     await loginForm(page).waitFor();
-    await page.waitForURL((url) => /^[0-9a-f-]{36}$/.test(url.searchParams.get('flow') ?? '') && !url.search.includes('00000000-0000'));
+    await page.waitForURL(
+      (url) => /^[0-9a-f-]{36}$/.test(url.searchParams.get('flow') ?? '') && !url.search.includes('00000000-0000'),
+    );
   });
 
   it('offers a fresh form with a Dutch explanation when the flow expired', async () => {
@@ -35,7 +37,9 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
   it('refuses a return_to on a foreign site and still shows the sign-in form', async () => {
     const page = await journey.person();
     await page.goto('/login?return_to=https://kwaadwillend.example/oogst');
-    await page.getByText('Het adres waar je hierna heen zou gaan, hoort niet bij het portaal. Je blijft daarom in het portaal.').waitFor();
+    await page
+      .getByText('Het adres waar je hierna heen zou gaan, hoort niet bij het portaal. Je blijft daarom in het portaal.')
+      .waitFor();
     await loginForm(page).waitFor();
     expect(new URL(page.url()).searchParams.get('return_to')).toBeNull();
     await expectAccessible(page, 'sign-in after a refused return_to');
@@ -65,7 +69,11 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     await page.getByLabel('E-mailadres').fill(colleague.email);
     await page.getByLabel('Wachtwoord', { exact: true }).fill(colleague.password);
     await page.getByRole('button', { name: 'Inloggen' }).click();
-    await page.getByText('Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.').waitFor();
+    await page
+      .getByText(
+        'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.',
+      )
+      .waitFor();
     await signInWithPassword(page, colleague.email, colleague.password);
     await page.waitForURL((url) => url.pathname === '/permissies');
   });
@@ -99,7 +107,9 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     await expectAccessible(page, 'verification');
 
     await page.goto('/registration');
-    await page.getByText('Accounts worden gemaakt door de beheerder van je gemeente. Vraag hem of haar om een uitnodiging.').waitFor();
+    await page
+      .getByText('Accounts worden gemaakt door de beheerder van je gemeente. Vraag hem of haar om een uitnodiging.')
+      .waitFor();
     await expectAccessible(page, 'registration (off)');
 
     await page.goto('/bestaat-niet');

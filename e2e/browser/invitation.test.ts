@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey.js';
-import { enrolAuthenticator, enterTotpCode, expectAccessible, linkFromMail, signInAsAdministrator, signInWithPassword } from './support/pages.js';
+import {
+  enrolAuthenticator,
+  enterTotpCode,
+  expectAccessible,
+  linkFromMail,
+  signInAsAdministrator,
+  signInWithPassword,
+} from './support/pages.js';
 
 const journey = useJourney();
 

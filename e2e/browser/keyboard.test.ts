@@ -14,7 +14,8 @@ async function focused(page: Page) {
     const labelled = element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : undefined;
     const name = (element.getAttribute('aria-label') ?? labelled ?? element.textContent ?? '').trim();
     const style = getComputedStyle(element);
-    const ring = element.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+    const ring =
+      element.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
     return { name, ring };
   });
 }

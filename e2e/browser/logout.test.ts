@@ -20,7 +20,10 @@ async function expectNothingPrivate(page: Page, secrets: string[]) {
   expect(await page.getByRole('link', { name: /Naar Wijkmonitor/ }).count()).toBe(0);
 }
 
-const whoamiStatus = (page: Page) => page.evaluate(() => fetch('/api/users/whoami', { headers: { accept: 'application/json' } }).then((response) => response.status));
+const whoamiStatus = (page: Page) =>
+  page.evaluate(() =>
+    fetch('/api/users/whoami', { headers: { accept: 'application/json' } }).then((response) => response.status),
+  );
 
 describe('journey 11: logging out', () => {
   it('ends the session: the back button shows nothing private and /api/users/whoami answers 401', async () => {
@@ -39,7 +42,14 @@ describe('journey 11: logging out', () => {
     expect(await whoamiStatus(page)).toBe(200);
 
     await sidebar(page).getByRole('link', { name: 'Uitloggen', exact: true }).click();
-    const secrets = ['Bea Beheer', admin.email, colleague.email, colleague.name, 'Wijkmonitor', 'Gemeente Voorbeeldstad'];
+    const secrets = [
+      'Bea Beheer',
+      admin.email,
+      colleague.email,
+      colleague.name,
+      'Wijkmonitor',
+      'Gemeente Voorbeeldstad',
+    ];
     await expectNothingPrivate(page, secrets);
     await expectAccessible(page, 'sign-in after logging out');
     expect(await whoamiStatus(page)).toBe(401);

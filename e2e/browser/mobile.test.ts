@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey.js';
-import { createColleague, enterTotpCode, expectAccessible, signInAsAdministrator, signInWithPassword } from './support/pages.js';
+import {
+  createColleague,
+  enterTotpCode,
+  expectAccessible,
+  signInAsAdministrator,
+  signInWithPassword,
+} from './support/pages.js';
 
 const journey = useJourney();
 const PHONE = { width: 375, height: 740 };
@@ -40,7 +46,12 @@ describe('journey 14: on a 375 px wide screen', () => {
     await admin.page.setViewportSize(PHONE);
     const bottomNav = admin.page.getByRole('navigation', { name: 'Menu onderaan' });
     await bottomNav.waitFor();
-    expect(await bottomNav.getByRole('link').allInnerTexts()).toEqual(['Administratie dashboard', 'Datavoorzieningen', 'Account instellingen', 'Uitloggen']);
+    expect(await bottomNav.getByRole('link').allInnerTexts()).toEqual([
+      'Administratie dashboard',
+      'Datavoorzieningen',
+      'Account instellingen',
+      'Uitloggen',
+    ]);
     await bottomNav.getByRole('link', { name: 'Datavoorzieningen' }).click();
     await admin.page.waitForURL((url) => url.pathname === '/permissies');
     await bottomNav.getByRole('link', { name: 'Administratie dashboard' }).click();

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey.js';
-import { cli, createColleague, DEMO_CATALOGUE, enterTotpCode, expectAccessible, linkFromMail, signInWithPassword } from './support/pages.js';
+import {
+  cli,
+  createColleague,
+  DEMO_CATALOGUE,
+  enterTotpCode,
+  expectAccessible,
+  linkFromMail,
+  signInWithPassword,
+} from './support/pages.js';
 import { descriptionOf, sidebar, signOut } from './support/people.js';
 
 const journey = useJourney();
@@ -74,7 +82,9 @@ describe('journey 6: a forgotten password', () => {
     // Later: the old password no longer works, the new one does.
     await signOut(page);
     await signInWithPassword(page, colleague.email, colleague.password);
-    await page.getByText('Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw.', { exact: true }).waitFor();
+    await page
+      .getByText('Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw.', { exact: true })
+      .waitFor();
     await expectAccessible(page, 'sign-in refused with the old password');
     await signInWithPassword(page, colleague.email, newPassword);
     await page.getByLabel('Verificatiecode').waitFor();

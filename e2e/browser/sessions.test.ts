@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useJourney } from './support/journey.js';
-import { cli, createColleague, DEMO_CATALOGUE, enterTotpCode, expectAccessible, signInWithPassword } from './support/pages.js';
+import {
+  cli,
+  createColleague,
+  DEMO_CATALOGUE,
+  enterTotpCode,
+  expectAccessible,
+  signInWithPassword,
+} from './support/pages.js';
 import { sidebar } from './support/people.js';
 
 const journey = useJourney();
 
-const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+const PHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 
 const otherSessions = (page: Page) => page.getByRole('region', { name: 'Ingelogd op andere apparaten' });
 const devicesListed = (page: Page) => otherSessions(page).getByRole('listitem').allInnerTexts();
@@ -36,7 +44,9 @@ describe('journey 15: sessions', () => {
     // The phone is lost: its session ends, and it shows the sign-in form on the next load.
     await otherSessions(laptop).getByRole('button', { name: 'Uitloggen op Safari op iOS' }).click();
     await laptop.getByText('Je bent uitgelogd op Safari op iOS.', { exact: true }).waitFor();
-    await otherSessions(laptop).getByRole('button', { name: 'Uitloggen op Safari op iOS' }).waitFor({ state: 'detached' });
+    await otherSessions(laptop)
+      .getByRole('button', { name: 'Uitloggen op Safari op iOS' })
+      .waitFor({ state: 'detached' });
     expect(await devicesListed(laptop)).toHaveLength(1);
     await phone.reload();
     await phone.waitForURL((url) => url.pathname === '/login');
@@ -77,7 +87,9 @@ describe('journey 15: sessions', () => {
     expect(await warning.count()).toBe(0);
     await page.clock.fastForward('00:45');
     await warning.waitFor();
-    await warning.getByText('Om je account te beschermen word je over 2 minuten automatisch uitgelogd.', { exact: false }).waitFor();
+    await warning
+      .getByText('Om je account te beschermen word je over 2 minuten automatisch uitgelogd.', { exact: false })
+      .waitFor();
     await expectAccessible(page, 'the warning before the idle timeout');
     await page.keyboard.press('Enter');
     await warning.waitFor({ state: 'detached' });
@@ -87,7 +99,12 @@ describe('journey 15: sessions', () => {
     await warning.waitFor();
     await page.clock.fastForward('02:00');
     await page.waitForURL((url) => url.pathname === '/login');
-    await page.getByText('Je bent automatisch uitgelogd, omdat je 30 minuten niets hebt gedaan. Log opnieuw in om verder te gaan.', { exact: true }).waitFor();
+    await page
+      .getByText(
+        'Je bent automatisch uitgelogd, omdat je 30 minuten niets hebt gedaan. Log opnieuw in om verder te gaan.',
+        { exact: true },
+      )
+      .waitFor();
     await expectAccessible(page, 'sign-in after the automatic sign-out');
     expect(await page.evaluate(() => fetch('/api/users/whoami').then((response) => response.status))).toBe(401);
   });

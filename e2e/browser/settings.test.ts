@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { useJourney } from './support/journey.js';
-import { cli, createColleague, DEMO_CATALOGUE, enterTotpCode, expectAccessible, signInWithPassword } from './support/pages.js';
+import {
+  cli,
+  createColleague,
+  DEMO_CATALOGUE,
+  enterTotpCode,
+  expectAccessible,
+  signInWithPassword,
+} from './support/pages.js';
 import { descriptionOf, sidebar, signOut } from './support/people.js';
 
 const journey = useJourney();
@@ -30,10 +37,18 @@ const fields = (page: Page) => ({
  * its description, as assistive technology reads it, ends with that message.
  */
 async function expectFieldError(field: Locator, message: string) {
-  await field.page().locator('.utrecht-form-field').filter({ has: field }).getByText(message, { exact: true }).waitFor();
+  await field
+    .page()
+    .locator('.utrecht-form-field')
+    .filter({ has: field })
+    .getByText(message, { exact: true })
+    .waitFor();
   expect(await field.getAttribute('aria-invalid')).toBe('true');
   const description = await descriptionOf(field);
-  expect(description === message || description.endsWith(` | ${message}`), `description of the field: ${description}`).toBe(true);
+  expect(
+    description === message || description.endsWith(` | ${message}`),
+    `description of the field: ${description}`,
+  ).toBe(true);
 }
 
 /** The error summary at the top of the form has the focus and lists these problems, in the order of the fields. */
@@ -41,7 +56,10 @@ async function expectSummary(page: Page, messages: string[]) {
   const summary = page.getByRole('alert', { name: 'Controleer de volgende velden:' });
   await summary.waitFor();
   await page.waitForFunction((expected) => {
-    const items = Array.from(document.querySelectorAll('[aria-labelledby="dvp-error-summary-title"] li'), (item) => item.textContent);
+    const items = Array.from(
+      document.querySelectorAll('[aria-labelledby="dvp-error-summary-title"] li'),
+      (item) => item.textContent,
+    );
     return JSON.stringify(items) === JSON.stringify(expected);
   }, messages);
   expect(await summary.evaluate((element) => element === document.activeElement)).toBe(true);
@@ -91,7 +109,13 @@ describe('journey 7: account settings', () => {
     await expectFieldError(field.password, MESSAGES.passwordTooShort);
     expect(await page.getByText(MESSAGES.nothingChanged, { exact: true }).count()).toBe(0);
     await expectFieldError(field.confirm, MESSAGES.confirmRequired);
-    await expectSummary(page, [MESSAGES.nameTooShort, MESSAGES.nameTooLong, MESSAGES.email, MESSAGES.passwordTooShort, MESSAGES.confirmRequired]);
+    await expectSummary(page, [
+      MESSAGES.nameTooShort,
+      MESSAGES.nameTooLong,
+      MESSAGES.email,
+      MESSAGES.passwordTooShort,
+      MESSAGES.confirmRequired,
+    ]);
     await expectAccessible(page, 'settings with validation messages on names, address and password');
 
     // The other way round: a first name too long, a surname too short.
@@ -153,7 +177,9 @@ describe('journey 7: account settings', () => {
     await page.getByRole('button', { name: 'Toon nieuw wachtwoord', exact: true }).waitFor();
     expect(await field.password.getAttribute('type')).toBe('password');
     expect(await field.confirm.getAttribute('type')).toBe('text');
-    expect(await page.getByRole('button', { name: 'Toon nieuw wachtwoord', exact: true }).getAttribute('aria-pressed')).toBe('false');
+    expect(
+      await page.getByRole('button', { name: 'Toon nieuw wachtwoord', exact: true }).getAttribute('aria-pressed'),
+    ).toBe('false');
     await save.click();
     await page.getByRole('status').filter({ hasText: 'Je gegevens zijn aangepast.' }).waitFor();
     expect(await field.password.inputValue()).toBe('');
@@ -163,7 +189,9 @@ describe('journey 7: account settings', () => {
     // Signing in again: the old password is refused, the new one works, and the new name stays.
     await signOut(page);
     await signInWithPassword(page, colleague.email, colleague.password);
-    await page.getByText('Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw.', { exact: true }).waitFor();
+    await page
+      .getByText('Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw.', { exact: true })
+      .waitFor();
     await signInWithPassword(page, colleague.email, newPassword);
     await page.getByLabel('Verificatiecode').waitFor();
     await enterTotpCode(page, colleague.secret!, 1);

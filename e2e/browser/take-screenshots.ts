@@ -23,7 +23,11 @@ const portaal = await startPortaal({ args: ['--demo'] });
 const browser = await launchChromium();
 try {
   const { secret } = await signInAtAal2(portaal, ADMIN, DEMO_PASSWORD);
-  const context = await browser.newContext({ baseURL: portaal.publicUrl, locale: 'nl-NL', viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    baseURL: portaal.publicUrl,
+    locale: 'nl-NL',
+    viewport: { width: 1280, height: 800 },
+  });
   const page = await context.newPage();
 
   await page.goto('/login');
@@ -58,7 +62,11 @@ try {
   await shoot(page, 'datavoorzieningen');
 
   // A colleague without an authenticator app is asked to link one first.
-  const colleague = await browser.newContext({ baseURL: portaal.publicUrl, locale: 'nl-NL', viewport: { width: 1280, height: 800 } });
+  const colleague = await browser.newContext({
+    baseURL: portaal.publicUrl,
+    locale: 'nl-NL',
+    viewport: { width: 1280, height: 800 },
+  });
   const newcomer = await colleague.newPage();
   await signInWithPassword(newcomer, 'medewerker@voorbeeldstad.nl', DEMO_PASSWORD);
   await newcomer.locator('#totp_secret_key').waitFor();

@@ -26,7 +26,9 @@ describe('administrators manage the users of their municipality', () => {
     await dialog.getByLabel('E-mailadres').fill('lotte@voorbeeldstad');
     await dialog.getByRole('button', { name: 'Toevoegen' }).click();
     const summary = dialog.getByRole('alert', { name: 'Controleer de volgende velden:' });
-    await summary.getByText('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.', { exact: true }).waitFor();
+    await summary
+      .getByText('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.', { exact: true })
+      .waitFor();
     expect(await summary.evaluate((element) => element === document.activeElement)).toBe(true);
     await dialog.getByLabel('E-mailadres').fill('nog-niet-bekend@voorbeeldstad.nl');
     await dialog.getByLabel('E-mailadres').blur();
@@ -54,7 +56,10 @@ describe('administrators manage the users of their municipality', () => {
     expect(await edit.getByLabel('Voornaam').inputValue()).toBe('Lotte');
     await edit.getByLabel('Voornaam').fill('');
     await edit.getByRole('button', { name: 'Opslaan' }).click();
-    await edit.getByRole('alert', { name: 'Controleer de volgende velden:' }).getByText('De gebruiker moet een naam hebben.').waitFor();
+    await edit
+      .getByRole('alert', { name: 'Controleer de volgende velden:' })
+      .getByText('De gebruiker moet een naam hebben.')
+      .waitFor();
     await expectAccessible(page, 'edit dialog with a validation message');
     await edit.getByLabel('Voornaam').fill('Lotte');
     await edit.getByLabel('Financiën').uncheck();
@@ -74,7 +79,11 @@ describe('administrators manage the users of their municipality', () => {
     await expect.poll(() => page.getByRole('row').count()).toBe(2);
     await rowOf(page, existing.email).waitFor();
     await page.getByLabel('Zoek gebruiker').fill('niemand');
-    await page.getByRole('cell', { name: "Geen gebruikers gevonden bij 'niemand'. Zoek op een deel van de naam of het e-mailadres." }).waitFor();
+    await page
+      .getByRole('cell', {
+        name: "Geen gebruikers gevonden bij 'niemand'. Zoek op een deel van de naam of het e-mailadres.",
+      })
+      .waitFor();
     await expectAccessible(page, 'overview with a search that finds nobody');
   });
 
@@ -84,20 +93,34 @@ describe('administrators manage the users of their municipality', () => {
     await page.reload();
     const row = rowOf(page, colleague.email);
     await row.getByRole('button', { name: 'Blokkeer' }).click();
-    const confirm = page.getByRole('alertdialog', { name: 'Gebruiker blokkeren' }).or(page.getByRole('dialog', { name: 'Gebruiker blokkeren' }));
+    const confirm = page
+      .getByRole('alertdialog', { name: 'Gebruiker blokkeren' })
+      .or(page.getByRole('dialog', { name: 'Gebruiker blokkeren' }));
     await confirm.getByText('Weet je zeker dat je de gebruiker wil blokkeren?').waitFor();
     await expectAccessible(page, 'block dialog');
     await confirm.getByRole('button', { name: 'Blokkeren' }).click();
     await page.getByText('Gebruiker geblokkeerd.').waitFor();
     await row.getByRole('button', { name: 'Deblokkeer' }).waitFor();
-    expect(await row.getByRole('cell').first().evaluate((cell) => getComputedStyle(cell).textDecorationLine)).toBe('line-through');
+    expect(
+      await row
+        .getByRole('cell')
+        .first()
+        .evaluate((cell) => getComputedStyle(cell).textDecorationLine),
+    ).toBe('line-through');
     await expectAccessible(page, 'overview with a blocked user');
     // The list as a file: the blocked colleague is in it as such.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Alle gebruikers downloaden (CSV)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Alle gebruikers downloaden (CSV)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^gebruikers-voorbeeldstad-\d{4}-\d\d-\d\d\.csv$/);
     const csv = readFileSync(await download.path(), 'utf8');
     const line = csv.split('\r\n').find((row) => row.includes(colleague.email));
-    expect(line).toMatch(new RegExp(`^Bram;Collega;${colleague.email.replace(/\./g, '\\.')};Medewerker;;\\d{4}-\\d\\d-\\d\\d;geblokkeerd;ja;ja$`));
+    expect(line).toMatch(
+      new RegExp(
+        `^Bram;Collega;${colleague.email.replace(/\./g, '\\.')};Medewerker;;\\d{4}-\\d\\d-\\d\\d;geblokkeerd;ja;ja$`,
+      ),
+    );
 
     const blocked = await journey.person('geblokkeerde collega');
     await signInWithPassword(blocked, colleague.email, colleague.password);
@@ -105,7 +128,9 @@ describe('administrators manage the users of their municipality', () => {
     await expectAccessible(blocked, 'sign-in refused for a blocked account');
 
     await row.getByRole('button', { name: 'Deblokkeer' }).click();
-    const unblock = page.getByRole('alertdialog', { name: 'Gebruiker deblokkeren' }).or(page.getByRole('dialog', { name: 'Gebruiker deblokkeren' }));
+    const unblock = page
+      .getByRole('alertdialog', { name: 'Gebruiker deblokkeren' })
+      .or(page.getByRole('dialog', { name: 'Gebruiker deblokkeren' }));
     await unblock.getByText('Weet je zeker dat je de gebruiker wil deblokkeren?').waitFor();
     await expectAccessible(page, 'unblock dialog');
     await unblock.getByRole('button', { name: 'Deblokkeren' }).click();
@@ -123,7 +148,9 @@ describe('administrators manage the users of their municipality', () => {
     await page.reload();
     const row = rowOf(page, colleague.email);
     await row.getByRole('button', { name: 'Reset 2FA' }).click();
-    const reset = page.getByRole('alertdialog', { name: '2FA Resetten' }).or(page.getByRole('dialog', { name: '2FA Resetten' }));
+    const reset = page
+      .getByRole('alertdialog', { name: '2FA Resetten' })
+      .or(page.getByRole('dialog', { name: '2FA Resetten' }));
     await reset.getByText(/Weet je zeker dat je de tweestapsverificatie van Fenna Collega wil resetten\?/).waitFor();
     await expectAccessible(page, 'reset 2FA dialog');
     await reset.getByRole('button', { name: 'Resetten' }).click();
@@ -136,7 +163,9 @@ describe('administrators manage the users of their municipality', () => {
     await enrolAuthenticator(person);
 
     await row.getByRole('button', { name: 'Verwijderen' }).click();
-    const remove = page.getByRole('alertdialog', { name: 'Gebruiker verwijderen' }).or(page.getByRole('dialog', { name: 'Gebruiker verwijderen' }));
+    const remove = page
+      .getByRole('alertdialog', { name: 'Gebruiker verwijderen' })
+      .or(page.getByRole('dialog', { name: 'Gebruiker verwijderen' }));
     await remove.getByText('Weet je zeker dat je de gebruiker wil verwijderen?').waitFor();
     await expectAccessible(page, 'delete dialog');
     await remove.getByRole('button', { name: 'Verwijderen' }).click();

@@ -8,7 +8,8 @@ import pg from 'pg';
 export async function testDatabaseUrl(): Promise<string | undefined> {
   if (process.env.TEST_DATABASE !== 'postgres') return undefined;
   const base = process.env.TEST_POSTGRES_URL;
-  if (!base) throw new Error('TEST_DATABASE=postgres needs TEST_POSTGRES_URL (run the tests through scripts/integration.mjs)');
+  if (!base)
+    throw new Error('TEST_DATABASE=postgres needs TEST_POSTGRES_URL (run the tests through scripts/integration.mjs)');
   const name = `portaal_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: base });
   await client.connect();
@@ -21,5 +22,3 @@ export async function testDatabaseUrl(): Promise<string | undefined> {
   url.pathname = `/${name}`;
   return url.toString();
 }
-
-export const usesPostgres = () => process.env.TEST_DATABASE === 'postgres';

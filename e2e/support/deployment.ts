@@ -25,7 +25,11 @@ export async function startDeployment(options: { args?: string[] } = {}): Promis
   const identities = await startPortaal({ args: options.args, env: { SESSION_WHOAMI_REQUIRED_AAL: 'aal1' } });
   const proxies = await Promise.all([
     startRouteProxy(identities.publicUrl, [/^\/self-service\//, /^\/sessions(\/|$)/, /^\/schemas(\/|$)/]),
-    startRouteProxy(identities.adminUrl, [/^\/admin\/identities(\/|$)/, /^\/admin\/recovery\//, /^\/admin\/sessions(\/|$)/]),
+    startRouteProxy(identities.adminUrl, [
+      /^\/admin\/identities(\/|$)/,
+      /^\/admin\/recovery\//,
+      /^\/admin\/sessions(\/|$)/,
+    ]),
     startRouteProxy(identities.adminUrl, [/^\/relation-tuples(\/|$)/, /^\/namespaces$/]),
     startRouteProxy(identities.adminUrl, [/^\/admin\/relation-tuples$/]),
   ]);

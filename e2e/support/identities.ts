@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { generate, generateSecret } from 'otplib';
+import { generate } from 'otplib';
 import type { IdentityApi } from '@ory/client';
 
 export const STRONG_PASSWORD = 'Zonnebloem-Kanaal-Fiets-42';
@@ -7,7 +7,10 @@ export const STRONG_PASSWORD = 'Zonnebloem-Kanaal-Fiets-42';
 export const uniqueEmail = (prefix = 'gebruiker') => `${prefix}-${randomUUID().slice(0, 8)}@voorbeeldstad.nl`;
 
 /** Creates an identity with a password through the admin API and returns its id and e-mail. */
-export async function createPasswordIdentity(identities: IdentityApi, options: { email?: string; password?: string; first?: string; last?: string } = {}) {
+export async function createPasswordIdentity(
+  identities: IdentityApi,
+  options: { email?: string; password?: string; first?: string; last?: string } = {},
+) {
   const email = options.email ?? uniqueEmail();
   const { data } = await identities.createIdentity({
     createIdentityBody: {
@@ -34,5 +37,3 @@ export async function totpCode(secret: string, offsetSteps = 0): Promise<string>
   }
   return generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * STEP_SECONDS });
 }
-
-export { generateSecret };

@@ -15,7 +15,10 @@ export interface MailSink {
   url: string;
   messages: CaughtMail[];
   /** Waits for the first mail to `address` (case-insensitive) received after `since` that passes `filter`. */
-  waitFor(address: string, options?: { since?: Date; filter?: (mail: CaughtMail) => boolean; timeoutMs?: number }): Promise<CaughtMail>;
+  waitFor(
+    address: string,
+    options?: { since?: Date; filter?: (mail: CaughtMail) => boolean; timeoutMs?: number },
+  ): Promise<CaughtMail>;
   /** Mails to `address` received so far. */
   to(address: string): CaughtMail[];
   /** Makes the next `count` deliveries fail with a temporary SMTP error (to test the courier's retries). */
@@ -44,7 +47,9 @@ export async function startMailSink(): Promise<MailSink> {
       }
       simpleParser(stream)
         .then((parsed) => {
-          const addresses = [parsed.to].flat().flatMap((t) => (t ? t.value.map((v) => (v.address ?? '').toLowerCase()) : []));
+          const addresses = [parsed.to]
+            .flat()
+            .flatMap((t) => (t ? t.value.map((v) => (v.address ?? '').toLowerCase()) : []));
           messages.push({
             to: addresses,
             from: parsed.from?.text ?? '',
@@ -87,7 +92,11 @@ export async function startMailSink(): Promise<MailSink> {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no mail to ${address} within ${timeoutMs} ms (caught: ${messages.map((m) => `${m.to.join(',')}: ${m.subject}`).join('; ') || 'none'})`));
+          reject(
+            new Error(
+              `no mail to ${address} within ${timeoutMs} ms (caught: ${messages.map((m) => `${m.to.join(',')}: ${m.subject}`).join('; ') || 'none'})`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
       });

@@ -15,7 +15,12 @@ export function newBrowser(publicUrl: string): Browser {
   const cookieFetch = fetchCookie(fetch, jar) as unknown as typeof fetch;
   // As in Ory Elements: an SPA asks for JSON explicitly; fetch's default `Accept: */*` counts as a browser (303s).
   const frontend = new FrontendApi(
-    new FetchConfiguration({ basePath: publicUrl, fetchApi: cookieFetch, credentials: 'include', headers: { Accept: 'application/json' } }),
+    new FetchConfiguration({
+      basePath: publicUrl,
+      fetchApi: cookieFetch,
+      credentials: 'include',
+      headers: { Accept: 'application/json' },
+    }),
   );
   return { jar, fetch: cookieFetch, frontend };
 }
@@ -73,6 +78,8 @@ export async function explained<T>(call: Promise<T>): Promise<T> {
 }
 
 /** Every message id of a flow: the flow's own messages and those of its nodes. */
-export function messageIds(flow: { ui: { messages?: { id: number }[]; nodes: { messages: { id: number }[] }[] } }): number[] {
+export function messageIds(flow: {
+  ui: { messages?: { id: number }[]; nodes: { messages: { id: number }[] }[] };
+}): number[] {
   return [...(flow.ui.messages ?? []), ...flow.ui.nodes.flatMap((n) => n.messages)].map((m) => m.id);
 }

@@ -55,7 +55,10 @@ export async function startPortaal(options: PortaalOptions = {}): Promise<Portaa
   let child: ChildProcess | undefined;
 
   async function launch() {
-    const started = spawn(process.execPath, [bin, 'serve', ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = spawn(process.execPath, [bin, 'serve', ...(options.args ?? [])], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child = started;
     started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

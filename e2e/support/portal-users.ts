@@ -11,7 +11,11 @@ const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.met
  * Runs a `portaal` CLI command against the same database as a running test server: by default the identity side,
  * with `side: 'portal'` the side that serves `/api` (its catalogue and audit log).
  */
-export function portaalCli(portaal: Portaal | Deployment, args: string[], side: 'identities' | 'portal' = 'identities') {
+export function portaalCli(
+  portaal: Portaal | Deployment,
+  args: string[],
+  side: 'identities' | 'portal' = 'identities',
+) {
   const env = side === 'portal' && 'portalEnv' in portaal ? portaal.portalEnv : portaal.env;
   const result = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8' });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -26,7 +30,12 @@ export interface Person {
 }
 
 /** Signs in with password and TOTP, enrolling an authenticator first when the account has none. */
-export async function signInAtAal2(portaal: Portaal, email: string, password: string, secret?: string): Promise<Person & { secret: string }> {
+export async function signInAtAal2(
+  portaal: Portaal,
+  email: string,
+  password: string,
+  secret?: string,
+): Promise<Person & { secret: string }> {
   const browser = newBrowser(portaal.publicUrl);
   const first = await loginWithPassword(browser, email, password);
   if (secret) {
@@ -66,7 +75,11 @@ export async function api<T = any>(
   const origin = options.origin === undefined ? apiUrl : options.origin;
   if (origin !== null && method !== 'GET' && method !== 'HEAD') headers.origin = origin;
   const send = who?.fetch ?? fetch;
-  const response = await send(`${apiUrl}/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await send(`${apiUrl}/api${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
 }
@@ -75,11 +88,15 @@ export const DEMO_PASSWORD = 'Tulpen-Molen-Gracht-7';
 
 /** Everything the Users API may change, read through the admin listener: identities and tuples. */
 export async function databaseSnapshot(portaal: Portaal): Promise<string> {
-  const identities = await (await fetch(`${portaal.adminUrl}/admin/identities?page_size=500&include_credential=totp`)).json();
+  const identities = await (
+    await fetch(`${portaal.adminUrl}/admin/identities?page_size=500&include_credential=totp`)
+  ).json();
   const tuples: unknown[] = [];
   let token = '';
   do {
-    const page = (await (await fetch(`${portaal.adminUrl}/relation-tuples?page_size=500${token ? `&page_token=${token}` : ''}`)).json()) as {
+    const page = (await (
+      await fetch(`${portaal.adminUrl}/relation-tuples?page_size=500${token ? `&page_token=${token}` : ''}`)
+    ).json()) as {
       relation_tuples: unknown[];
       next_page_token: string;
     };
@@ -88,7 +105,6 @@ export async function databaseSnapshot(portaal: Portaal): Promise<string> {
   } while (token);
   return JSON.stringify({ identities, tuples });
 }
-
 
 /** GET a JSON document (admin listener reads in tests). */
 export async function getJson(url: string): Promise<any> {

@@ -20,7 +20,10 @@ function freePort() {
 
 function systemUser(name) {
   try {
-    return { uid: Number(execFileSync('id', ['-u', name]).toString()), gid: Number(execFileSync('id', ['-g', name]).toString()) };
+    return {
+      uid: Number(execFileSync('id', ['-u', name]).toString()),
+      gid: Number(execFileSync('id', ['-g', name]).toString()),
+    };
   } catch {
     return undefined;
   }
@@ -32,19 +35,46 @@ export async function startThrowawayPostgres() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'portaal-pg-'));
   const asRoot = process.getuid?.() === 0;
   const owner = asRoot ? systemUser('postgres') : undefined;
-  if (asRoot && !owner) throw new Error('running as root needs the `postgres` system user (installed with Debian postgresql)');
+  if (asRoot && !owner)
+    throw new Error('running as root needs the `postgres` system user (installed with Debian postgresql)');
   if (owner) {
     chmodSync(dir, 0o700);
     chownSync(dir, owner.uid, owner.gid);
   }
-  const command = (program, args) => (owner ? ['runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]] : [path.join(bin, program), args]);
+  const command = (program, args) =>
+    owner ? ['runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]] : [path.join(bin, program), args];
   const dataDir = path.join(dir, 'data');
-  const [initCmd, initArgs] = command('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  const [initCmd, initArgs] = command('initdb', [
+    '-D',
+    dataDir,
+    '-U',
+    'postgres',
+    '-A',
+    'trust',
+    '--no-sync',
+    '-E',
+    'UTF8',
+    '--locale=C',
+  ]);
   execFileSync(initCmd, initArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
   const port = await freePort();
   const [pgCmd, pgArgs] = command('postgres', [
-    '-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
+    '-D',
+    dataDir,
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    'max_connections=200',
   ]);
   const child = spawn(pgCmd, pgArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';

@@ -1,6 +1,13 @@
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
-import { createIdentityWithPassword, createRecoveryLink, findIdentity, findIdentityIdByIdentifier, HttpError, openDatabase } from '@portaal/idp';
+import {
+  createIdentityWithPassword,
+  createRecoveryLink,
+  findIdentity,
+  findIdentityIdByIdentifier,
+  HttpError,
+  openDatabase,
+} from '@portaal/idp';
 import { CatalogueError } from '@portaal/users-api';
 import { dutchReasonOf } from './cli-errors.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
@@ -87,7 +94,9 @@ async function migrate(): Promise<number> {
   const db = openDatabase(config.databaseUrl);
   try {
     const applied = await migrateAll(db);
-    process.stdout.write(applied.length ? `Migraties toegepast: ${applied.join(', ')}\n` : 'Database is al bijgewerkt.\n');
+    process.stdout.write(
+      applied.length ? `Migraties toegepast: ${applied.join(', ')}\n` : 'Database is al bijgewerkt.\n',
+    );
     return 0;
   } finally {
     await db.close();
@@ -123,13 +132,15 @@ function printStartBanner(config: ServerConfig, demo: boolean): void {
   if (mailbox) lines.push(`E-mails lezen: ${mailbox}`);
   if (demo) lines.push('', demoAccountsText(config.idp.publicUrl, mailbox));
   lines.push('Stoppen: Ctrl+C', '');
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 async function demo(): Promise<number> {
   const config = loadConfig();
   const { created } = await withProduct(config, cliLog(), loadDemo);
-  process.stdout.write(`${created} demo-account(s) aangemaakt.\n\n${demoAccountsText(config.idp.publicUrl, undefined)}\n`);
+  process.stdout.write(
+    `${created} demo-account(s) aangemaakt.\n\n${demoAccountsText(config.idp.publicUrl, undefined)}\n`,
+  );
   return 0;
 }
 
@@ -141,7 +152,9 @@ async function catalogue(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   const loaded = await withProduct(config, cliLog(), (product) => product.catalogue.loadFile(file));
-  process.stdout.write(`Catalogus geladen: ${loaded.organisations.length} organisatie(s), ${loaded.services.length} datavoorziening(en).\n`);
+  process.stdout.write(
+    `Catalogus geladen: ${loaded.organisations.length} organisatie(s), ${loaded.services.length} datavoorziening(en).\n`,
+  );
   return 0;
 }
 
@@ -186,11 +199,15 @@ async function user(args: string[]): Promise<number> {
   const message = await withProduct(config, cliLog(), async (product) => {
     const orgId = values.org;
     if (orgId && !(await product.catalogue.current()).organisations.some((o) => o.id === orgId)) {
-      throw new HttpError({ code: 400, reason: `organisatie '${orgId}' staat niet in de catalogus (laad die eerst met 'portaal catalogue load').` });
+      throw new HttpError({
+        code: 400,
+        reason: `organisatie '${orgId}' staat niet in de catalogus (laad die eerst met 'portaal catalogue load').`,
+      });
     }
     const { services } = product.idp;
     const existing = await findIdentityIdByIdentifier(product.db.kysely, 'password', values.email!.toLowerCase());
-    if (existing && !orgId) throw new HttpError({ code: 409, reason: `er bestaat al een account met ${values.email}.` });
+    if (existing && !orgId)
+      throw new HttpError({ code: 409, reason: `er bestaat al een account met ${values.email}.` });
     const id =
       existing ??
       (await createIdentityWithPassword(services, {
@@ -209,11 +226,15 @@ async function user(args: string[]): Promise<number> {
       });
     }
     const role = orgId ? ` als ${values.admin ? 'beheerder' : 'lid'} van ${orgId}` : '';
-    const lines = [`${existing ? 'Bestaand account bijgewerkt' : 'Account aangemaakt'}: ${values.email} (${id})${role}`];
+    const lines = [
+      `${existing ? 'Bestaand account bijgewerkt' : 'Account aangemaakt'}: ${values.email} (${id})${role}`,
+    ];
     if (!existing && values.password === undefined) {
       const identity = (await findIdentity(product.db.kysely, id))!;
       const link = await createRecoveryLink(services, identity, config.idp.lifespans.invitationMs);
-      lines.push(`Wachtwoord instellen (${Math.round(config.idp.lifespans.invitationMs / 3_600_000)} uur geldig): ${link.recovery_link}`);
+      lines.push(
+        `Wachtwoord instellen (${Math.round(config.idp.lifespans.invitationMs / 3_600_000)} uur geldig): ${link.recovery_link}`,
+      );
     }
     return lines.join('\n');
   });

@@ -11,7 +11,9 @@ function env(values: Record<string, string> = {}) {
   dirs.push(dataDir);
   return { DATA_DIR: dataDir, ...values };
 }
-afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 const refusal = (values: Record<string, string>) => {
   try {
@@ -27,10 +29,24 @@ describe('loadConfig', () => {
   it('runs on one machine without any setting: local ports, SQLite in the data folder, the documented lifetimes', () => {
     const values = env();
     const config = loadConfig(values);
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 4455, adminPort: 4456, identityBackend: 'embedded', ory: undefined, dashboardAllowlist: [] });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 4455,
+      adminPort: 4456,
+      identityBackend: 'embedded',
+      ory: undefined,
+      dashboardAllowlist: [],
+    });
     expect(config.databaseUrl).toBe(path.join(values.DATA_DIR, 'portaal.sqlite'));
     expect(config.idp.publicUrl.toString()).toBe('http://127.0.0.1:4455/');
-    expect(config.idp.lifespans).toEqual({ flowMs: 3_600_000, codeMs: 900_000, invitationMs: 259_200_000, sessionMs: 86_400_000, sessionIdleMs: 1_800_000, privilegedSessionMs: 900_000 });
+    expect(config.idp.lifespans).toEqual({
+      flowMs: 3_600_000,
+      codeMs: 900_000,
+      invitationMs: 259_200_000,
+      sessionMs: 86_400_000,
+      sessionIdleMs: 1_800_000,
+      privilegedSessionMs: 900_000,
+    });
     expect(config.statements).toEqual({ accessibility: undefined, privacy: undefined });
   });
 
@@ -43,35 +59,69 @@ describe('loadConfig', () => {
   });
 
   it('demands a cookie secret of its own behind https', () => {
-    expect(refusal({ PUBLIC_URL: 'https://portaal.voorbeeldstad.nl' })).toBe('SECRETS_COOKIE ontbreekt: zet een geheim van minstens 32 tekens als PUBLIC_URL https gebruikt.');
+    expect(refusal({ PUBLIC_URL: 'https://portaal.voorbeeldstad.nl' })).toBe(
+      'SECRETS_COOKIE ontbreekt: zet een geheim van minstens 32 tekens als PUBLIC_URL https gebruikt.',
+    );
     expect(refusal({ SECRETS_COOKIE: 'te-kort' })).toBe('SECRETS_COOKIE moet minstens 32 tekens lang zijn.');
   });
 
   it('reads the links to the accessibility and privacy statements', () => {
-    const config = loadConfig(env({ ACCESSIBILITY_STATEMENT_URL: 'https://www.voorbeeldstad.nl/toegankelijkheid', PRIVACY_STATEMENT_URL: 'https://www.voorbeeldstad.nl/privacy' }));
-    expect(config.statements).toEqual({ accessibility: 'https://www.voorbeeldstad.nl/toegankelijkheid', privacy: 'https://www.voorbeeldstad.nl/privacy' });
-    expect(refusal({ ACCESSIBILITY_STATEMENT_URL: 'javascript:alert(1)' })).toBe("ACCESSIBILITY_STATEMENT_URL moet met http:// of https:// beginnen, maar is 'javascript:alert(1)'.");
-    expect(refusal({ PRIVACY_STATEMENT_URL: 'privacy.html' })).toMatch(/^PRIVACY_STATEMENT_URL moet een volledige URL zijn/);
+    const config = loadConfig(
+      env({
+        ACCESSIBILITY_STATEMENT_URL: 'https://www.voorbeeldstad.nl/toegankelijkheid',
+        PRIVACY_STATEMENT_URL: 'https://www.voorbeeldstad.nl/privacy',
+      }),
+    );
+    expect(config.statements).toEqual({
+      accessibility: 'https://www.voorbeeldstad.nl/toegankelijkheid',
+      privacy: 'https://www.voorbeeldstad.nl/privacy',
+    });
+    expect(refusal({ ACCESSIBILITY_STATEMENT_URL: 'javascript:alert(1)' })).toBe(
+      "ACCESSIBILITY_STATEMENT_URL moet met http:// of https:// beginnen, maar is 'javascript:alert(1)'.",
+    );
+    expect(refusal({ PRIVACY_STATEMENT_URL: 'privacy.html' })).toMatch(
+      /^PRIVACY_STATEMENT_URL moet een volledige URL zijn/,
+    );
   });
 
   it('names the variable and the value it refuses, in Dutch', () => {
     expect(refusal({ PORT: '70000' })).toBe("PORT moet een poortnummer tussen 1 en 65535 zijn, maar is '70000'.");
     expect(refusal({ PORT: '5000', ADMIN_PORT: '5000' })).toBe('PORT en ADMIN_PORT moeten verschillen (beide 5000).');
-    expect(refusal({ DATABASE_URL: 'mysql://db/portaal' })).toBe("DATABASE_URL moet een postgres://-URL of een pad naar een SQLite-bestand zijn, maar is 'mysql://db/portaal'.");
-    expect(refusal({ SMTP_URL: 'mail.voorbeeldstad.nl' })).toBe("SMTP_URL moet met smtp:// of smtps:// beginnen, maar is 'mail.voorbeeldstad.nl'.");
-    expect(refusal({ SESSION_IDLE_TIMEOUT: 'een uur' })).toBe("SESSION_IDLE_TIMEOUT moet een duur zijn zoals 15m, 1h of 30s, maar is 'een uur'.");
-    expect(refusal({ LOGIN_MAX_FAILURES: '0' })).toBe("LOGIN_MAX_FAILURES moet een positief geheel getal zijn, maar is '0'.");
-    expect(refusal({ REGISTRATION_ENABLED: 'misschien' })).toBe("REGISTRATION_ENABLED moet true of false zijn, maar is 'misschien'.");
+    expect(refusal({ DATABASE_URL: 'mysql://db/portaal' })).toBe(
+      "DATABASE_URL moet een postgres://-URL of een pad naar een SQLite-bestand zijn, maar is 'mysql://db/portaal'.",
+    );
+    expect(refusal({ SMTP_URL: 'mail.voorbeeldstad.nl' })).toBe(
+      "SMTP_URL moet met smtp:// of smtps:// beginnen, maar is 'mail.voorbeeldstad.nl'.",
+    );
+    expect(refusal({ SESSION_IDLE_TIMEOUT: 'een uur' })).toBe(
+      "SESSION_IDLE_TIMEOUT moet een duur zijn zoals 15m, 1h of 30s, maar is 'een uur'.",
+    );
+    expect(refusal({ LOGIN_MAX_FAILURES: '0' })).toBe(
+      "LOGIN_MAX_FAILURES moet een positief geheel getal zijn, maar is '0'.",
+    );
+    expect(refusal({ REGISTRATION_ENABLED: 'misschien' })).toBe(
+      "REGISTRATION_ENABLED moet true of false zijn, maar is 'misschien'.",
+    );
     expect(refusal({ SUPPORT_EMAIL: 'helpdesk' })).toBe("SUPPORT_EMAIL moet een e-mailadres zijn, maar is 'helpdesk'.");
-    expect(refusal({ LOG_LEVEL: 'luid' })).toBe('LOG_LEVEL moet een van fatal, error, warn, info, debug, trace of silent zijn, maar is \'luid\'.');
-    expect(refusal({ DASHBOARD_ALLOWLIST: 'anna@voorbeeldstad.nl, bert' })).toBe("DASHBOARD_ALLOWLIST bevat 'bert', dat geen e-mailadres is.");
-    expect(refusal({ IDENTITY_BACKEND: 'keycloak' })).toBe("IDENTITY_BACKEND moet 'embedded' of 'ory' zijn, maar is 'keycloak'.");
-    expect(refusal({ IDENTITY_BACKEND: 'ory' })).toBe('KRATOS_PUBLIC_URL ontbreekt: IDENTITY_BACKEND=ory heeft de adressen van Kratos en Keto nodig.');
+    expect(refusal({ LOG_LEVEL: 'luid' })).toBe(
+      "LOG_LEVEL moet een van fatal, error, warn, info, debug, trace of silent zijn, maar is 'luid'.",
+    );
+    expect(refusal({ DASHBOARD_ALLOWLIST: 'anna@voorbeeldstad.nl, bert' })).toBe(
+      "DASHBOARD_ALLOWLIST bevat 'bert', dat geen e-mailadres is.",
+    );
+    expect(refusal({ IDENTITY_BACKEND: 'keycloak' })).toBe(
+      "IDENTITY_BACKEND moet 'embedded' of 'ory' zijn, maar is 'keycloak'.",
+    );
+    expect(refusal({ IDENTITY_BACKEND: 'ory' })).toBe(
+      'KRATOS_PUBLIC_URL ontbreekt: IDENTITY_BACKEND=ory heeft de adressen van Kratos en Keto nodig.',
+    );
   });
 
   it('accepts yes and no in Dutch and English, and lower-cases the dashboard allow-list', () => {
     expect(loadConfig(env({ REGISTRATION_ENABLED: 'ja' })).idp.registrationEnabled).toBe(true);
     expect(loadConfig(env({ REGISTRATION_ENABLED: 'false' })).idp.registrationEnabled).toBe(false);
-    expect(loadConfig(env({ DASHBOARD_ALLOWLIST: ' Anna@Voorbeeldstad.nl ,bert@voorbeeldstad.nl' })).dashboardAllowlist).toEqual(['anna@voorbeeldstad.nl', 'bert@voorbeeldstad.nl']);
+    expect(
+      loadConfig(env({ DASHBOARD_ALLOWLIST: ' Anna@Voorbeeldstad.nl ,bert@voorbeeldstad.nl' })).dashboardAllowlist,
+    ).toEqual(['anna@voorbeeldstad.nl', 'bert@voorbeeldstad.nl']);
   });
 });

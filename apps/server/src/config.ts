@@ -43,12 +43,14 @@ function port(env: Env, name: string, fallback: number): number {
   return value;
 }
 
-function url(env: Env, name: string, raw: string): URL {
+function url(name: string, raw: string): URL {
   let parsed: URL;
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} moet een volledige URL zijn (bijvoorbeeld https://portaal.gemeente.nl), maar is '${raw}'.`);
+    throw new ConfigError(
+      `${name} moet een volledige URL zijn (bijvoorbeeld https://portaal.gemeente.nl), maar is '${raw}'.`,
+    );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new ConfigError(`${name} moet met http:// of https:// beginnen, maar is '${raw}'.`);
@@ -58,7 +60,7 @@ function url(env: Env, name: string, raw: string): URL {
 
 function optionalUrl(env: Env, name: string): string | undefined {
   const raw = read(env, name);
-  return raw === undefined ? undefined : url(env, name, raw).toString();
+  return raw === undefined ? undefined : url(name, raw).toString();
 }
 
 function duration(env: Env, name: string, fallback: string): number {
@@ -104,7 +106,9 @@ function cookieSecret(env: Env, dataDir: string, production: boolean): string {
     return raw;
   }
   if (production) {
-    throw new ConfigError('SECRETS_COOKIE ontbreekt: zet een geheim van minstens 32 tekens als PUBLIC_URL https gebruikt.');
+    throw new ConfigError(
+      'SECRETS_COOKIE ontbreekt: zet een geheim van minstens 32 tekens als PUBLIC_URL https gebruikt.',
+    );
   }
   // Development: generate once and keep it in DATA_DIR so sessions survive a restart.
   const file = path.join(dataDir, 'secrets.json');
@@ -127,13 +131,15 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   const adminPort = port(env, 'ADMIN_PORT', 4456);
   if (listenPort === adminPort) throw new ConfigError(`PORT en ADMIN_PORT moeten verschillen (beide ${listenPort}).`);
   const dataDir = path.resolve(read(env, 'DATA_DIR') ?? './data');
-  const publicUrl = url(env, 'PUBLIC_URL', read(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${listenPort}`);
+  const publicUrl = url('PUBLIC_URL', read(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${listenPort}`);
   const adminUrl = new URL(`http://${adminHost.includes(':') ? `[${adminHost}]` : adminHost}:${adminPort}`);
   const production = publicUrl.protocol === 'https:';
 
   const databaseUrl = read(env, 'DATABASE_URL') ?? path.join(dataDir, 'portaal.sqlite');
   if (/^[a-z]+:\/\//i.test(databaseUrl) && !/^(postgres|postgresql|sqlite|file):\/\//i.test(databaseUrl)) {
-    throw new ConfigError(`DATABASE_URL moet een postgres://-URL of een pad naar een SQLite-bestand zijn, maar is '${databaseUrl}'.`);
+    throw new ConfigError(
+      `DATABASE_URL moet een postgres://-URL of een pad naar een SQLite-bestand zijn, maar is '${databaseUrl}'.`,
+    );
   }
 
   const smtpUrl = read(env, 'SMTP_URL');
@@ -145,7 +151,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean)
-    .map((entry) => url(env, 'ALLOWED_RETURN_URLS', entry));
+    .map((entry) => url('ALLOWED_RETURN_URLS', entry));
 
   const hibp = read(env, 'HIBP_URL');
   const backend = read(env, 'IDENTITY_BACKEND') ?? 'embedded';
@@ -154,20 +160,30 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   }
   const oryUrl = (name: string) => {
     const value = read(env, name);
-    if (value === undefined) throw new ConfigError(`${name} ontbreekt: IDENTITY_BACKEND=ory heeft de adressen van Kratos en Keto nodig.`);
-    return url(env, name, value);
+    if (value === undefined)
+      throw new ConfigError(`${name} ontbreekt: IDENTITY_BACKEND=ory heeft de adressen van Kratos en Keto nodig.`);
+    return url(name, value);
   };
   const ory =
     backend === 'ory'
-      ? { kratosPublicUrl: oryUrl('KRATOS_PUBLIC_URL'), kratosAdminUrl: oryUrl('KRATOS_ADMIN_URL'), ketoReadUrl: oryUrl('KETO_READ_URL'), ketoWriteUrl: oryUrl('KETO_WRITE_URL') }
+      ? {
+          kratosPublicUrl: oryUrl('KRATOS_PUBLIC_URL'),
+          kratosAdminUrl: oryUrl('KRATOS_ADMIN_URL'),
+          ketoReadUrl: oryUrl('KETO_READ_URL'),
+          ketoWriteUrl: oryUrl('KETO_WRITE_URL'),
+        }
       : undefined;
   const whoamiAal = read(env, 'SESSION_WHOAMI_REQUIRED_AAL') ?? 'highest_available';
   if (whoamiAal !== 'highest_available' && whoamiAal !== 'aal1') {
-    throw new ConfigError(`SESSION_WHOAMI_REQUIRED_AAL moet 'highest_available' of 'aal1' zijn, maar is '${whoamiAal}'.`);
+    throw new ConfigError(
+      `SESSION_WHOAMI_REQUIRED_AAL moet 'highest_available' of 'aal1' zijn, maar is '${whoamiAal}'.`,
+    );
   }
   const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL moet een van fatal, error, warn, info, debug, trace of silent zijn, maar is '${logLevel}'.`);
+    throw new ConfigError(
+      `LOG_LEVEL moet een van fatal, error, warn, info, debug, trace of silent zijn, maar is '${logLevel}'.`,
+    );
   }
 
   const allowlist = (read(env, 'DASHBOARD_ALLOWLIST') ?? '')
@@ -175,7 +191,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     .map((entry) => entry.trim().toLowerCase())
     .filter(Boolean);
   for (const entry of allowlist) {
-    if (!emailPattern.test(entry)) throw new ConfigError(`DASHBOARD_ALLOWLIST bevat '${entry}', dat geen e-mailadres is.`);
+    if (!emailPattern.test(entry))
+      throw new ConfigError(`DASHBOARD_ALLOWLIST bevat '${entry}', dat geen e-mailadres is.`);
   }
 
   return {
@@ -190,7 +207,10 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     ory,
     supportEmail: email(env, 'SUPPORT_EMAIL'),
     feedbackEmail: email(env, 'FEEDBACK_EMAIL'),
-    statements: { accessibility: optionalUrl(env, 'ACCESSIBILITY_STATEMENT_URL'), privacy: optionalUrl(env, 'PRIVACY_STATEMENT_URL') },
+    statements: {
+      accessibility: optionalUrl(env, 'ACCESSIBILITY_STATEMENT_URL'),
+      privacy: optionalUrl(env, 'PRIVACY_STATEMENT_URL'),
+    },
     catalogueFile: read(env, 'CATALOGUE_FILE'),
     dashboardAllowlist: allowlist,
     idp: {
@@ -204,7 +224,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
         smtpUrl,
         from: read(env, 'MAIL_FROM') ?? 'Datavoorzieningen Portaal <no-reply@localhost>',
       },
-      hibpUrl: hibp === undefined ? undefined : url(env, 'HIBP_URL', hibp),
+      hibpUrl: hibp === undefined ? undefined : url('HIBP_URL', hibp),
       lifespans: {
         flowMs: duration(env, 'FLOW_LIFESPAN', '1h'),
         codeMs: duration(env, 'CODE_LIFESPAN', '15m'),

@@ -4,7 +4,7 @@ import type { RelationTuple } from '@portaal/relations';
 import type { Product } from './product.js';
 
 /** Demo identities of `portaal demo` and `npm start`; fictional people, a password only for local use. */
-export const DEMO_PASSWORD = 'Tulpen-Molen-Gracht-7';
+const DEMO_PASSWORD = 'Tulpen-Molen-Gracht-7';
 
 interface DemoAccount {
   email: string;
@@ -16,7 +16,7 @@ interface DemoAccount {
   description: string;
 }
 
-export const demoAccounts: DemoAccount[] = [
+const demoAccounts: DemoAccount[] = [
   {
     email: 'beheerder@voorbeeldstad.nl',
     firstName: 'Bea',
@@ -48,8 +48,15 @@ export const demoAccounts: DemoAccount[] = [
 
 const demoTuples = (account: DemoAccount, id: string): RelationTuple[] => [
   { namespace: 'organizations', object: account.organisation, relation: 'issuer', subject_id: id },
-  ...(account.admin ? [{ namespace: 'organizations', object: account.organisation, relation: 'admin', subject_id: id }] : []),
-  ...account.dataRoles.map((role) => ({ namespace: 'subdivisions', object: `${role}_${account.organisation}`, relation: 'issuer', subject_id: id })),
+  ...(account.admin
+    ? [{ namespace: 'organizations', object: account.organisation, relation: 'admin', subject_id: id }]
+    : []),
+  ...account.dataRoles.map((role) => ({
+    namespace: 'subdivisions',
+    object: `${role}_${account.organisation}`,
+    relation: 'issuer',
+    subject_id: id,
+  })),
 ];
 
 /**

@@ -4,5 +4,9 @@ import { migrateUsersApi } from '@portaal/users-api';
 
 /** Applies every package's migrations in dependency order; returns the names applied. */
 export async function migrateAll(db: Db): Promise<string[]> {
-  return [...(await migrateToLatest(db)), ...(await migrateRelations(db.kysely)), ...(await migrateUsersApi(db.kysely))];
+  return [
+    ...(await migrateToLatest(db)),
+    ...(await migrateRelations(db.kysely)),
+    ...(await migrateUsersApi(db.kysely)),
+  ];
 }

@@ -1,5 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { createIdentityProvider, enqueueMail, openDatabase, systemClock, type AuthEventListener, type Db, type IdentityProvider } from '@portaal/idp';
+import {
+  createIdentityProvider,
+  enqueueMail,
+  openDatabase,
+  systemClock,
+  type AuthEventListener,
+  type Db,
+  type IdentityProvider,
+} from '@portaal/idp';
 import { createRelationStore, type RelationStore } from '@portaal/relations';
 import {
   CatalogueError,
@@ -40,13 +48,20 @@ export async function openProduct(config: ServerConfig, log: FastifyBaseLogger):
   const relations = createRelationStore(db.kysely);
   const catalogue = createCatalogueSource(db.kysely);
   const audit = createAuditLog(db.kysely);
-  const idp = createIdentityProvider({ db, config: config.idp, clock: systemClock, log, events: signInAuditor(relations, audit) });
+  const idp = createIdentityProvider({
+    db,
+    config: config.idp,
+    clock: systemClock,
+    log,
+    events: signInAuditor(relations, audit),
+  });
   const backend = config.ory
     ? createOryBackend(config.ory, { send: async (mail) => void (await enqueueMail(db.kysely, systemClock, mail)) })
     : createEmbeddedBackend(idp.services, relations);
   const limiter: RateLimiter = {
     // The identity provider's failure throttle locks on the limit-th attempt; one more keeps `limit` allowed.
-    allow: async (key, limit, windowMs) => !(await idp.services.throttle.recordFailure(key, limit + 1, windowMs, windowMs)).locked,
+    allow: async (key, limit, windowMs) =>
+      !(await idp.services.throttle.recordFailure(key, limit + 1, windowMs, windowMs)).locked,
   };
   const apiContext: ApiContext = {
     backend,
@@ -71,11 +86,18 @@ export async function openProduct(config: ServerConfig, log: FastifyBaseLogger):
 }
 
 /** Loads CATALOGUE_FILE when set; a bad file is reported in one line and the catalogue in force stays. */
-export async function loadConfiguredCatalogue(product: Product, file: string | undefined, log: FastifyBaseLogger): Promise<void> {
+export async function loadConfiguredCatalogue(
+  product: Product,
+  file: string | undefined,
+  log: FastifyBaseLogger,
+): Promise<void> {
   if (!file) return;
   try {
     const catalogue = await product.catalogue.loadFile(file);
-    log.info({ organisations: catalogue.organisations.length, services: catalogue.services.length }, 'catalogue loaded');
+    log.info(
+      { organisations: catalogue.organisations.length, services: catalogue.services.length },
+      'catalogue loaded',
+    );
   } catch (error) {
     if (!(error instanceof CatalogueError)) throw error;
     log.error(`catalogus niet geladen, de vorige blijft gelden: ${error.message}`);
@@ -83,7 +105,11 @@ export async function loadConfiguredCatalogue(product: Product, file: string | u
 }
 
 /** Runs work against the product without listeners and closes it afterwards (CLI commands). */
-export async function withProduct<T>(config: ServerConfig, log: FastifyBaseLogger, work: (product: Product) => Promise<T>): Promise<T> {
+export async function withProduct<T>(
+  config: ServerConfig,
+  log: FastifyBaseLogger,
+  work: (product: Product) => Promise<T>,
+): Promise<T> {
   const product = await openProduct(config, log);
   try {
     return await work(product);
@@ -96,7 +122,9 @@ export async function withProduct<T>(config: ServerConfig, log: FastifyBaseLogge
 function signInAuditor(relations: RelationStore, audit: AuditLog): AuthEventListener {
   return async (event) => {
     const memberships = event.identityId
-      ? (await relations.list({ namespace: 'organizations', subject_id: event.identityId })).filter((t) => t.relation === 'issuer' || t.relation === 'access')
+      ? (await relations.list({ namespace: 'organizations', subject_id: event.identityId })).filter(
+          (t) => t.relation === 'issuer' || t.relation === 'access',
+        )
       : [];
     const organisations = [...new Set(memberships.map((t) => t.object))];
     const result = event.type === 'login.success' ? 'success' : event.type === 'login.locked' ? 'locked' : 'failure';

@@ -10,7 +10,19 @@ const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 const API_PREFIXES = ['/api/', '/self-service/', '/sessions/', '/schemas/', '/admin/', '/health/', '/.well-known/'];
 
 /** The app's own routes answer 200; any other path gets the app (which says the page does not exist) with a 404. */
-const APP_ROUTES = new Set(['/', '/login', '/admin-login', '/recovery', '/verification', '/registration', '/settings', '/settings/2fa-app', '/permissies', '/error', '/uitloggen']);
+const APP_ROUTES = new Set([
+  '/',
+  '/login',
+  '/admin-login',
+  '/recovery',
+  '/verification',
+  '/registration',
+  '/settings',
+  '/settings/2fa-app',
+  '/permissies',
+  '/error',
+  '/uitloggen',
+]);
 
 const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
@@ -38,14 +50,26 @@ export async function registerWebApp(app: FastifyInstance, distDir = WEB_DIST): 
   const indexFile = path.join(distDir, 'index.html');
   const page = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : notBuilt;
   if (existsSync(path.join(distDir, 'assets'))) {
-    await app.register(fastifyStatic, { root: path.join(distDir, 'assets'), prefix: '/assets/', index: false, immutable: true, maxAge: '365d' });
+    await app.register(fastifyStatic, {
+      root: path.join(distDir, 'assets'),
+      prefix: '/assets/',
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+    });
   }
   app.get('/*', async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     if (API_PREFIXES.some((prefix) => url.startsWith(prefix)) || url === '/api') {
-      return reply.code(404).header('Content-Type', 'application/json').send({ error: { code: 404, status: 'Not Found', message: 'Not Found' } });
+      return reply
+        .code(404)
+        .header('Content-Type', 'application/json')
+        .send({ error: { code: 404, status: 'Not Found', message: 'Not Found' } });
     }
     const known = APP_ROUTES.has(url.length > 1 ? url.replace(/\/+$/, '') : url);
-    return reply.code(known ? 200 : 404).headers(PAGE_HEADERS).send(page);
+    return reply
+      .code(known ? 200 : 404)
+      .headers(PAGE_HEADERS)
+      .send(page);
   });
 }

@@ -17,9 +17,9 @@ const VerificationScreen = lazy(() => import('./screens/VerificationScreen'));
 const RegistrationScreen = lazy(() => import('./screens/RegistrationScreen'));
 const ErrorScreen = lazy(() => import('./screens/ErrorScreen'));
 
-export const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
+const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 
-export function AppRoutes() {
+function AppRoutes() {
   return (
     <Suspense fallback={<p role="status">Laden…</p>}>
       <Routes>

@@ -44,7 +44,8 @@ export function Address() {
   return <p>Adres: {`${location.pathname}${location.search}`}</p>;
 }
 
-const urlOf = (input: RequestInfo | URL) => new URL(input instanceof Request ? input.url : String(input), window.location.origin);
+const urlOf = (input: RequestInfo | URL) =>
+  new URL(input instanceof Request ? input.url : String(input), window.location.origin);
 
 /** Leaves the answers to matching requests pending, to look at a loading or sending state; returns those requests. */
 export function holdBack(matches: (url: URL) => boolean) {
@@ -76,7 +77,9 @@ export function silent(matches: (url: URL) => boolean) {
   const answer = globalThis.fetch;
   vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
     if (!matches(urlOf(input))) return answer(input, init);
-    return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    return new Promise<Response>((_, reject) =>
+      init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+    );
   });
 }
 
@@ -110,12 +113,19 @@ export function captureDownloads() {
 /** Makes matching requests fail as a browser does when the server cannot be reached. */
 export function unreachable(matches: (url: URL) => boolean) {
   const answer = globalThis.fetch;
-  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => (matches(urlOf(input)) ? Promise.reject(new TypeError('Failed to fetch')) : answer(input, init)));
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+    matches(urlOf(input)) ? Promise.reject(new TypeError('Failed to fetch')) : answer(input, init),
+  );
 }
 
 /** The flow id and JSON body of every POST the screen made, in order. */
 export const posted = (calls: ReturnType<typeof fakeNetwork>) =>
-  calls.filter((call) => call.init?.method === 'POST').map((call) => ({ flow: call.url.searchParams.get('flow'), body: JSON.parse(String(call.init?.body)) as Record<string, unknown> }));
+  calls
+    .filter((call) => call.init?.method === 'POST')
+    .map((call) => ({
+      flow: call.url.searchParams.get('flow'),
+      body: JSON.parse(String(call.init?.body)) as Record<string, unknown>,
+    }));
 
 /** The progress steps as text, the current one marked ' [nu]'. */
 export const stepsOf = () =>

@@ -10,5 +10,9 @@ function chromiumPath(): string {
 
 export function launchChromium(): Promise<Browser> {
   // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
 }

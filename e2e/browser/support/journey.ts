@@ -7,7 +7,7 @@ import { startPortaal, type Portaal, type PortaalOptions } from '../../support/p
 import { launchChromium } from './chromium.js';
 
 /** Where a failing journey leaves its screenshots and console logs; scripts/browser-journeys.mjs prints it. */
-export const ARTEFACTS_DIR = fileURLToPath(new URL('../../../test-results/browser/', import.meta.url));
+const ARTEFACTS_DIR = fileURLToPath(new URL('../../../test-results/browser/', import.meta.url));
 
 interface OpenPage {
   page: Page;
@@ -75,7 +75,9 @@ export function useJourney(options: PortaalOptions = {}): Journey {
       const log: string[] = [];
       page.on('console', (message) => log.push(`[${message.type()}] ${message.text()}`));
       page.on('pageerror', (error) => log.push(`[pageerror] ${error.stack ?? error.message}`));
-      page.on('requestfailed', (request) => log.push(`[requestfailed] ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+      page.on('requestfailed', (request) =>
+        log.push(`[requestfailed] ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`),
+      );
       pages.push({ page, label, log });
       return page;
     },

@@ -15,13 +15,28 @@ export const DEMO_CATALOGUE = 'packages/users-api/catalogue/demo-catalogue.json'
 /** Runs a `portaal` CLI command on the journey's database and fails loudly when it does. */
 export function cli(portaal: Portaal, args: string[]): string {
   const result = portaalCli(portaal, args);
-  if (result.status !== 0) throw new Error(`portaal ${args.join(' ')} failed (${result.status}):\n${result.stdout}${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`portaal ${args.join(' ')} failed (${result.status}):\n${result.stdout}${result.stderr}`);
   return result.stdout;
 }
 
 /** The first administrator of a municipality, as an operator bootstraps one on a new installation. */
 export function bootstrapAdministrator(portaal: Portaal, email: string, password: string, org = 'voorbeeldstad') {
-  cli(portaal, ['user', 'create', '--email', email, '--first-name', 'Bea', '--last-name', 'Beheer', '--password', password, '--org', org, '--admin']);
+  cli(portaal, [
+    'user',
+    'create',
+    '--email',
+    email,
+    '--first-name',
+    'Bea',
+    '--last-name',
+    'Beheer',
+    '--password',
+    password,
+    '--org',
+    org,
+    '--admin',
+  ]);
 }
 
 /**
@@ -48,8 +63,13 @@ export async function enrolAuthenticator(page: Page): Promise<{ secret: string; 
 
 /** Zero axe violations of the WCAG 2.0–2.2 A and AA rules on the page as it is now. */
 export async function expectAccessible(page: Page, state: string) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const found = result.violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  const found = result.violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
   expect(found, `axe on ${state}`).toEqual([]);
 }
 
@@ -64,7 +84,10 @@ export interface SignedIn {
  * A municipality with the demo catalogue and one administrator whose authenticator app is linked (over the API, to
  * keep journeys short), signed in in a fresh browser profile with password and code, on the user overview.
  */
-export async function signInAsAdministrator(journey: Journey, email = `beheerder-${randomUUID().slice(0, 6)}@voorbeeldstad.nl`): Promise<SignedIn> {
+export async function signInAsAdministrator(
+  journey: Journey,
+  email = `beheerder-${randomUUID().slice(0, 6)}@voorbeeldstad.nl`,
+): Promise<SignedIn> {
   const password = 'Kade-Brug-Sluis-Molen-93';
   cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
   bootstrapAdministrator(journey.portaal, email, password);
@@ -85,14 +108,31 @@ export async function linkFromMail(portaal: Portaal, address: string, since?: Da
 }
 
 /** A colleague (no administrator) in the municipality with a password and, unless `withApp` is false, a linked app. */
-export async function createColleague(journey: Journey, options: { first?: string; withApp?: boolean; org?: string } = {}) {
+export async function createColleague(
+  journey: Journey,
+  options: { first?: string; withApp?: boolean; org?: string } = {},
+) {
   const first = options.first ?? 'Sam';
   const email = `${first.toLowerCase()}-${randomUUID().slice(0, 6)}@voorbeeldstad.nl`;
   const password = 'Grachten-Fiets-Tulp-51';
-  cli(journey.portaal, ['user', 'create', '--email', email, '--first-name', first, '--last-name', 'Collega', '--password', password, '--org', options.org ?? 'voorbeeldstad']);
+  cli(journey.portaal, [
+    'user',
+    'create',
+    '--email',
+    email,
+    '--first-name',
+    first,
+    '--last-name',
+    'Collega',
+    '--password',
+    password,
+    '--org',
+    options.org ?? 'voorbeeldstad',
+  ]);
   const secret = options.withApp === false ? undefined : (await signInAtAal2(journey.portaal, email, password)).secret;
   return { email, password, secret, name: `${first} Collega` };
 }
 
 /** The overview's row of the user with this e-mail address. */
-export const rowOf = (page: Page, email: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: email, exact: true }) });
+export const rowOf = (page: Page, email: string) =>
+  page.getByRole('row').filter({ has: page.getByRole('cell', { name: email, exact: true }) });

@@ -4,5 +4,3 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
-
-export const isoAfter = (clock: Clock, ms: number): string => new Date(clock.now().getTime() + ms).toISOString();

@@ -50,7 +50,12 @@ describe('parseDuration, edge cases', () => {
       [Math.floor(ms / 1000) % 60, 's'],
       [ms % 1000, 'ms'],
     ];
-    return parts.filter(([n]) => n > 0).map(([n, unit]) => `${n}${unit}`).join('') || '0ms';
+    return (
+      parts
+        .filter(([n]) => n > 0)
+        .map(([n, unit]) => `${n}${unit}`)
+        .join('') || '0ms'
+    );
   };
 
   it('reads back what a Go-style formatter writes', () => {

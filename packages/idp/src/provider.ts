@@ -28,7 +28,11 @@ export function createIdentityProvider(ctx: IdpContext): IdentityProvider {
   const services: IdpServices = {
     ctx,
     passwords: createPasswordHasher({ concurrency: password.hashConcurrency, queueLimit: password.hashQueueLimit }),
-    passwordPolicy: createPasswordPolicy({ minLength: password.minLength, hibpUrl: ctx.config.hibpUrl, commonPasswords: loadCommonPasswords() }),
+    passwordPolicy: createPasswordPolicy({
+      minLength: password.minLength,
+      hibpUrl: ctx.config.hibpUrl,
+      commonPasswords: loadCommonPasswords(),
+    }),
     throttle: createFailureThrottle(ctx),
     mail: { enqueue: async (db, mail) => void (await enqueueMail(db, ctx.clock, mail)) },
   };

@@ -18,7 +18,12 @@ export interface PasswordPolicy {
 /** Persistent failure counters with a temporary lock (throttle/). */
 export interface FailureThrottle {
   isLocked(key: string): Promise<boolean>;
-  recordFailure(key: string, limit: number, windowMs: number, lockMs: number): Promise<{ locked: boolean; failures: number }>;
+  recordFailure(
+    key: string,
+    limit: number,
+    windowMs: number,
+    lockMs: number,
+  ): Promise<{ locked: boolean; failures: number }>;
   reset(key: string): Promise<void>;
 }
 

@@ -1,15 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { invitationMail, recoveryCodeMail, recoveryLinkMail, securityNoticeMail, twoFactorResetMail, verificationCodeMail } from './mail-templates.js';
+import {
+  invitationMail,
+  recoveryCodeMail,
+  recoveryLinkMail,
+  securityNoticeMail,
+  twoFactorResetMail,
+  verificationCodeMail,
+} from './mail-templates.js';
 
 describe('Dutch mail templates', () => {
   it('states that a recovery link is valid 15 minutes and carries the link', () => {
-    const mail = recoveryLinkMail({ url: 'https://portaal.example/self-service/recovery?flow=1&token=abc', validMinutes: 15 });
+    const mail = recoveryLinkMail({
+      url: 'https://portaal.example/self-service/recovery?flow=1&token=abc',
+      validMinutes: 15,
+    });
     expect(mail.text).toContain('Deze link is 15 minuten geldig');
     expect(mail.text).toContain('https://portaal.example/self-service/recovery?flow=1&token=abc');
   });
 
   it('states the lifetime of an invitation in hours and greets by first name', () => {
-    const mail = invitationMail({ url: 'https://portaal.example/x', validHours: 72, firstName: 'Anna', organisationLabel: 'Gemeente Voorbeeldstad' });
+    const mail = invitationMail({
+      url: 'https://portaal.example/x',
+      validHours: 72,
+      firstName: 'Anna',
+      organisationLabel: 'Gemeente Voorbeeldstad',
+    });
     expect(mail.text).toContain('Deze link is 72 uur geldig');
     expect(mail.text).toMatch(/^Hallo Anna,/);
     expect(mail.text).toContain('De beheerder van Gemeente Voorbeeldstad heeft een account voor je gemaakt');
@@ -32,7 +47,9 @@ describe('security notices', () => {
     const mail = securityNoticeMail({ change: 'password', at, firstName: 'Anna' });
     expect(mail.subject).toBe('Je wachtwoord is gewijzigd');
     expect(mail.text).toMatch(/^Hallo Anna,/);
-    expect(mail.text).toContain('Het wachtwoord van je account is gewijzigd. Dit gebeurde op 23 november 2026 om 09:15 in het Datavoorzieningen Portaal.');
+    expect(mail.text).toContain(
+      'Het wachtwoord van je account is gewijzigd. Dit gebeurde op 23 november 2026 om 09:15 in het Datavoorzieningen Portaal.',
+    );
     expect(mail.text).toContain("Stel dan direct een nieuw wachtwoord in via 'Wachtwoord vergeten'");
   });
 
@@ -43,7 +60,13 @@ describe('security notices', () => {
   });
 
   it('has its own subject for every change to the second factor', () => {
-    const subjects = (['totp_linked', 'totp_unlinked', 'backup_codes_disabled'] as const).map((change) => securityNoticeMail({ change, at }).subject);
-    expect(subjects).toEqual(['Er is een authenticator-app aan je account gekoppeld', 'De authenticator-app is losgekoppeld van je account', 'Je back-upcodes zijn uitgeschakeld']);
+    const subjects = (['totp_linked', 'totp_unlinked', 'backup_codes_disabled'] as const).map(
+      (change) => securityNoticeMail({ change, at }).subject,
+    );
+    expect(subjects).toEqual([
+      'Er is een authenticator-app aan je account gekoppeld',
+      'De authenticator-app is losgekoppeld van je account',
+      'Je back-upcodes zijn uitgeschakeld',
+    ]);
   });
 });

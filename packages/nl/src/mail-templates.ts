@@ -52,7 +52,12 @@ Heb je geen account aangemaakt? Dan kun je deze e-mail negeren.${SIGNATURE}`,
   };
 }
 
-export function invitationMail(input: { url: string; validHours: number; organisationLabel?: string; firstName?: string }): MailText {
+export function invitationMail(input: {
+  url: string;
+  validHours: number;
+  organisationLabel?: string;
+  firstName?: string;
+}): MailText {
   const greeting = input.firstName ? `Hallo ${input.firstName},` : 'Hallo,';
   const by = input.organisationLabel ? `de beheerder van ${input.organisationLabel}` : 'de beheerder van je gemeente';
   return {
@@ -112,7 +117,12 @@ function whatHappened(change: AccountChange, newEmail: string | undefined): stri
 }
 
 /** A notice after a change to the sign-in details of an account (ASVS 6.3.7). */
-export function securityNoticeMail(input: { change: AccountChange; at: Date; firstName?: string; newEmail?: string }): MailText {
+export function securityNoticeMail(input: {
+  change: AccountChange;
+  at: Date;
+  firstName?: string;
+  newEmail?: string;
+}): MailText {
   const greeting = input.firstName ? `Hallo ${input.firstName},` : 'Hallo,';
   return {
     subject: SUBJECTS[input.change],

@@ -11,12 +11,17 @@ export interface RelationStore {
   /** Inserts and deletes as one transaction (Keto's PATCH). */
   patch(changes: { insert?: RelationTuple[]; delete?: TupleQuery[] }): Promise<void>;
   /** The same store working inside a transaction that the caller opened on the shared database. */
+  // biome-ignore lint/suspicious/noExplicitAny: the caller's transaction spans every package's tables
   within(trx: Kysely<any>): RelationStore;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the shared database holds every package's tables; this store sees its own
 export function createRelationStore(db: Kysely<any>, inTransaction = false): RelationStore {
   const typed = db as Kysely<RelationsDatabase>;
-  const apply = async (trx: Kysely<RelationsDatabase>, changes: { insert?: RelationTuple[]; delete?: TupleQuery[] }) => {
+  const apply = async (
+    trx: Kysely<RelationsDatabase>,
+    changes: { insert?: RelationTuple[]; delete?: TupleQuery[] },
+  ) => {
     for (const query of changes.delete ?? []) await deleteTuples(trx, query);
     for (const tuple of changes.insert ?? []) await insertTuple(trx, tuple);
   };

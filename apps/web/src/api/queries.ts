@@ -1,12 +1,24 @@
 import { useQuery } from '@tanstack/react-query';
 import { usersApi, type CurrentUser, type PortalConfig } from './users-api';
 
-export const currentUserKey = ['users', 'whoami'] as const;
+const currentUserKey = ['users', 'whoami'] as const;
 
 /** The signed-in person, or an error when there is no session (401) or it is not usable. */
-export const useCurrentUser = () => useQuery({ queryKey: currentUserKey, queryFn: () => usersApi<CurrentUser>('/users/whoami'), retry: false, staleTime: 30_000 });
+export const useCurrentUser = () =>
+  useQuery({
+    queryKey: currentUserKey,
+    queryFn: () => usersApi<CurrentUser>('/users/whoami'),
+    retry: false,
+    staleTime: 30_000,
+  });
 
-export const usePortalConfig = () => useQuery({ queryKey: ['config'], queryFn: () => usersApi<PortalConfig>('/config'), staleTime: 5 * 60_000 });
+export const usePortalConfig = () =>
+  useQuery({ queryKey: ['config'], queryFn: () => usersApi<PortalConfig>('/config'), staleTime: 5 * 60_000 });
 
 export const useOrganisationAdmins = (enabled: boolean) =>
-  useQuery({ queryKey: ['users', 'admins'], queryFn: () => usersApi<{ id: string; traits: { email: string } }[]>('/users/admins'), enabled, retry: false });
+  useQuery({
+    queryKey: ['users', 'admins'],
+    queryFn: () => usersApi<{ id: string; traits: { email: string } }[]>('/users/admins'),
+    enabled,
+    retry: false,
+  });

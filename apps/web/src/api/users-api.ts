@@ -10,11 +10,17 @@ export class UsersApiError extends Error {
   }
 }
 
-export async function usersApi<T>(path: string, options: { method?: string; body?: unknown; timeoutMs?: number } = {}): Promise<T> {
+export async function usersApi<T>(
+  path: string,
+  options: { method?: string; body?: unknown; timeoutMs?: number } = {},
+): Promise<T> {
   const response = await fetch(`/api${path}`, {
     method: options.method ?? 'GET',
     credentials: 'include',
-    headers: { Accept: 'application/json', ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      Accept: 'application/json',
+      ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: AbortSignal.timeout(options.timeoutMs ?? 50_000),
   });

@@ -11,12 +11,19 @@ export function ErrorSummary({ messages, focusOn }: ErrorSummaryProps) {
   const summary = useRef<HTMLDivElement>(null);
   const unique = [...new Set(messages)];
   const shown = unique.length > 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves only when the caller asks again (focusOn), not on every new message
   useEffect(() => {
     if (shown) summary.current?.focus();
-  }, [focusOn]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [focusOn]);
   if (!shown) return null;
   return (
-    <div ref={summary} tabIndex={-1} className="utrecht-alert utrecht-alert--error" role="alert" aria-labelledby="dvp-error-summary-title">
+    <div
+      ref={summary}
+      tabIndex={-1}
+      className="utrecht-alert utrecht-alert--error"
+      role="alert"
+      aria-labelledby="dvp-error-summary-title"
+    >
       <p id="dvp-error-summary-title" className="utrecht-paragraph">
         <strong>Controleer de volgende velden:</strong>
       </p>
@@ -30,6 +37,9 @@ export function ErrorSummary({ messages, focusOn }: ErrorSummaryProps) {
 }
 
 /** The messages of react-hook-form's errors, in the order of the form's fields. */
-export function messagesOf(errors: Record<string, { message?: string } | undefined>, fields: readonly string[]): string[] {
+export function messagesOf(
+  errors: Record<string, { message?: string } | undefined>,
+  fields: readonly string[],
+): string[] {
   return fields.map((field) => errors[field]?.message).filter((message): message is string => Boolean(message));
 }

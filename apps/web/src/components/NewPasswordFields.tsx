@@ -11,7 +11,13 @@ interface NewPasswordFieldsProps {
 }
 
 /** 'Nieuw wachtwoord' and 'Wachtwoord bevestigen' with their show/hide toggles and the 8-character note (spec §2). */
-export function NewPasswordFields({ password, confirmPassword, passwordError, confirmError, username }: NewPasswordFieldsProps) {
+export function NewPasswordFields({
+  password,
+  confirmPassword,
+  passwordError,
+  confirmError,
+  username,
+}: NewPasswordFieldsProps) {
   return (
     <>
       {username && <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />}
@@ -24,7 +30,14 @@ export function NewPasswordFields({ password, confirmPassword, passwordError, co
         error={passwordError}
         {...password}
       />
-      <TextField label="Wachtwoord bevestigen" type="password" autoComplete="new-password" revealable error={confirmError} {...confirmPassword} />
+      <TextField
+        label="Wachtwoord bevestigen"
+        type="password"
+        autoComplete="new-password"
+        revealable
+        error={confirmError}
+        {...confirmPassword}
+      />
     </>
   );
 }

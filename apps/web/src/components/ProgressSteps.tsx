@@ -5,7 +5,11 @@ export function ProgressSteps({ steps, current }: { steps: string[]; current: nu
       {steps.map((step, index) => {
         const state = index < current ? 'done' : index === current ? 'current' : 'todo';
         return (
-          <li key={step} className={`dvp-step dvp-step--${state}`} aria-current={state === 'current' ? 'step' : undefined}>
+          <li
+            key={step}
+            className={`dvp-step dvp-step--${state}`}
+            aria-current={state === 'current' ? 'step' : undefined}
+          >
             <span className="dvp-step__marker" aria-hidden="true">
               {state === 'done' ? '✓' : index + 1}
             </span>

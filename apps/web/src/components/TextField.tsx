@@ -9,10 +9,14 @@ interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
 }
 
 /** An NL Design System form field: label, input, description and error tied together for assistive technology. */
-export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField({ label, error, description, revealable, type, ...input }, ref) {
+export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField(
+  { label, error, description, revealable, type, ...input },
+  ref,
+) {
   const id = useId();
   const [shown, setShown] = useState(false);
-  const describedBy = [description ? `${id}-description` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [description ? `${id}-description` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className={`utrecht-form-field utrecht-form-field--text${error ? ' utrecht-form-field--invalid' : ''}`}>
       <div className="utrecht-form-field__label">

@@ -52,13 +52,20 @@ function ToastItem({ toast, onDone }: { toast: Toast; onDone(): void }) {
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(1);
-  const show = useCallback((toast: Omit<Toast, 'id'>) => setToasts((all) => [...all, { ...toast, id: next.current++ }]), []);
+  const show = useCallback(
+    (toast: Omit<Toast, 'id'>) => setToasts((all) => [...all, { ...toast, id: next.current++ }]),
+    [],
+  );
   return (
     <ToastContext.Provider value={show}>
       {children}
       <ol className="dvp-toasts" aria-live="polite" aria-label="Meldingen">
         {toasts.map((toast) => (
-          <ToastItem key={toast.id} toast={toast} onDone={() => setToasts((all) => all.filter((t) => t.id !== toast.id))} />
+          <ToastItem
+            key={toast.id}
+            toast={toast}
+            onDone={() => setToasts((all) => all.filter((t) => t.id !== toast.id))}
+          />
         ))}
       </ol>
     </ToastContext.Provider>

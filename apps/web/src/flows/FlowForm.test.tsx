@@ -5,7 +5,11 @@ import { axeViolations } from '../test-axe';
 import { FlowForm, initialValues, toJsonBody } from './FlowForm';
 import type { FlowUi, UiNode } from './ui-types';
 
-const input = (name: string, type: string, extra: Partial<UiNode> & { value?: unknown; label?: string; group?: string } = {}): UiNode => ({
+const input = (
+  name: string,
+  type: string,
+  extra: Partial<UiNode> & { value?: unknown; label?: string; group?: string } = {},
+): UiNode => ({
   type: 'input',
   group: extra.group ?? 'default',
   attributes: { node_type: 'input', name, type, value: extra.value, required: type !== 'hidden' },
@@ -18,9 +22,20 @@ const loginUi = (messages: UiNode['messages'] = []): FlowUi => ({
   method: 'POST',
   nodes: [
     input('csrf_token', 'hidden', { value: 'token-1' }),
-    { ...input('identifier', 'text', { value: 'anna@example.nl' }), meta: { label: { id: 1070002, text: 'E-Mail', type: 'info', context: { title: 'E-Mail', name: 'traits.email' } } } },
-    { ...input('password', 'password', { group: 'password', messages }), meta: { label: { id: 1070001, text: 'Password', type: 'info' } } },
-    { ...input('method', 'submit', { value: 'password', group: 'password' }), meta: { label: { id: 1010022, text: 'Sign in with password', type: 'info' } } },
+    {
+      ...input('identifier', 'text', { value: 'anna@example.nl' }),
+      meta: {
+        label: { id: 1070002, text: 'E-Mail', type: 'info', context: { title: 'E-Mail', name: 'traits.email' } },
+      },
+    },
+    {
+      ...input('password', 'password', { group: 'password', messages }),
+      meta: { label: { id: 1070001, text: 'Password', type: 'info' } },
+    },
+    {
+      ...input('method', 'submit', { value: 'password', group: 'password' }),
+      meta: { label: { id: 1010022, text: 'Sign in with password', type: 'info' } },
+    },
   ],
 });
 
@@ -34,7 +49,12 @@ describe('FlowForm', () => {
     const { container } = render(<FlowForm ui={loginUi()} onSubmit={onSubmit} />);
     await userEvent.type(screen.getByLabelText('Wachtwoord'), 'geheim-wachtwoord');
     await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
-    expect(onSubmit).toHaveBeenCalledWith({ csrf_token: 'token-1', identifier: 'anna@example.nl', password: 'geheim-wachtwoord', method: 'password' });
+    expect(onSubmit).toHaveBeenCalledWith({
+      csrf_token: 'token-1',
+      identifier: 'anna@example.nl',
+      password: 'geheim-wachtwoord',
+      method: 'password',
+    });
     expect(screen.getByLabelText('E-mailadres')).toHaveValue('anna@example.nl');
     expect(await axeViolations(container)).toEqual([]);
   });
@@ -51,11 +71,21 @@ describe('FlowForm', () => {
     const ui: FlowUi = {
       action: '/x',
       method: 'POST',
-      nodes: [input('csrf_token', 'hidden', { value: 't' }), { ...input('lookup_secret_regenerate', 'submit', { value: 'true', group: 'lookup_secret' }), meta: { label: { id: 1050008, text: 'x', type: 'info' } } }],
+      nodes: [
+        input('csrf_token', 'hidden', { value: 't' }),
+        {
+          ...input('lookup_secret_regenerate', 'submit', { value: 'true', group: 'lookup_secret' }),
+          meta: { label: { id: 1050008, text: 'x', type: 'info' } },
+        },
+      ],
     };
     render(<FlowForm ui={ui} onSubmit={onSubmit} />);
     await userEvent.click(screen.getByRole('button', { name: 'Nieuwe back-upcodes maken' }));
-    expect(onSubmit).toHaveBeenCalledWith({ csrf_token: 't', lookup_secret_regenerate: 'true', method: 'lookup_secret' });
+    expect(onSubmit).toHaveBeenCalledWith({
+      csrf_token: 't',
+      lookup_secret_regenerate: 'true',
+      method: 'lookup_secret',
+    });
   });
 
   it('ignores a second submit while the first is in flight', async () => {
@@ -74,7 +104,14 @@ describe('FlowForm', () => {
     const onSubmit = vi.fn().mockResolvedValue(undefined);
     const { rerender, container } = render(<FlowForm ui={loginUi()} onSubmit={onSubmit} />);
     await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
-    const failed = loginUi([{ id: 4000032, text: 'The password must be at least 8 characters long, but got 3.', type: 'error', context: { min_length: 8 } }]);
+    const failed = loginUi([
+      {
+        id: 4000032,
+        text: 'The password must be at least 8 characters long, but got 3.',
+        type: 'error',
+        context: { min_length: 8 },
+      },
+    ]);
     rerender(<FlowForm ui={failed} onSubmit={onSubmit} />);
     const field = screen.getByLabelText('Wachtwoord');
     expect(field).toHaveAttribute('aria-invalid', 'true');
@@ -85,14 +122,20 @@ describe('FlowForm', () => {
   });
 
   it('shows only the default group and the requested groups', () => {
-    const ui: FlowUi = { ...loginUi(), nodes: [...loginUi().nodes, input('totp_code', 'text', { group: 'totp', label: 'Verification code' })] };
+    const ui: FlowUi = {
+      ...loginUi(),
+      nodes: [...loginUi().nodes, input('totp_code', 'text', { group: 'totp', label: 'Verification code' })],
+    };
     render(<FlowForm ui={ui} groups={['password']} onSubmit={vi.fn()} />);
     expect(screen.queryByLabelText('Verification code')).toBeNull();
     expect(screen.getByLabelText('Wachtwoord')).toBeInTheDocument();
   });
 
   it('renders flow-level messages above the form, errors as an alert', () => {
-    const ui = { ...loginUi(), messages: [{ id: 4000006, text: 'The provided credentials are invalid', type: 'error' }] };
+    const ui = {
+      ...loginUi(),
+      messages: [{ id: 4000006, text: 'The provided credentials are invalid', type: 'error' }],
+    };
     render(<FlowForm ui={ui} onSubmit={vi.fn()} />);
     expect(screen.getByRole('alert')).toHaveTextContent('Het e-mailadres of wachtwoord klopt niet.');
   });
@@ -102,15 +145,42 @@ describe('FlowForm', () => {
       action: '/x',
       method: 'POST',
       nodes: [
-        { type: 'img', group: 'totp', attributes: { node_type: 'img', id: 'totp_qr', src: 'data:image/png;base64,AAAA', width: 256, height: 256 }, messages: [], meta: { label: { id: 1050005, text: 'QR', type: 'info' } } },
-        { type: 'a', group: 'default', attributes: { node_type: 'a', id: 'link', href: '/recovery', title: { id: 0, text: 'Wachtwoord vergeten', type: 'info' } }, messages: [], meta: {} },
+        {
+          type: 'img',
+          group: 'totp',
+          attributes: { node_type: 'img', id: 'totp_qr', src: 'data:image/png;base64,AAAA', width: 256, height: 256 },
+          messages: [],
+          meta: { label: { id: 1050005, text: 'QR', type: 'info' } },
+        },
+        {
+          type: 'a',
+          group: 'default',
+          attributes: {
+            node_type: 'a',
+            id: 'link',
+            href: '/recovery',
+            title: { id: 0, text: 'Wachtwoord vergeten', type: 'info' },
+          },
+          messages: [],
+          meta: {},
+        },
         {
           type: 'text',
           group: 'lookup_secret',
           attributes: {
             node_type: 'text',
             id: 'lookup_secret_codes',
-            text: { id: 1050015, text: 'x', type: 'info', context: { secrets: [{ id: 1050009, text: 'abcd1234', type: 'info' }, { id: 1050014, text: 'used', type: 'info' }] } },
+            text: {
+              id: 1050015,
+              text: 'x',
+              type: 'info',
+              context: {
+                secrets: [
+                  { id: 1050009, text: 'abcd1234', type: 'info' },
+                  { id: 1050014, text: 'used', type: 'info' },
+                ],
+              },
+            },
           },
           messages: [],
           meta: {},
@@ -119,15 +189,32 @@ describe('FlowForm', () => {
         {
           type: 'input',
           group: 'default',
-          attributes: { node_type: 'input', name: 'roles', type: 'select-multiple', options: [{ value: 'a', label: 'Rol A' }, { value: 'b', label: 'Rol B' }] },
+          attributes: {
+            node_type: 'input',
+            name: 'roles',
+            type: 'select-multiple',
+            options: [
+              { value: 'a', label: 'Rol A' },
+              { value: 'b', label: 'Rol B' },
+            ],
+          },
           messages: [],
           meta: { label: { id: 0, text: 'Rollen', type: 'info' } },
         },
-        { type: 'script', group: 'default', attributes: { node_type: 'script', src: 'https://evil.example.com/x.js', integrity: 'sha384-x' }, messages: [], meta: {} },
+        {
+          type: 'script',
+          group: 'default',
+          attributes: { node_type: 'script', src: 'https://evil.example.com/x.js', integrity: 'sha384-x' },
+          messages: [],
+          meta: {},
+        },
       ],
     };
     const { container } = render(<FlowForm ui={ui} onSubmit={vi.fn()} />);
-    expect(screen.getByRole('img', { name: 'QR-code voor je authenticator-app' })).toHaveAttribute('src', 'data:image/png;base64,AAAA');
+    expect(screen.getByRole('img', { name: 'QR-code voor je authenticator-app' })).toHaveAttribute(
+      'src',
+      'data:image/png;base64,AAAA',
+    );
     expect(screen.getByRole('link', { name: 'Wachtwoord vergeten' })).toHaveAttribute('href', '/recovery');
     const codes = screen.getByRole('list', { name: 'Back-upcodes' });
     expect(codes).toHaveTextContent('abcd1234');
@@ -146,16 +233,46 @@ describe('FlowForm', () => {
       method: 'POST',
       nodes: [
         input('csrf_token', 'hidden', { value: 'geheim' }),
-        { ...input('traits.email', 'email', { label: 'E-mailadres' }), attributes: { node_type: 'input', name: 'traits.email', type: 'email', placeholder: 'naam@gemeente.nl', disabled: true, value: 'a@b.nl' } },
+        {
+          ...input('traits.email', 'email', { label: 'E-mailadres' }),
+          attributes: {
+            node_type: 'input',
+            name: 'traits.email',
+            type: 'email',
+            placeholder: 'naam@gemeente.nl',
+            disabled: true,
+            value: 'a@b.nl',
+          },
+        },
         { ...input('traits.phone', 'tel', { label: 'Telefoon' }) },
         {
           type: 'input',
           group: 'default',
-          attributes: { node_type: 'input', name: 'roles', type: 'select-multiple', selectId: 'rollen-keuze', value: ['b'], options: [{ value: 'a', label: 'Rol A' }, { value: 'b', label: { id: 0, text: 'Rol B', type: 'info' } }, { value: 'c' }] },
+          attributes: {
+            node_type: 'input',
+            name: 'roles',
+            type: 'select-multiple',
+            selectId: 'rollen-keuze',
+            value: ['b'],
+            options: [
+              { value: 'a', label: 'Rol A' },
+              { value: 'b', label: { id: 0, text: 'Rol B', type: 'info' } },
+              { value: 'c' },
+            ],
+          },
           messages: [],
           meta: { label: { id: 0, text: 'Rollen', type: 'info' } },
         },
-        { ...input('resend', 'button', { value: 'ja', label: 'Opnieuw sturen' }), attributes: { node_type: 'input', name: 'resend', type: 'button', value: 'ja', onclick: 'window.__flowNodeOnclick = true' } },
+        {
+          ...input('resend', 'button', { value: 'ja', label: 'Opnieuw sturen' }),
+          attributes: {
+            node_type: 'input',
+            name: 'resend',
+            type: 'button',
+            value: 'ja',
+            onclick: 'window.__flowNodeOnclick = true',
+          },
+        },
         { ...input('cancel', 'cancel-button', { label: 'Annuleren' }) },
         { ...input('method', 'submit', { value: 'code', label: 'Versturen' }) },
       ],
@@ -171,7 +288,9 @@ describe('FlowForm', () => {
     expect(screen.getByLabelText('Telefoon')).toHaveAttribute('type', 'tel');
     const roles = screen.getByLabelText('Rollen');
     expect(roles).toHaveAttribute('id', 'rollen-keuze');
-    expect([...(roles as HTMLSelectElement).options].map((option) => [option.value, option.textContent, option.selected])).toEqual([
+    expect(
+      [...(roles as HTMLSelectElement).options].map((option) => [option.value, option.textContent, option.selected]),
+    ).toEqual([
       ['a', 'Rol A', false],
       ['b', 'Rol B', true],
       ['c', 'c', false],
@@ -187,18 +306,32 @@ describe('FlowForm', () => {
     expect(back).toHaveBeenCalledTimes(1);
     expect(onSubmit).not.toHaveBeenCalled();
     await userEvent.click(screen.getByRole('button', { name: 'Versturen' }));
-    expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ csrf_token: 'geheim', method: 'code', roles: ['b'] }));
+    expect(onSubmit).toHaveBeenCalledWith(
+      expect.objectContaining({ csrf_token: 'geheim', method: 'code', roles: ['b'] }),
+    );
     expect(await axeViolations(container)).toEqual([]);
     back.mockRestore();
   });
 
   it('renders a same-origin script only with its integrity hash, and with async, crossorigin and referrerpolicy', () => {
-    const script = (id: string, attributes: Partial<UiNode['attributes']>): UiNode => ({ type: 'script', group: 'default', attributes: { node_type: 'script', id, ...attributes }, messages: [], meta: {} });
+    const script = (id: string, attributes: Partial<UiNode['attributes']>): UiNode => ({
+      type: 'script',
+      group: 'default',
+      attributes: { node_type: 'script', id, ...attributes },
+      messages: [],
+      meta: {},
+    });
     const ui: FlowUi = {
       action: '/x',
       method: 'POST',
       nodes: [
-        script('eigen', { src: '/.well-known/webauthn.js', integrity: 'sha384-abc', async: true, crossorigin: 'anonymous', referrerpolicy: 'no-referrer' }),
+        script('eigen', {
+          src: '/.well-known/webauthn.js',
+          integrity: 'sha384-abc',
+          async: true,
+          crossorigin: 'anonymous',
+          referrerpolicy: 'no-referrer',
+        }),
         script('zonder-hash', { src: '/.well-known/other.js' }),
         script('vreemd', { src: 'https://evil.example.com/x.js', integrity: 'sha384-x' }),
       ],

@@ -13,7 +13,8 @@ interface FlowFormProps {
   children?: ReactNode;
 }
 
-const isButton = (node: UiNode) => node.type === 'input' && (node.attributes.type === 'submit' || node.attributes.type === 'button');
+const isButton = (node: UiNode) =>
+  node.type === 'input' && (node.attributes.type === 'submit' || node.attributes.type === 'button');
 
 /** Values start from the flow's nodes (buttons excluded) each time the flow changes (spec §4). */
 export function initialValues(ui: FlowUi): FlowValues {
@@ -34,7 +35,8 @@ export function toJsonBody(values: FlowValues): FlowValues {
     let target = body;
     for (const part of path.slice(0, -1)) {
       const next = target[part];
-      target = (next && typeof next === 'object' ? next : (target[part] = {})) as FlowValues;
+      if (!next || typeof next !== 'object') target[part] = {};
+      target = target[part] as FlowValues;
     }
     target[path[path.length - 1]!] = value;
   }
@@ -49,8 +51,13 @@ export function FlowForm({ ui, groups, onSubmit, children }: FlowFormProps) {
 
   useEffect(() => setValues(initialValues(ui)), [ui]);
 
-  const visible = useMemo(() => ui.nodes.filter((n) => n.group === 'default' || !groups || groups.includes(n.group)), [ui, groups]);
-  const fieldErrors = visible.flatMap((n) => n.messages.filter((m) => m.type === 'error').map((m) => ({ node: n, message: m })));
+  const visible = useMemo(
+    () => ui.nodes.filter((n) => n.group === 'default' || !groups || groups.includes(n.group)),
+    [ui, groups],
+  );
+  const fieldErrors = visible.flatMap((n) =>
+    n.messages.filter((m) => m.type === 'error').map((m) => ({ node: n, message: m })),
+  );
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -76,6 +83,7 @@ export function FlowForm({ ui, groups, onSubmit, children }: FlowFormProps) {
       <ErrorSummary messages={submitted ? fieldErrors.map(({ message }) => translate(message)) : []} focusOn={ui} />
       {visible.map((node, index) => (
         <FlowNode
+          // biome-ignore lint/suspicious/noArrayIndexKey: Kratos nodes have no id; the index separates nodes that share a name
           key={`${node.group}-${node.attributes.name ?? node.attributes.id ?? index}-${index}`}
           node={node}
           values={values}

@@ -9,7 +9,11 @@ export function FlowMessages({ messages }: { messages: UiText[] | undefined }) {
         const error = message.type === 'error';
         const kind = error ? 'error' : message.type === 'success' ? 'ok' : 'info';
         return (
-          <div key={`${message.id}-${message.text}`} className={`utrecht-alert utrecht-alert--${kind}`} role={error ? 'alert' : 'status'}>
+          <div
+            key={`${message.id}-${message.text}`}
+            className={`utrecht-alert utrecht-alert--${kind}`}
+            role={error ? 'alert' : 'status'}
+          >
             <p className="utrecht-paragraph">{translate(message)}</p>
           </div>
         );

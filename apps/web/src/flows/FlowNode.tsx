@@ -27,7 +27,10 @@ function Messages({ node, id }: { node: UiNode; id: string }) {
   return (
     <div id={id}>
       {node.messages.map((message) => (
-        <p key={`${message.id}-${message.text}`} className={`utrecht-form-field-description dvp-field-message${message.type === 'error' ? ' dvp-field-message--error' : ''}`}>
+        <p
+          key={`${message.id}-${message.text}`}
+          className={`utrecht-form-field-description dvp-field-message${message.type === 'error' ? ' dvp-field-message--error' : ''}`}
+        >
           {translate(message)}
         </p>
       ))}
@@ -76,6 +79,7 @@ function TextNode({ node }: { node: UiNode }) {
         {node.meta.label && <p>{translate(node.meta.label)}</p>}
         <ul className="dvp-backup-codes" aria-label="Back-upcodes" id={node.attributes.id}>
           {text.context.secrets.map((secret, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the codes are a fixed list in which used codes share one text
             <li key={index} className={secret.id === 1050014 ? 'dvp-backup-code--used' : undefined}>
               {secret.id === 1050014 ? 'Used' : secret.text}
             </li>
@@ -146,13 +150,21 @@ function InputNode({ node, values, disabled, onChange }: NodeProps) {
       );
     case 'cancel-button':
       return (
-        <button type="button" name={name} disabled={isDisabled} className="utrecht-button utrecht-button--secondary-action" onClick={() => window.history.back()}>
+        <button
+          type="button"
+          name={name}
+          disabled={isDisabled}
+          className="utrecht-button utrecht-button--secondary-action"
+          onClick={() => window.history.back()}
+        >
           {labelOf(node)}
         </button>
       );
     case 'checkbox':
       return (
-        <div className={`utrecht-form-field utrecht-form-field--checkbox${invalid ? ' utrecht-form-field--invalid' : ''}`}>
+        <div
+          className={`utrecht-form-field utrecht-form-field--checkbox${invalid ? ' utrecht-form-field--invalid' : ''}`}
+        >
           <input
             id={inputId}
             type="checkbox"
@@ -187,11 +199,20 @@ function InputNode({ node, values, disabled, onChange }: NodeProps) {
             aria-invalid={invalid || undefined}
             aria-describedby={describedBy}
             value={selected}
-            onChange={(event) => onChange(name, [...event.target.selectedOptions].map((o) => o.value))}
+            onChange={(event) =>
+              onChange(
+                name,
+                [...event.target.selectedOptions].map((o) => o.value),
+              )
+            }
           >
             {(attributes.options ?? []).map((option) => (
               <option key={String(option.value)} value={String(option.value)}>
-                {typeof option.label === 'string' ? option.label : option.label ? translate(option.label) : String(option.value)}
+                {typeof option.label === 'string'
+                  ? option.label
+                  : option.label
+                    ? translate(option.label)
+                    : String(option.value)}
               </option>
             ))}
           </select>

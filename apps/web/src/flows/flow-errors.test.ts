@@ -2,8 +2,9 @@ import { ResponseError } from '@ory/client-fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { handleFlowError, portalPathOf } from './flow-errors';
 
-const failure = (status: number, body: unknown) => new ResponseError(new Response(JSON.stringify(body), { status }), 'failed');
-const actions = () => ({ navigate: vi.fn(), restart: vi.fn(), useFlow: vi.fn() });
+const failure = (status: number, body: unknown) =>
+  new ResponseError(new Response(JSON.stringify(body), { status }), 'failed');
+const actions = () => ({ navigate: vi.fn(), restart: vi.fn(), followFlow: vi.fn() });
 
 describe('flow error handler (spec §8)', () => {
   it('maps the provider browser endpoints onto the portal screens', () => {
@@ -13,7 +14,14 @@ describe('flow error handler (spec §8)', () => {
 
   it('sends session_aal2_required to the given address, adding return_to for settings', async () => {
     const a = actions();
-    await handleFlowError(failure(403, { error: { id: 'session_aal2_required' }, redirect_browser_to: `${window.location.origin}/self-service/login/browser?aal=aal2` }), 'settings', a);
+    await handleFlowError(
+      failure(403, {
+        error: { id: 'session_aal2_required' },
+        redirect_browser_to: `${window.location.origin}/self-service/login/browser?aal=aal2`,
+      }),
+      'settings',
+      a,
+    );
     expect(a.navigate.mock.calls[0]![0]).toMatch(/^\/login\?aal=aal2&return_to=/);
     const b = actions();
     await handleFlowError(failure(403, { error: { id: 'session_aal2_required' } }), 'login', b);
@@ -26,19 +34,25 @@ describe('flow error handler (spec §8)', () => {
     expect(a.navigate).toHaveBeenCalledWith('/permissies');
   });
 
-  it.each(['self_service_flow_return_to_forbidden', 'self_service_flow_expired', 'security_csrf_violation', 'security_identity_mismatch'])(
-    'restarts the flow on %s',
-    async (id) => {
-      const a = actions();
-      await handleFlowError(failure(400, { error: { id } }), 'settings', a);
-      expect(a.restart).toHaveBeenCalled();
-    },
-  );
+  it.each([
+    'self_service_flow_return_to_forbidden',
+    'self_service_flow_expired',
+    'security_csrf_violation',
+    'security_identity_mismatch',
+  ])('restarts the flow on %s', async (id) => {
+    const a = actions();
+    await handleFlowError(failure(400, { error: { id } }), 'settings', a);
+    expect(a.restart).toHaveBeenCalled();
+  });
 
   it('follows use_flow_id on a 410, goes to /login on a 401, and returns a validation flow to show', async () => {
     const a = actions();
-    await handleFlowError(failure(410, { error: { id: 'self_service_flow_expired' }, use_flow_id: 'nieuw' }), 'login', a);
-    expect(a.useFlow).toHaveBeenCalledWith('nieuw');
+    await handleFlowError(
+      failure(410, { error: { id: 'self_service_flow_expired' }, use_flow_id: 'nieuw' }),
+      'login',
+      a,
+    );
+    expect(a.followFlow).toHaveBeenCalledWith('nieuw');
     const b = actions();
     await handleFlowError(failure(401, { error: { code: 401 } }), 'settings', b);
     expect(b.navigate).toHaveBeenCalledWith('/login');
@@ -47,6 +61,8 @@ describe('flow error handler (spec §8)', () => {
   });
 
   it('rethrows what it does not know', async () => {
-    await expect(handleFlowError(failure(500, { error: { code: 500 } }), 'login', actions())).rejects.toBeInstanceOf(ResponseError);
+    await expect(handleFlowError(failure(500, { error: { code: 500 } }), 'login', actions())).rejects.toBeInstanceOf(
+      ResponseError,
+    );
   });
 });

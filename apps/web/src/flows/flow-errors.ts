@@ -8,7 +8,7 @@ export interface FlowErrorActions {
   /** Forgets the current flow and starts a new one, telling the person why when `notice` is given. */
   restart(notice?: string): void;
   /** Loads another flow of the same kind by id (a 410's `use_flow_id`). */
-  useFlow(id: string): void;
+  followFlow(id: string): void;
 }
 
 /** Paths of the identity provider's browser endpoints map onto the portal's own screens. */
@@ -27,10 +27,12 @@ export function portalPathOf(url: string): string {
 }
 
 /** Why a form starts over, for the errors after which the person would otherwise meet an empty form unexplained. */
-export const RESTART_NOTICES: Record<string, string> = {
-  self_service_flow_return_to_forbidden: 'Het adres waar je hierna heen zou gaan, hoort niet bij het portaal. Je blijft daarom in het portaal.',
+const RESTART_NOTICES: Record<string, string> = {
+  self_service_flow_return_to_forbidden:
+    'Het adres waar je hierna heen zou gaan, hoort niet bij het portaal. Je blijft daarom in het portaal.',
   self_service_flow_expired: 'Het formulier was verlopen. Vul het opnieuw in.',
-  security_csrf_violation: 'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.',
+  security_csrf_violation:
+    'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.',
   security_identity_mismatch: 'Je bent intussen met een ander account ingelogd. Vul het formulier opnieuw in.',
 };
 
@@ -38,7 +40,11 @@ export const RESTART_NOTICES: Record<string, string> = {
  * The flow error handler of spec §8. Returns the flow body when the error is a validation answer (400 with a flow)
  * that the caller shows; otherwise acts (navigates, restarts) and returns undefined. Unknown errors are rethrown.
  */
-export async function handleFlowError<T>(error: unknown, flow: FlowName, actions: FlowErrorActions): Promise<T | undefined> {
+export async function handleFlowError<T>(
+  error: unknown,
+  flow: FlowName,
+  actions: FlowErrorActions,
+): Promise<T | undefined> {
   const { status, body } = await idpErrorOf(error);
   const id = body.error?.id;
   const redirect = typeof body.redirect_browser_to === 'string' ? body.redirect_browser_to : undefined;
@@ -58,7 +64,7 @@ export async function handleFlowError<T>(error: unknown, flow: FlowName, actions
     case 'self_service_flow_expired':
     case 'security_csrf_violation':
     case 'security_identity_mismatch':
-      if (typeof body.use_flow_id === 'string') return void actions.useFlow(body.use_flow_id);
+      if (typeof body.use_flow_id === 'string') return void actions.followFlow(body.use_flow_id);
       return void actions.restart(RESTART_NOTICES[id]);
     default:
       break;
@@ -69,7 +75,7 @@ export async function handleFlowError<T>(error: unknown, flow: FlowName, actions
     return undefined;
   }
   if (status === 410) {
-    if (typeof body.use_flow_id === 'string') return void actions.useFlow(body.use_flow_id);
+    if (typeof body.use_flow_id === 'string') return void actions.followFlow(body.use_flow_id);
     return void actions.restart(RESTART_NOTICES.self_service_flow_expired);
   }
   if (status === 401) return void actions.navigate('/login');

@@ -18,12 +18,14 @@ const api = {
   registration: {
     create: (returnTo?: string) => frontend.createBrowserRegistrationFlow({ returnTo }),
     get: (id: string) => frontend.getRegistrationFlow({ id }),
-    update: (id: string, body: FlowValues) => frontend.updateRegistrationFlow({ flow: id, updateRegistrationFlowBody: body as never }),
+    update: (id: string, body: FlowValues) =>
+      frontend.updateRegistrationFlow({ flow: id, updateRegistrationFlowBody: body as never }),
   },
   verification: {
     create: (returnTo?: string) => frontend.createBrowserVerificationFlow({ returnTo }),
     get: (id: string) => frontend.getVerificationFlow({ id }),
-    update: (id: string, body: FlowValues) => frontend.updateVerificationFlow({ flow: id, updateVerificationFlowBody: body as never }),
+    update: (id: string, body: FlowValues) =>
+      frontend.updateVerificationFlow({ flow: id, updateVerificationFlowBody: body as never }),
   },
 };
 
@@ -46,9 +48,10 @@ export function useSelfServiceFlow(kind: Kind) {
       setFlow(undefined);
       setParams({}, withNotice(notice));
     },
-    useFlow: (id) => setParams({ flow: id }, sameScreen()),
+    followFlow: (id) => setParams({ flow: id }, sameScreen()),
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the flow is loaded again only when its id or kind changes, not when the handlers are remade
   const load = useCallback(async () => {
     try {
       const loaded = (flowId ? await api[kind].get(flowId) : await api[kind].create(returnTo)) as AnyFlow;
@@ -57,7 +60,7 @@ export function useSelfServiceFlow(kind: Kind) {
     } catch (error) {
       await handleFlowError(error, kind, actions);
     }
-  }, [flowId, kind, returnTo]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [flowId, kind, returnTo]);
 
   useEffect(() => {
     if (flow && (flowId === null || flow.id === flowId)) return;
@@ -66,6 +69,7 @@ export function useSelfServiceFlow(kind: Kind) {
     void load();
   }, [load, flow, flowId]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the submit helper is remade only for a new flow; the handlers it calls are remade every render
   const submit = useCallback(
     async (values: FlowValues): Promise<unknown> => {
       if (!flow) return undefined;
@@ -79,7 +83,7 @@ export function useSelfServiceFlow(kind: Kind) {
         return undefined;
       }
     },
-    [flow, kind], // eslint-disable-line react-hooks/exhaustive-deps
+    [flow, kind],
   );
 
   return { flow, ui: flow?.ui as FlowUi | undefined, submit };

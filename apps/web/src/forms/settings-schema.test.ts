@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { settingsSchema } from './settings-schema';
 
 const errors = (input: Record<string, string>) => {
-  const result = settingsSchema.safeParse({ firstName: '', lastName: '', email: '', password: '', confirmPassword: '', ...input });
+  const result = settingsSchema.safeParse({
+    firstName: '',
+    lastName: '',
+    email: '',
+    password: '',
+    confirmPassword: '',
+    ...input,
+  });
   return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
 };
 
@@ -19,9 +26,15 @@ describe('settings form rules (spec §5)', () => {
     expect(errors({ email: 'geen-adres' })).toEqual({ email: 'Het e-mailadres veld is niet herkend als e-mailadres.' });
   });
   it('checks the new password and its confirmation', () => {
-    expect(errors({ password: 'kort', confirmPassword: 'kort' })).toEqual({ password: 'Het nieuwe wachtwoord bevat geen 8 tekens.' });
-    expect(errors({ password: 'lang-genoeg-1' })).toEqual({ confirmPassword: '"Wachtwoord bevestigen" is een verplicht veld.' });
-    expect(errors({ password: 'lang-genoeg-1', confirmPassword: 'lang-genoeg-2' })).toEqual({ confirmPassword: 'Wachtwoorden komen niet overeen.' });
+    expect(errors({ password: 'kort', confirmPassword: 'kort' })).toEqual({
+      password: 'Het nieuwe wachtwoord bevat geen 8 tekens.',
+    });
+    expect(errors({ password: 'lang-genoeg-1' })).toEqual({
+      confirmPassword: '"Wachtwoord bevestigen" is een verplicht veld.',
+    });
+    expect(errors({ password: 'lang-genoeg-1', confirmPassword: 'lang-genoeg-2' })).toEqual({
+      confirmPassword: 'Wachtwoorden komen niet overeen.',
+    });
     expect(errors({ password: 'lang-genoeg-1', confirmPassword: 'lang-genoeg-1' })).toEqual({});
   });
 });

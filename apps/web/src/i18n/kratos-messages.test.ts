@@ -6,13 +6,21 @@ describe('translate', () => {
     expect(translate({ id: 4000006, text: 'The provided credentials are invalid…' })).toBe(
       'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw.',
     );
-    expect(translate({ id: 4000032, text: 'x', context: { min_length: 8, actual_length: 5 } })).toBe('Het wachtwoord moet minimaal 8 tekens bevatten.');
-    expect(translate({ id: 4000002, text: 'Property password is missing.', context: { property: 'password' } })).toBe('Wachtwoord is verplicht.');
+    expect(translate({ id: 4000032, text: 'x', context: { min_length: 8, actual_length: 5 } })).toBe(
+      'Het wachtwoord moet minimaal 8 tekens bevatten.',
+    );
+    expect(translate({ id: 4000002, text: 'Property password is missing.', context: { property: 'password' } })).toBe(
+      'Wachtwoord is verplicht.',
+    );
   });
 
   it('labels the schema fields by their name', () => {
-    expect(translate({ id: 1070002, text: 'First Name', context: { title: 'First Name', name: 'traits.name.first' } })).toBe('Voornaam');
-    expect(translate({ id: 1070002, text: 'E-Mail', context: { title: 'E-Mail', name: 'traits.email' } })).toBe('E-mailadres');
+    expect(
+      translate({ id: 1070002, text: 'First Name', context: { title: 'First Name', name: 'traits.name.first' } }),
+    ).toBe('Voornaam');
+    expect(translate({ id: 1070002, text: 'E-Mail', context: { title: 'E-Mail', name: 'traits.email' } })).toBe(
+      'E-mailadres',
+    );
     expect(translate({ id: 1070007, text: 'Email' })).toBe('E-mailadres');
   });
 
@@ -22,7 +30,9 @@ describe('translate', () => {
 
   it('falls back to English text patterns with wildcards', () => {
     expect(translate({ id: 999, text: 'Property email is missing.' })).toBe('E-mailadres is verplicht.');
-    expect(translate({ id: 999, text: 'The password must be at least 10 characters long, but got 3.' })).toBe('Het wachtwoord moet minimaal 10 tekens bevatten.');
+    expect(translate({ id: 999, text: 'The password must be at least 10 characters long, but got 3.' })).toBe(
+      'Het wachtwoord moet minimaal 10 tekens bevatten.',
+    );
   });
 
   it('shows unknown text unchanged', () => {

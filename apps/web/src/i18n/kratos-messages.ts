@@ -56,7 +56,8 @@ const byId: Record<number, Translate> = {
     const minutes = minutesUntil(c, 'privileged_session_expires_at');
     return `Je account is hersteld. Kies ${minutes ? `binnen ${minutes} minuten ` : ''}een nieuw wachtwoord.`;
   },
-  1060002: () => 'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een link om je wachtwoord opnieuw in te stellen.',
+  1060002: () =>
+    'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een link om je wachtwoord opnieuw in te stellen.',
   1060003: () => 'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een herstelcode.',
   1060004: () => 'Als het e-mailadres bij een account hoort, hebben we een herstelcode gestuurd.',
   1070001: () => 'Wachtwoord',
@@ -75,7 +76,10 @@ const byId: Record<number, Translate> = {
   1080001: () => 'We hebben een e-mail met een bevestigingslink gestuurd.',
   1080002: () => 'Je e-mailadres is bevestigd.',
   1080003: () => 'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een verificatiecode.',
-  4000001: (c) => (typeof c?.reason === 'string' && /submitted too often/i.test(c.reason) ? 'Je hebt het te vaak geprobeerd. Vraag een nieuwe code aan.' : 'Er ging iets mis. Probeer het opnieuw.'),
+  4000001: (c) =>
+    typeof c?.reason === 'string' && /submitted too often/i.test(c.reason)
+      ? 'Je hebt het te vaak geprobeerd. Vraag een nieuwe code aan.'
+      : 'Er ging iets mis. Probeer het opnieuw.',
   4000002: (c) => `${fieldName(c?.property)} is verplicht.`,
   4000003: (c) => `Vul minimaal ${String(c?.min_length ?? '')} tekens in.`,
   4000004: () => 'De invoer heeft niet de goede vorm.',
@@ -95,7 +99,8 @@ const byId: Record<number, Translate> = {
   4000031: () => 'Het wachtwoord lijkt te veel op je e-mailadres.',
   4000032: (c) => `Het wachtwoord moet minimaal ${String(c?.min_length ?? 8)} tekens bevatten.`,
   4000033: (c) => `Het wachtwoord mag maximaal ${String(c?.max_length ?? '')} tekens bevatten.`,
-  4000034: () => 'Dit wachtwoord staat in een lijst van gelekte of veelgebruikte wachtwoorden. Kies een ander wachtwoord.',
+  4000034: () =>
+    'Dit wachtwoord staat in een lijst van gelekte of veelgebruikte wachtwoorden. Kies een ander wachtwoord.',
   4000035: () => 'Dit account bestaat niet of kan niet met een code inloggen.',
   4000036: () => 'De gegevens passen niet bij deze aanvraag. Begin opnieuw.',
   4000037: () => 'Dit account bestaat niet of heeft geen wachtwoord.',
@@ -145,15 +150,23 @@ const fieldName = (property: unknown) => FIELD_NAMES[String(property ?? '')] ?? 
 /** English text patterns (`*` matches any value) for messages that come without a known id. */
 const byPattern: [string, (values: string[]) => string][] = [
   ['Property * is missing.', ([p]) => `${fieldName(p)} is verplicht.`],
-  ['The password must be at least * characters long, but got *.', ([min]) => `Het wachtwoord moet minimaal ${min} tekens bevatten.`],
+  [
+    'The password must be at least * characters long, but got *.',
+    ([min]) => `Het wachtwoord moet minimaal ${min} tekens bevatten.`,
+  ],
   ['length must be >= *, but got *', ([min]) => `Vul minimaal ${min} tekens in.`],
   ['Requested return_to URL * is not allowed.', () => 'Het adres om naar terug te gaan is niet toegestaan.'],
-  ['The self-service flow expired * minutes ago, initialize a new one.', () => 'Dit formulier is verlopen. Probeer het opnieuw.'],
+  [
+    'The self-service flow expired * minutes ago, initialize a new one.',
+    () => 'Dit formulier is verlopen. Probeer het opnieuw.',
+  ],
   ['A valid session was detected and thus login is not possible.*', () => 'Je bent al ingelogd.'],
 ];
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const compiled = byPattern.map(([pattern, render]) => [new RegExp(`^${pattern.split('*').map(escapeRegExp).join('(.*)')}$`, 's'), render] as const);
+const compiled = byPattern.map(
+  ([pattern, render]) => [new RegExp(`^${pattern.split('*').map(escapeRegExp).join('(.*)')}$`, 's'), render] as const,
+);
 
 /** Dutch for a provider message: by id first, then by English text pattern, else the text unchanged. */
 export function translate(message: Pick<UiText, 'id' | 'text' | 'context'>): string {

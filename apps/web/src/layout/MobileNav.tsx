@@ -25,7 +25,13 @@ export function MobileNav({ items }: { items: NavItem[] }) {
         ))}
         {more.length > 0 && (
           <li>
-            <button type="button" className="utrecht-button utrecht-button--subtle" aria-expanded={open} aria-controls="dvp-meer" onClick={() => setOpen((o) => !o)}>
+            <button
+              type="button"
+              className="utrecht-button utrecht-button--subtle"
+              aria-expanded={open}
+              aria-controls="dvp-meer"
+              onClick={() => setOpen((o) => !o)}
+            >
               Meer
             </button>
             {open && (

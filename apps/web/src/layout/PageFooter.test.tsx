@@ -10,23 +10,41 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('PageFooter', () => {
   it('links the accessibility and privacy statements the organisation has set', async () => {
-    fakeNetwork(() => ({ status: 200, body: { accessibilityStatementUrl: 'https://www.voorbeeldstad.nl/toegankelijkheid', privacyStatementUrl: 'https://www.voorbeeldstad.nl/privacy' } }));
+    fakeNetwork(() => ({
+      status: 200,
+      body: {
+        accessibilityStatementUrl: 'https://www.voorbeeldstad.nl/toegankelijkheid',
+        privacyStatementUrl: 'https://www.voorbeeldstad.nl/privacy',
+      },
+    }));
     const { container } = show();
     const footer = await screen.findByRole('contentinfo');
-    expect(screen.getByRole('link', { name: 'Toegankelijkheid' })).toHaveAttribute('href', 'https://www.voorbeeldstad.nl/toegankelijkheid');
-    expect(screen.getByRole('link', { name: 'Privacy' })).toHaveAttribute('href', 'https://www.voorbeeldstad.nl/privacy');
+    expect(screen.getByRole('link', { name: 'Toegankelijkheid' })).toHaveAttribute(
+      'href',
+      'https://www.voorbeeldstad.nl/toegankelijkheid',
+    );
+    expect(screen.getByRole('link', { name: 'Privacy' })).toHaveAttribute(
+      'href',
+      'https://www.voorbeeldstad.nl/privacy',
+    );
     expect(footer).toContainElement(screen.getByRole('link', { name: 'Privacy' }));
     expect(await axeViolations(container)).toEqual([]);
   });
 
   it('shows only what is set, and nothing when neither is', async () => {
-    const calls = fakeNetwork(() => ({ status: 200, body: { accessibilityStatementUrl: null, privacyStatementUrl: 'https://www.voorbeeldstad.nl/privacy' } }));
+    const calls = fakeNetwork(() => ({
+      status: 200,
+      body: { accessibilityStatementUrl: null, privacyStatementUrl: 'https://www.voorbeeldstad.nl/privacy' },
+    }));
     const { unmount } = show();
     await screen.findByRole('link', { name: 'Privacy' });
     expect(screen.queryByRole('link', { name: 'Toegankelijkheid' })).toBeNull();
     unmount();
     vi.unstubAllGlobals();
-    const again = fakeNetwork(() => ({ status: 200, body: { accessibilityStatementUrl: null, privacyStatementUrl: null } }));
+    const again = fakeNetwork(() => ({
+      status: 200,
+      body: { accessibilityStatementUrl: null, privacyStatementUrl: null },
+    }));
     show();
     await waitFor(() => expect(again.length).toBe(1));
     expect(screen.queryByRole('contentinfo')).toBeNull();

@@ -4,9 +4,19 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeNetwork, renderAt } from '../test-support';
 import { Shell } from './Shell';
 
-const me = (isAdmin: boolean, session: { authenticator_assurance_level: string; aal2Required: boolean } = { authenticator_assurance_level: 'aal2', aal2Required: true }) => ({
+const me = (
+  isAdmin: boolean,
+  session: { authenticator_assurance_level: string; aal2Required: boolean } = {
+    authenticator_assurance_level: 'aal2',
+    aal2Required: true,
+  },
+) => ({
   active: true,
-  identity: { id: 'me', traits: { email: 'bea@voorbeeldstad.nl', name: { first: 'Bea', last: 'Beheerder' } }, credentials: ['password', 'totp'] },
+  identity: {
+    id: 'me',
+    traits: { email: 'bea@voorbeeldstad.nl', name: { first: 'Bea', last: 'Beheerder' } },
+    credentials: ['password', 'totp'],
+  },
   permissions: [],
   activeOrg: { id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad', subdivisions: [] },
   isAdmin,
@@ -16,9 +26,20 @@ const me = (isAdmin: boolean, session: { authenticator_assurance_level: string; 
 function network(isAdmin: boolean, session?: Parameters<typeof me>[1]) {
   return fakeNetwork((url) => {
     if (url.pathname === '/api/users/whoami') return { status: 200, body: me(isAdmin, session) };
-    if (url.pathname === '/api/config') return { status: 200, body: { title: 'Datavoorzieningen VNG', description: 'Datavoorziening VNG Realisatie', feedbackEmail: 'feedback@example.nl' } };
+    if (url.pathname === '/api/config')
+      return {
+        status: 200,
+        body: {
+          title: 'Datavoorzieningen VNG',
+          description: 'Datavoorziening VNG Realisatie',
+          feedbackEmail: 'feedback@example.nl',
+        },
+      };
     if (url.pathname === '/api/users/admins') {
-      return { status: 200, body: ['a@x.nl', 'b@x.nl', 'c@x.nl'].map((email, i) => ({ id: String(i), state: 'active', traits: { email } })) };
+      return {
+        status: 200,
+        body: ['a@x.nl', 'b@x.nl', 'c@x.nl'].map((email, i) => ({ id: String(i), state: 'active', traits: { email } })),
+      };
     }
     return undefined;
   });
@@ -33,11 +54,22 @@ describe('Shell', () => {
     expect(await screen.findByText('Bea Beheerder')).toBeInTheDocument();
     expect(screen.getByText('Je bent ingelogd als beheerder voor Gemeente Voorbeeldstad')).toBeInTheDocument();
     const menu = screen.getByRole('navigation', { name: 'Hoofdmenu' });
-    expect(within(menu).getAllByRole('link').map((l) => l.textContent)).toEqual(['Administratie dashboard', 'Datavoorzieningen', 'Account instellingen', 'Uitloggen']);
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['Administratie dashboard', 'Datavoorzieningen', 'Account instellingen', 'Uitloggen']);
     const question = await screen.findByRole('heading', { name: 'Heb je een vraag?' });
-    expect(within(question.closest('section')!).getAllByRole('link').map((l) => l.textContent)).toEqual(['a@x.nl', 'b@x.nl']);
+    expect(
+      within(question.closest('section')!)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['a@x.nl', 'b@x.nl']);
     expect(screen.getByRole('heading', { name: 'Voor feedback en foutmeldingen' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'feedback@example.nl' })).toHaveAttribute('href', 'mailto:feedback@example.nl');
+    expect(screen.getByRole('link', { name: 'feedback@example.nl' })).toHaveAttribute(
+      'href',
+      'mailto:feedback@example.nl',
+    );
   });
 
   it('leaves out the dashboard link and the administrator wording for other members', async () => {
@@ -51,7 +83,11 @@ describe('Shell', () => {
     network(false, { authenticator_assurance_level: 'aal1', aal2Required: false });
     renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
     const question = await screen.findByRole('heading', { name: 'Heb je een vraag?' });
-    expect(within(question.closest('section')!).getAllByRole('link').map((l) => l.textContent)).toEqual(['a@x.nl', 'b@x.nl']);
+    expect(
+      within(question.closest('section')!)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['a@x.nl', 'b@x.nl']);
     vi.unstubAllGlobals();
     cleanup();
     const calls = network(false, { authenticator_assurance_level: 'aal1', aal2Required: true });

@@ -22,7 +22,12 @@ export function ConfirmDialog({ title, children, confirmLabel, danger, busy, onC
           </Heading>
           {children}
           <div className="dvp-modal__actions">
-            <button type="button" className="utrecht-button utrecht-button--secondary-action" onClick={onClose} disabled={busy}>
+            <button
+              type="button"
+              className="utrecht-button utrecht-button--secondary-action"
+              onClick={onClose}
+              disabled={busy}
+            >
               Annuleren
             </button>
             <button

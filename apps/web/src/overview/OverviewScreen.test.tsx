@@ -8,9 +8,20 @@ import OverviewScreen from './OverviewScreen';
 
 const me = (overrides: Record<string, unknown> = {}) => ({
   active: true,
-  identity: { id: 'me', traits: { email: 'bea@voorbeeldstad.nl', name: { first: 'Bea', last: 'Beheerder' } }, credentials: ['password', 'totp'] },
+  identity: {
+    id: 'me',
+    traits: { email: 'bea@voorbeeldstad.nl', name: { first: 'Bea', last: 'Beheerder' } },
+    credentials: ['password', 'totp'],
+  },
   permissions: [],
-  activeOrg: { id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad', subdivisions: [{ id: 'ruimte', label: 'Ruimte en wonen' }, { id: 'financien', label: 'Financiën' }] },
+  activeOrg: {
+    id: 'voorbeeldstad',
+    label: 'Gemeente Voorbeeldstad',
+    subdivisions: [
+      { id: 'ruimte', label: 'Ruimte en wonen' },
+      { id: 'financien', label: 'Financiën' },
+    ],
+  },
   isAdmin: true,
   authenticator_assurance_level: 'aal2',
   aal2Required: true,
@@ -25,14 +36,25 @@ const user = (id: string, first: string, email: string, extra: Record<string, un
   created_at: '2026-03-01T12:00:00Z',
   credentials: ['password'],
   verified: true,
-  permissions: [{ namespace: 'subdivisions', object: 'ruimte_voorbeeldstad', relation: 'issuer', label: 'Ruimte en wonen', roleId: 'ruimte' }],
+  permissions: [
+    {
+      namespace: 'subdivisions',
+      object: 'ruimte_voorbeeldstad',
+      relation: 'issuer',
+      label: 'Ruimte en wonen',
+      roleId: 'ruimte',
+    },
+  ],
   userType: { id: 'analyst', label: 'Medewerker' },
   ...extra,
 });
 
 const list = [
   user('u1', 'Karel', 'karel@voorbeeldstad.nl', { state: 'inactive' }),
-  user('me', 'Bea', 'bea@voorbeeldstad.nl', { userType: { id: 'administrator', label: 'Beheerder' }, credentials: ['password', 'totp'] }),
+  user('me', 'Bea', 'bea@voorbeeldstad.nl', {
+    userType: { id: 'administrator', label: 'Beheerder' },
+    credentials: ['password', 'totp'],
+  }),
   user('u2', 'anna', 'anna@voorbeeldstad.nl'),
 ];
 
@@ -45,12 +67,24 @@ const routes = (
   </>
 );
 
-function standardNetwork(extra?: (url: URL, init?: RequestInit) => { status: number; body?: unknown } | undefined, whoami = me()) {
+function standardNetwork(
+  extra?: (url: URL, init?: RequestInit) => { status: number; body?: unknown } | undefined,
+  whoami = me(),
+) {
   return fakeNetwork((url, init) => {
     const answer = extra?.(url, init);
     if (answer) return answer;
     if (url.pathname === '/api/users/whoami') return { status: 200, body: whoami };
-    if (url.pathname === '/api/config') return { status: 200, body: { title: 'Datavoorzieningen VNG', description: 'x', supportEmail: 'hulp@example.nl', feedbackEmail: null } };
+    if (url.pathname === '/api/config')
+      return {
+        status: 200,
+        body: {
+          title: 'Datavoorzieningen VNG',
+          description: 'x',
+          supportEmail: 'hulp@example.nl',
+          feedbackEmail: null,
+        },
+      };
     if (url.pathname === '/api/users/admins') return { status: 200, body: [] };
     if (url.pathname === '/api/users' && (!init?.method || init.method === 'GET')) return { status: 200, body: list };
     return undefined;
@@ -71,7 +105,10 @@ describe('OverviewScreen', () => {
   });
 
   it('sends an administrator without a second factor to link an app, and one with an app to the code step', async () => {
-    const calls = standardNetwork(undefined, me({ authenticator_assurance_level: 'aal1', identity: { ...me().identity, credentials: ['password'] } }));
+    const calls = standardNetwork(
+      undefined,
+      me({ authenticator_assurance_level: 'aal1', identity: { ...me().identity, credentials: ['password'] } }),
+    );
     renderAt('/', routes);
     expect(await screen.findByText('Koppel-pagina')).toBeInTheDocument();
     expect(calls.some((call) => call.url.pathname === '/api/users')).toBe(false);
@@ -85,7 +122,11 @@ describe('OverviewScreen', () => {
     standardNetwork();
     renderAt('/', routes);
     const rows = await screen.findAllByRole('row');
-    expect(rows.slice(1).map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual(['Bea Test', 'anna Test', 'Karel Test (geblokkeerd)']);
+    expect(rows.slice(1).map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual([
+      'Bea Test',
+      'anna Test',
+      'Karel Test (geblokkeerd)',
+    ]);
     expect(rows[3]).toHaveClass('dvp-row--blocked');
     expect(within(rows[1]!).getByText('1 maart 2026')).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'Type gebruiker' })).toHaveAttribute('aria-sort', 'ascending');
@@ -98,7 +139,11 @@ describe('OverviewScreen', () => {
     await screen.findAllByRole('row');
     await userEvent.selectOptions(screen.getByLabelText('Sorteer op'), 'Naam');
     let rows = screen.getAllByRole('row').slice(1);
-    expect(rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual(['anna@voorbeeldstad.nl', 'bea@voorbeeldstad.nl', 'karel@voorbeeldstad.nl']);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual([
+      'anna@voorbeeldstad.nl',
+      'bea@voorbeeldstad.nl',
+      'karel@voorbeeldstad.nl',
+    ]);
     await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'KAREL');
     rows = screen.getAllByRole('row').slice(1);
     expect(rows).toHaveLength(1);
@@ -109,7 +154,9 @@ describe('OverviewScreen', () => {
     expect(screen.getByText('3 gebruikers gevonden')).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'x');
     rows = screen.getAllByRole('row').slice(1);
-    expect(rows.map((row) => row.textContent)).toEqual(["Geen gebruikers gevonden bij 'voorbeeldstad.nlx'. Zoek op een deel van de naam of het e-mailadres."]);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      "Geen gebruikers gevonden bij 'voorbeeldstad.nlx'. Zoek op een deel van de naam of het e-mailadres.",
+    ]);
     expect(screen.getByText('0 gebruikers gevonden')).toBeInTheDocument();
   });
 
@@ -125,7 +172,9 @@ describe('OverviewScreen', () => {
       // A byte order mark first, so that spreadsheet programs read UTF-8 (text() drops it when decoding).
       expect([...new Uint8Array(await all!.blob.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const lines = (await all!.blob.text()).split('\r\n');
-      expect(lines[0]).toBe('Voornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;Aangemaakt;Status;Authenticator-app;E-mailadres bevestigd');
+      expect(lines[0]).toBe(
+        'Voornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;Aangemaakt;Status;Authenticator-app;E-mailadres bevestigd',
+      );
       expect(lines.slice(1, 4)).toEqual([
         'Bea;Test;bea@voorbeeldstad.nl;Beheerder;Ruimte en wonen;2026-03-01;actief;ja;ja',
         'anna;Test;anna@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;actief;nee;ja',
@@ -134,7 +183,10 @@ describe('OverviewScreen', () => {
 
       await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'karel');
       await userEvent.click(screen.getByRole('button', { name: 'Deze gebruiker downloaden (CSV)' }));
-      expect((await downloads.files[1]!.blob.text()).split('\r\n').slice(1)).toEqual(['Karel;Test;karel@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;geblokkeerd;nee;ja', '']);
+      expect((await downloads.files[1]!.blob.text()).split('\r\n').slice(1)).toEqual([
+        'Karel;Test;karel@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;geblokkeerd;nee;ja',
+        '',
+      ]);
       await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'x');
       expect(screen.queryByRole('button', { name: /downloaden \(CSV\)/ })).toBeNull();
     } finally {
@@ -172,7 +224,9 @@ describe('OverviewScreen', () => {
   });
 
   it('blocks after confirmation, reloads the list and shows the toast', async () => {
-    const calls = standardNetwork((url, init) => (url.pathname === '/api/users/u2' && init?.method === 'PUT' ? { status: 200, body: {} } : undefined));
+    const calls = standardNetwork((url, init) =>
+      url.pathname === '/api/users/u2' && init?.method === 'PUT' ? { status: 200, body: {} } : undefined,
+    );
     renderAt('/', routes);
     const rows = (await screen.findAllByRole('row')).slice(1);
     await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Blokkeer' }));
@@ -189,7 +243,8 @@ describe('OverviewScreen', () => {
   it('checks the e-mail address when leaving the field of the new-user form, and adds only permissions to an existing account', async () => {
     const calls = standardNetwork((url, init) => {
       if (url.pathname === '/api/users' && init?.method === 'POST') return { status: 200, body: true };
-      if (url.pathname === '/api/users' && init?.method === 'HEAD') return { status: url.searchParams.get('email') === 'anna@voorbeeldstad.nl' ? 200 : 404 };
+      if (url.pathname === '/api/users' && init?.method === 'HEAD')
+        return { status: url.searchParams.get('email') === 'anna@voorbeeldstad.nl' ? 200 : 404 };
       return undefined;
     });
     renderAt('/', routes);
@@ -218,14 +273,27 @@ describe('OverviewScreen', () => {
     await userEvent.type(within(dialog).getByLabelText('E-mailadres', { exact: false }), 'geen-adres');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Toevoegen' }));
     await waitFor(() => expect(errorSummary()).toHaveFocus());
-    expect(summaryItems()).toEqual(['Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.', 'Vul de naam in van de aan te maken gebruiker.']);
-    expect(descriptionOf(within(dialog).getByLabelText('E-mailadres', { exact: false }))).toContain('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.');
-    expect(descriptionOf(within(dialog).getByLabelText('Voornaam'))).toBe('Vul de naam in van de aan te maken gebruiker.');
-    expect(descriptionOf(within(dialog).getByLabelText('Achternaam'))).toBe('Vul de naam in van de aan te maken gebruiker.');
+    expect(summaryItems()).toEqual([
+      'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.',
+      'Vul de naam in van de aan te maken gebruiker.',
+    ]);
+    expect(descriptionOf(within(dialog).getByLabelText('E-mailadres', { exact: false }))).toContain(
+      'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.',
+    );
+    expect(descriptionOf(within(dialog).getByLabelText('Voornaam'))).toBe(
+      'Vul de naam in van de aan te maken gebruiker.',
+    );
+    expect(descriptionOf(within(dialog).getByLabelText('Achternaam'))).toBe(
+      'Vul de naam in van de aan te maken gebruiker.',
+    );
   });
 
   it('shows the spec texts when the list cannot be loaded, and keeps the new-user button disabled', async () => {
-    standardNetwork((url, init) => (url.pathname === '/api/users' && (!init?.method || init.method === 'GET') ? { status: 500, body: { error: { code: 500 } } } : undefined));
+    standardNetwork((url, init) =>
+      url.pathname === '/api/users' && (!init?.method || init.method === 'GET')
+        ? { status: 500, body: { error: { code: 500 } } }
+        : undefined,
+    );
     const { container } = renderAt('/', routes);
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Er is iets misgegaan.');
@@ -236,7 +304,11 @@ describe('OverviewScreen', () => {
   });
 
   it('says the user cannot be found when a 2FA reset meets a deleted account', async () => {
-    standardNetwork((url, init) => (url.pathname === '/api/users/me/totp' && init?.method === 'DELETE' ? { status: 404, body: { error: { code: 404 } } } : undefined));
+    standardNetwork((url, init) =>
+      url.pathname === '/api/users/me/totp' && init?.method === 'DELETE'
+        ? { status: 404, body: { error: { code: 404 } } }
+        : undefined,
+    );
     renderAt('/', routes);
     const rows = (await screen.findAllByRole('row')).slice(1);
     await userEvent.click(within(rows[0]!).getByRole('button', { name: 'Reset 2FA' }));
@@ -247,7 +319,7 @@ describe('OverviewScreen', () => {
   });
 
   it('edits names and data roles: the old roles are removed before the chosen ones are added', async () => {
-    const calls = standardNetwork((url, init) => {
+    const calls = standardNetwork((_url, init) => {
       if (init?.method === 'PUT' || init?.method === 'DELETE') return { status: 200, body: {} };
       return undefined;
     });
@@ -267,18 +339,24 @@ describe('OverviewScreen', () => {
     await userEvent.click(within(dialog).getByLabelText('Financiën'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Opslaan' }));
     expect(await screen.findByText('Gebruiker aangepast')).toBeInTheDocument();
-    const writes = calls.filter((call) => call.init?.method === 'PUT' || call.init?.method === 'DELETE').map((call) => `${call.init?.method} ${call.url.pathname}${call.url.search}`);
+    const writes = calls
+      .filter((call) => call.init?.method === 'PUT' || call.init?.method === 'DELETE')
+      .map((call) => `${call.init?.method} ${call.url.pathname}${call.url.search}`);
     expect(writes).toEqual([
       'PUT /api/users/u2',
       'DELETE /api/permissions?namespace=subdivisions&object=ruimte_voorbeeldstad&relation=issuer&subject_id=u2',
       'PUT /api/permissions/u2',
     ]);
     const granted = calls.find((call) => call.url.pathname === '/api/permissions/u2');
-    expect(JSON.parse(String(granted?.init?.body))).toEqual([{ namespace: 'subdivisions', object: 'financien_voorbeeldstad', relation: 'issuer' }]);
+    expect(JSON.parse(String(granted?.init?.body))).toEqual([
+      { namespace: 'subdivisions', object: 'financien_voorbeeldstad', relation: 'issuer' },
+    ]);
   });
 
   it('unblocks and deletes after their confirmations, with the spec texts', async () => {
-    standardNetwork((url, init) => (init?.method === 'PUT' || init?.method === 'DELETE' ? { status: 200, body: {} } : undefined));
+    standardNetwork((_url, init) =>
+      init?.method === 'PUT' || init?.method === 'DELETE' ? { status: 200, body: {} } : undefined,
+    );
     const { container } = renderAt('/', routes);
     const rows = (await screen.findAllByRole('row')).slice(1);
     await userEvent.click(within(rows[2]!).getByRole('button', { name: 'Deblokkeer' }));

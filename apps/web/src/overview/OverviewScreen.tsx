@@ -14,7 +14,10 @@ import { SORT_OPTIONS, fullName, longDate, searchUsers, sortUsers, type SortKey 
 import { UserFormDialog } from './UserFormDialog';
 import { usersCsv, usersCsvName } from './users-csv';
 
-type Action = { kind: 'new' } | { kind: 'edit' | 'block' | 'unblock' | 'delete' | 'reset'; user: PortalUser } | undefined;
+type Action =
+  | { kind: 'new' }
+  | { kind: 'edit' | 'block' | 'unblock' | 'delete' | 'reset'; user: PortalUser }
+  | undefined;
 
 function RowAction({ label, onPress }: { label: string; onPress(): void }) {
   return (
@@ -66,11 +69,18 @@ export default function OverviewScreen() {
   useEffect(() => {
     if (action || !returnFocus.current) return;
     returnFocus.current = false;
-    const frame = window.requestAnimationFrame(() => (opener.current?.isConnected ? opener.current : newUserButton.current)?.focus());
+    const frame = window.requestAnimationFrame(() =>
+      (opener.current?.isConnected ? opener.current : newUserButton.current)?.focus(),
+    );
     return () => window.cancelAnimationFrame(frame);
   }, [action]);
   const [busy, setBusy] = useState(false);
-  const users = useQuery({ queryKey: ['users', 'list'], queryFn: () => usersApi<PortalUser[]>('/users'), enabled: Boolean(me.data?.isAdmin) && me.data !== undefined && !secondFactorGate(me.data), retry: false });
+  const users = useQuery({
+    queryKey: ['users', 'list'],
+    queryFn: () => usersApi<PortalUser[]>('/users'),
+    enabled: Boolean(me.data?.isAdmin) && me.data !== undefined && !secondFactorGate(me.data),
+    retry: false,
+  });
   const shown = useMemo(() => sortUsers(searchUsers(users.data ?? [], search), sort), [users.data, search, sort]);
 
   if (me.isPending) return null;
@@ -103,14 +113,25 @@ export default function OverviewScreen() {
       <main className="dvp-main" id="inhoud">
         <h1 className="utrecht-heading-1">Overzicht</h1>
         <div className="dvp-toolbar">
-          <button type="button" className="utrecht-button utrecht-button--primary-action" ref={newUserButton} disabled={users.isPending || users.isError} onClick={() => open({ kind: 'new' })}>
+          <button
+            type="button"
+            className="utrecht-button utrecht-button--primary-action"
+            ref={newUserButton}
+            disabled={users.isPending || users.isError}
+            onClick={() => open({ kind: 'new' })}
+          >
             Nieuwe gebruiker toevoegen
           </button>
           <div className="utrecht-form-field">
             <label className="utrecht-form-label" htmlFor="sorteer">
               Sorteer op
             </label>
-            <select id="sorteer" className="utrecht-select utrecht-select--html-select" value={sort} onChange={(e) => setSort(e.target.value as SortKey)}>
+            <select
+              id="sorteer"
+              className="utrecht-select utrecht-select--html-select"
+              value={sort}
+              onChange={(e) => setSort(e.target.value as SortKey)}
+            >
               {SORT_OPTIONS.map((option) => (
                 <option key={option.key} value={option.key}>
                   {option.label}
@@ -122,13 +143,21 @@ export default function OverviewScreen() {
             <label className="utrecht-form-label" htmlFor="zoek">
               Zoek gebruiker
             </label>
-            <input id="zoek" type="search" className="utrecht-textbox utrecht-textbox--html-input" value={search} onChange={(e) => setSearch(e.target.value)} />
+            <input
+              id="zoek"
+              type="search"
+              className="utrecht-textbox utrecht-textbox--html-input"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
           </div>
         </div>
         {users.isPending && <p role="status">Gebruikers laden…</p>}
         {/* Screen readers hear how many users a search leaves; sighted people see the table change. */}
         <p role="status" className="dvp-visually-hidden">
-          {users.data && search.trim() ? `${shown.length} ${shown.length === 1 ? 'gebruiker' : 'gebruikers'} gevonden` : ''}
+          {users.data && search.trim()
+            ? `${shown.length} ${shown.length === 1 ? 'gebruiker' : 'gebruikers'} gevonden`
+            : ''}
         </p>
         {users.isError && (
           <ErrorAlert>
@@ -136,25 +165,41 @@ export default function OverviewScreen() {
             <p className="utrecht-paragraph">Kan geen gebruikers ophalen, probeer het later nog eens.</p>
             <p className="utrecht-paragraph">
               Blijft dit gebeuren? Mail dan naar{' '}
-              {config.data?.supportEmail ? <a href={`mailto:${config.data.supportEmail}`}>{config.data.supportEmail}</a> : 'de ondersteuning'}.
+              {config.data?.supportEmail ? (
+                <a href={`mailto:${config.data.supportEmail}`}>{config.data.supportEmail}</a>
+              ) : (
+                'de ondersteuning'
+              )}
+              .
             </p>
           </ErrorAlert>
         )}
         {users.data && (
-          // A region that takes the focus, so that keyboard users can scroll a table wider than the screen.
+          // biome-ignore lint/a11y: a focusable region lets keyboard users scroll a table wider than the screen
           <div className="dvp-table-scroll" role="region" aria-label="Gebruikers" tabIndex={0}>
             <table className="dvp-table">
               <caption className="dvp-visually-hidden">Gebruikers van {me.data.activeOrg?.label}</caption>
               <thead>
                 <tr>
-                  {(['Naam', 'E-mailadres', 'Type gebruiker', 'Datarol', 'Aangemaakt', 'Acties'] as const).map((column) => {
-                    const key = { Naam: 'name', 'E-mailadres': 'email', 'Type gebruiker': 'type', Aangemaakt: 'created' }[column as string] as SortKey | undefined;
-                    return (
-                      <th key={column} scope="col" aria-sort={key && key === sort ? (key === 'created' ? 'descending' : 'ascending') : undefined}>
-                        {column}
-                      </th>
-                    );
-                  })}
+                  {(['Naam', 'E-mailadres', 'Type gebruiker', 'Datarol', 'Aangemaakt', 'Acties'] as const).map(
+                    (column) => {
+                      const key = {
+                        Naam: 'name',
+                        'E-mailadres': 'email',
+                        'Type gebruiker': 'type',
+                        Aangemaakt: 'created',
+                      }[column as string] as SortKey | undefined;
+                      return (
+                        <th
+                          key={column}
+                          scope="col"
+                          aria-sort={key && key === sort ? (key === 'created' ? 'descending' : 'ascending') : undefined}
+                        >
+                          {column}
+                        </th>
+                      );
+                    },
+                  )}
                 </tr>
               </thead>
               <tbody>
@@ -177,7 +222,9 @@ export default function OverviewScreen() {
                     <td>{longDate(user.created_at)}</td>
                     <td>
                       <div className="dvp-row-actions">
-                        {user.credentials.includes('totp') && <RowAction label="Reset 2FA" onPress={() => open({ kind: 'reset', user })} />}
+                        {user.credentials.includes('totp') && (
+                          <RowAction label="Reset 2FA" onPress={() => open({ kind: 'reset', user })} />
+                        )}
                         <RowAction label="Bewerken" onPress={() => open({ kind: 'edit', user })} />
                         {/* Nobody blocks or deletes themselves; the server refuses it too. */}
                         {user.id !== me.data.identity.id &&
@@ -186,14 +233,20 @@ export default function OverviewScreen() {
                           ) : (
                             <RowAction label="Blokkeer" onPress={() => open({ kind: 'block', user })} />
                           ))}
-                        {user.id !== me.data.identity.id && <RowAction label="Verwijderen" onPress={() => open({ kind: 'delete', user })} />}
+                        {user.id !== me.data.identity.id && (
+                          <RowAction label="Verwijderen" onPress={() => open({ kind: 'delete', user })} />
+                        )}
                       </div>
                     </td>
                   </tr>
                 ))}
                 {shown.length === 0 && (
                   <tr>
-                    <td colSpan={6}>{search.trim() ? `Geen gebruikers gevonden bij '${search.trim()}'. Zoek op een deel van de naam of het e-mailadres.` : 'Er zijn nog geen gebruikers.'}</td>
+                    <td colSpan={6}>
+                      {search.trim()
+                        ? `Geen gebruikers gevonden bij '${search.trim()}'. Zoek op een deel van de naam of het e-mailadres.`
+                        : 'Er zijn nog geen gebruikers.'}
+                    </td>
                   </tr>
                 )}
               </tbody>
@@ -205,9 +258,17 @@ export default function OverviewScreen() {
             <button
               type="button"
               className="utrecht-button utrecht-button--secondary-action"
-              onClick={() => downloadFile(usersCsvName(me.data.activeOrg?.id ?? 'organisatie', new Date()), usersCsv(shown), 'text/csv;charset=utf-8')}
+              onClick={() =>
+                downloadFile(
+                  usersCsvName(me.data.activeOrg?.id ?? 'organisatie', new Date()),
+                  usersCsv(shown),
+                  'text/csv;charset=utf-8',
+                )
+              }
             >
-              {search.trim() ? `Deze ${shown.length === 1 ? 'gebruiker' : `${shown.length} gebruikers`} downloaden (CSV)` : 'Alle gebruikers downloaden (CSV)'}
+              {search.trim()
+                ? `Deze ${shown.length === 1 ? 'gebruiker' : `${shown.length} gebruikers`} downloaden (CSV)`
+                : 'Alle gebruikers downloaden (CSV)'}
             </button>
           </p>
         )}
@@ -221,24 +282,77 @@ export default function OverviewScreen() {
           />
         )}
         {action?.kind === 'block' && (
-          <ConfirmDialog title="Gebruiker blokkeren" confirmLabel="Blokkeren" danger busy={busy} onClose={close} onConfirm={() => void run(() => setState(action.user, 'inactive'), 'Gebruiker geblokkeerd.', 'Fout opgetreden bij wijzigen gebruiker status.')}>
+          <ConfirmDialog
+            title="Gebruiker blokkeren"
+            confirmLabel="Blokkeren"
+            danger
+            busy={busy}
+            onClose={close}
+            onConfirm={() =>
+              void run(
+                () => setState(action.user, 'inactive'),
+                'Gebruiker geblokkeerd.',
+                'Fout opgetreden bij wijzigen gebruiker status.',
+              )
+            }
+          >
             <p className="utrecht-paragraph">Weet je zeker dat je de gebruiker wil blokkeren?</p>
           </ConfirmDialog>
         )}
         {action?.kind === 'unblock' && (
-          <ConfirmDialog title="Gebruiker deblokkeren" confirmLabel="Deblokkeren" busy={busy} onClose={close} onConfirm={() => void run(() => setState(action.user, 'active'), 'Gebruiker gedeblokkeerd.', 'Fout opgetreden bij wijzigen gebruiker status.')}>
+          <ConfirmDialog
+            title="Gebruiker deblokkeren"
+            confirmLabel="Deblokkeren"
+            busy={busy}
+            onClose={close}
+            onConfirm={() =>
+              void run(
+                () => setState(action.user, 'active'),
+                'Gebruiker gedeblokkeerd.',
+                'Fout opgetreden bij wijzigen gebruiker status.',
+              )
+            }
+          >
             <p className="utrecht-paragraph">Weet je zeker dat je de gebruiker wil deblokkeren?</p>
           </ConfirmDialog>
         )}
         {action?.kind === 'delete' && (
-          <ConfirmDialog title="Gebruiker verwijderen" confirmLabel="Verwijderen" danger busy={busy} onClose={close} onConfirm={() => void run(() => usersApi(`/users?id=${action.user.id}`, { method: 'DELETE' }), 'Gebruiker verwijderd.', 'Fout opgetreden bij verwijderen gebruiker.')}>
+          <ConfirmDialog
+            title="Gebruiker verwijderen"
+            confirmLabel="Verwijderen"
+            danger
+            busy={busy}
+            onClose={close}
+            onConfirm={() =>
+              void run(
+                () => usersApi(`/users?id=${action.user.id}`, { method: 'DELETE' }),
+                'Gebruiker verwijderd.',
+                'Fout opgetreden bij verwijderen gebruiker.',
+              )
+            }
+          >
             <p className="utrecht-paragraph">Weet je zeker dat je de gebruiker wil verwijderen?</p>
           </ConfirmDialog>
         )}
         {action?.kind === 'reset' && (
-          <ConfirmDialog title="2FA Resetten" confirmLabel="Resetten" danger busy={busy} onClose={close} onConfirm={() => void run(() => usersApi(`/users/${action.user.id}/totp`, { method: 'DELETE' }), '2FA reset succesvol', 'Fout opgetreden bij het resetten van 2FA.', 'Kan gebruiker niet vinden.')}>
+          <ConfirmDialog
+            title="2FA Resetten"
+            confirmLabel="Resetten"
+            danger
+            busy={busy}
+            onClose={close}
+            onConfirm={() =>
+              void run(
+                () => usersApi(`/users/${action.user.id}/totp`, { method: 'DELETE' }),
+                '2FA reset succesvol',
+                'Fout opgetreden bij het resetten van 2FA.',
+                'Kan gebruiker niet vinden.',
+              )
+            }
+          >
             <p className="utrecht-paragraph">
-              Weet je zeker dat je de tweestapsverificatie van {fullName(action.user)} wil resetten? De gebruiker moet daarna bij de volgende keer inloggen de authenticator-app opnieuw instellen.
+              Weet je zeker dat je de tweestapsverificatie van {fullName(action.user)} wil resetten? De gebruiker moet
+              daarna bij de volgende keer inloggen de authenticator-app opnieuw instellen.
             </p>
           </ConfirmDialog>
         )}

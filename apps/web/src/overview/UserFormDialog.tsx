@@ -11,12 +11,17 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The form's rules (spec §5); an address that has an account already keeps its own names, so they are not asked. */
 const schemaFor = (mode: 'create' | 'edit', existingAccount = false) => {
-  const nameMessage = mode === 'create' ? 'Vul de naam in van de aan te maken gebruiker.' : 'De gebruiker moet een naam hebben.';
+  const nameMessage =
+    mode === 'create' ? 'Vul de naam in van de aan te maken gebruiker.' : 'De gebruiker moet een naam hebben.';
   const name = existingAccount ? z.string() : z.string().trim().min(1, nameMessage).max(50, 'Naam is te lang.');
   return z.object({
     firstName: name,
     surname: name,
-    email: z.string().trim().toLowerCase().regex(EMAIL, 'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.'),
+    email: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(EMAIL, 'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.'),
     subdivisions: z.array(z.string()),
     isAdmin: z.boolean(),
   });
@@ -45,7 +50,8 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
   };
   const roles = (user?.permissions ?? []).filter((p) => p.namespace === 'subdivisions').map((p) => p.roleId ?? '');
   const form = useForm<z.input<ReturnType<typeof schemaFor>>, unknown, Values>({
-    resolver: (values, context, options) => zodResolver(schemaFor(mode, existsRef.current === true))(values, context, options),
+    resolver: (values, context, options) =>
+      zodResolver(schemaFor(mode, existsRef.current === true))(values, context, options),
     // The error summary takes the focus instead (GOV.UK pattern).
     shouldFocusError: false,
     defaultValues: {
@@ -72,7 +78,11 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
   }
 
   const permissionsOf = (values: Values) => [
-    ...values.subdivisions.map((roleId) => ({ namespace: 'subdivisions', object: `${roleId}_${org.id}`, relation: 'issuer' })),
+    ...values.subdivisions.map((roleId) => ({
+      namespace: 'subdivisions',
+      object: `${roleId}_${org.id}`,
+      relation: 'issuer',
+    })),
     ...(values.isAdmin ? [{ namespace: 'organizations', object: org.id, relation: 'admin' }] : []),
   ];
 
@@ -80,7 +90,9 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
     try {
       if (mode === 'create') {
         const existing = existsRef.current === true;
-        const traits = existing ? { email: values.email } : { email: values.email, name: { first: values.firstName, last: values.surname } };
+        const traits = existing
+          ? { email: values.email }
+          : { email: values.email, name: { first: values.firstName, last: values.surname } };
         try {
           await usersApi('/users', { method: 'POST', body: { traits, permissions: permissionsOf(values) } });
         } catch (error) {
@@ -92,7 +104,14 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
       }
       const target = user!;
       try {
-        await usersApi(`/users/${target.id}`, { method: 'PUT', body: { schema_id: target.schema_id, state: target.state, traits: { email: values.email, name: { first: values.firstName, last: values.surname } } } });
+        await usersApi(`/users/${target.id}`, {
+          method: 'PUT',
+          body: {
+            schema_id: target.schema_id,
+            state: target.state,
+            traits: { email: values.email, name: { first: values.firstName, last: values.surname } },
+          },
+        });
       } catch {
         return onError('Kon gebruiker niet bewerken');
       }
@@ -101,7 +120,12 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
         for (const permission of target.permissions) {
           if (permission.namespace === 'organizations' && permission.relation !== 'admin') continue;
           if (permission.relation === 'admin' && editingSelf) continue;
-          const query = new URLSearchParams({ namespace: permission.namespace, object: permission.object, relation: permission.relation, subject_id: target.id });
+          const query = new URLSearchParams({
+            namespace: permission.namespace,
+            object: permission.object,
+            relation: permission.relation,
+            subject_id: target.id,
+          });
           await usersApi(`/permissions?${query}`, { method: 'DELETE' });
         }
         const wanted = permissionsOf(values).filter((p) => !(editingSelf && p.relation === 'admin'));
@@ -112,7 +136,10 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
       onDone('Gebruiker aangepast');
     } catch (error) {
       const reason = error instanceof UsersApiError ? error.body?.error?.message : undefined;
-      onError(reason ?? 'Fout bij het aanmaken van een nieuwe gebruiker. Als dit aanhoudt, neem dan contact op met een systeem beheerder.');
+      onError(
+        reason ??
+          'Fout bij het aanmaken van een nieuwe gebruiker. Als dit aanhoudt, neem dan contact op met een systeem beheerder.',
+      );
     }
   }
 
@@ -125,8 +152,16 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
           <Heading slot="title" className="utrecht-heading-2">
             {mode === 'create' ? 'Nieuwe gebruiker toevoegen' : 'Gebruiker bewerken'}
           </Heading>
-          <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
-            <ErrorSummary messages={messagesOf(errors, ['email', 'firstName', 'surname'])} focusOn={form.formState.submitCount} />
+          <form
+            className="dvp-form"
+            noValidate
+            onSubmit={form.handleSubmit(save)}
+            aria-busy={form.formState.isSubmitting}
+          >
+            <ErrorSummary
+              messages={messagesOf(errors, ['email', 'firstName', 'surname'])}
+              focusOn={form.formState.submitCount}
+            />
             <TextField
               label="E-mailadres"
               type="email"
@@ -148,14 +183,35 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
                 void checkEmail(event.target.value);
               }}
             />
-            <TextField label="Voornaam" autoComplete="off" disabled={exists === true} error={errors.firstName?.message} {...form.register('firstName')} />
-            <TextField label="Achternaam" autoComplete="off" disabled={exists === true} error={errors.surname?.message} {...form.register('surname')} />
+            <TextField
+              label="Voornaam"
+              autoComplete="off"
+              disabled={exists === true}
+              error={errors.firstName?.message}
+              {...form.register('firstName')}
+            />
+            <TextField
+              label="Achternaam"
+              autoComplete="off"
+              disabled={exists === true}
+              error={errors.surname?.message}
+              {...form.register('surname')}
+            />
             <fieldset className="utrecht-form-fieldset">
               <legend className="utrecht-form-fieldset__legend">Datarollen</legend>
-              <p className="utrecht-paragraph">Let op: met een datarol krijgt de gebruiker toegang tot beschermde gegevens. Geef alleen de datarollen die nodig zijn.</p>
+              <p className="utrecht-paragraph">
+                Let op: met een datarol krijgt de gebruiker toegang tot beschermde gegevens. Geef alleen de datarollen
+                die nodig zijn.
+              </p>
               {org.subdivisions.map((role) => (
                 <div key={role.id} className="utrecht-form-field utrecht-form-field--checkbox">
-                  <input id={`rol-${role.id}`} type="checkbox" className="utrecht-checkbox utrecht-checkbox--html-input" value={role.id} {...form.register('subdivisions')} />
+                  <input
+                    id={`rol-${role.id}`}
+                    type="checkbox"
+                    className="utrecht-checkbox utrecht-checkbox--html-input"
+                    value={role.id}
+                    {...form.register('subdivisions')}
+                  />
                   <label className="utrecht-form-label utrecht-form-label--checkbox" htmlFor={`rol-${role.id}`}>
                     {role.label}
                   </label>
@@ -163,7 +219,13 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
               ))}
             </fieldset>
             <div className="utrecht-form-field utrecht-form-field--checkbox">
-              <input id="is-admin" type="checkbox" className="utrecht-checkbox utrecht-checkbox--html-input" disabled={editingSelf} {...form.register('isAdmin')} />
+              <input
+                id="is-admin"
+                type="checkbox"
+                className="utrecht-checkbox utrecht-checkbox--html-input"
+                disabled={editingSelf}
+                {...form.register('isAdmin')}
+              />
               <label className="utrecht-form-label utrecht-form-label--checkbox" htmlFor="is-admin">
                 Administrator
               </label>
@@ -172,7 +234,11 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
               <button type="button" className="utrecht-button utrecht-button--secondary-action" onClick={onClose}>
                 Annuleren
               </button>
-              <button type="submit" className="utrecht-button utrecht-button--primary-action" disabled={form.formState.isSubmitting}>
+              <button
+                type="submit"
+                className="utrecht-button utrecht-button--primary-action"
+                disabled={form.formState.isSubmitting}
+              >
                 {mode === 'create' ? 'Toevoegen' : 'Opslaan'}
               </button>
             </div>

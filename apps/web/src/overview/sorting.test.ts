@@ -13,7 +13,11 @@ const user = (first: string, email: string, admin: boolean, created: string): Po
   permissions: [],
   userType: admin ? { id: 'administrator', label: 'Beheerder' } : { id: 'analyst', label: 'Medewerker' },
 });
-const users = [user('bram', 'b@x.nl', false, '2026-01-02T00:00:00Z'), user('Anna', 'z@x.nl', false, '2026-03-01T00:00:00Z'), user('Zoë', 'a@x.nl', true, '2025-12-01T00:00:00Z')];
+const users = [
+  user('bram', 'b@x.nl', false, '2026-01-02T00:00:00Z'),
+  user('Anna', 'z@x.nl', false, '2026-03-01T00:00:00Z'),
+  user('Zoë', 'a@x.nl', true, '2025-12-01T00:00:00Z'),
+];
 
 describe('overview sorting and search', () => {
   it('puts administrators first by default, then by name', () => {

@@ -18,7 +18,8 @@ export function sortUsers(users: PortalUser[], key: SortKey): PortalUser[] {
   const compare: Record<SortKey, (a: PortalUser, b: PortalUser) => number> = {
     name: byName,
     email: (a, b) => collator.compare(a.traits.email, b.traits.email),
-    type: (a, b) => Number(b.userType.id === 'administrator') - Number(a.userType.id === 'administrator') || byName(a, b),
+    type: (a, b) =>
+      Number(b.userType.id === 'administrator') - Number(a.userType.id === 'administrator') || byName(a, b),
     created: (a, b) => b.created_at.localeCompare(a.created_at),
   };
   return [...users].sort(compare[key]);
@@ -28,7 +29,11 @@ export function sortUsers(users: PortalUser[], key: SortKey): PortalUser[] {
 export function searchUsers(users: PortalUser[], query: string): PortalUser[] {
   const wanted = query.trim().toLocaleLowerCase('nl');
   if (!wanted) return users;
-  return users.filter((u) => fullName(u).toLocaleLowerCase('nl').includes(wanted) || u.traits.email.toLocaleLowerCase('nl').includes(wanted));
+  return users.filter(
+    (u) =>
+      fullName(u).toLocaleLowerCase('nl').includes(wanted) || u.traits.email.toLocaleLowerCase('nl').includes(wanted),
+  );
 }
 
-export const longDate = (iso: string) => new Intl.DateTimeFormat('nl-NL', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(iso));
+export const longDate = (iso: string) =>
+  new Intl.DateTimeFormat('nl-NL', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(iso));

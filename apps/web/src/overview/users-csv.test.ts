@@ -26,20 +26,46 @@ describe('usersCsv', () => {
       permissions: [
         { namespace: 'organizations', object: 'voorbeeldstad', relation: 'admin', label: 'Gemeente Voorbeeldstad' },
         { namespace: 'subdivisions', object: 'ruimte_voorbeeldstad', relation: 'issuer', label: 'Ruimte' },
-        { namespace: 'subdivisions', object: 'sociaal-domein_voorbeeldstad', relation: 'issuer', label: 'Sociaal domein' },
+        {
+          namespace: 'subdivisions',
+          object: 'sociaal-domein_voorbeeldstad',
+          relation: 'issuer',
+          label: 'Sociaal domein',
+        },
       ],
     }),
-    user({ first: '=HYPERLINK("https://kwaad.example")', last: '@Bakker', email: 'bert@voorbeeldstad.nl', state: 'inactive', verified: false, created_at: '2025-12-31T12:00:00Z' }),
+    user({
+      first: '=HYPERLINK("https://kwaad.example")',
+      last: '@Bakker',
+      email: 'bert@voorbeeldstad.nl',
+      state: 'inactive',
+      verified: false,
+      created_at: '2025-12-31T12:00:00Z',
+    }),
   ]);
 
   it('starts with a byte order mark and a header of Dutch column names, separated by semicolons', () => {
-    expect(csv.startsWith('\uFEFFVoornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;Aangemaakt;Status;Authenticator-app;E-mailadres bevestigd\r\n')).toBe(true);
+    expect(
+      csv.startsWith(
+        '\uFEFFVoornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;Aangemaakt;Status;Authenticator-app;E-mailadres bevestigd\r\n',
+      ),
+    ).toBe(true);
   });
 
   it('writes one row per user, quoting what holds a semicolon', () => {
     const rows = Papa.parse<string[]>(csv.slice(1).trim(), { delimiter: ';' }).data;
     expect(rows).toHaveLength(3);
-    expect(rows[1]).toEqual(['Anna', 'de Vries; Jansen', 'anna@voorbeeldstad.nl', 'Beheerder', 'Ruimte, Sociaal domein', '2026-03-04', 'actief', 'ja', 'ja']);
+    expect(rows[1]).toEqual([
+      'Anna',
+      'de Vries; Jansen',
+      'anna@voorbeeldstad.nl',
+      'Beheerder',
+      'Ruimte, Sociaal domein',
+      '2026-03-04',
+      'actief',
+      'ja',
+      'ja',
+    ]);
     expect(csv).toContain(';"de Vries; Jansen";');
   });
 

@@ -25,7 +25,17 @@ export function usersCsv(users: PortalUser[]): string {
     yesNo(user.credentials.includes('totp')),
     yesNo(user.verified),
   ]);
-  const fields = ['Voornaam', 'Achternaam', 'E-mailadres', 'Type gebruiker', 'Datarollen', 'Aangemaakt', 'Status', 'Authenticator-app', 'E-mailadres bevestigd'];
+  const fields = [
+    'Voornaam',
+    'Achternaam',
+    'E-mailadres',
+    'Type gebruiker',
+    'Datarollen',
+    'Aangemaakt',
+    'Status',
+    'Authenticator-app',
+    'E-mailadres bevestigd',
+  ];
   return `\uFEFF${Papa.unparse({ fields, data: rows }, { delimiter: ';', newline: '\r\n', escapeFormulae: true })}\r\n`;
 }
 

@@ -15,12 +15,21 @@ const routes = (
 /** The stored error report of kratos-contract.md §0.4: the herodot error object itself under `error`. */
 const report = (id: string) => ({
   id,
-  error: { id: 'security_csrf_violation', code: 403, status: 'Forbidden', reason: 'Please retry the flow and optionally clear your cookies.', message: 'the request was rejected to protect you from Cross-Site-Request-Forgery' },
+  error: {
+    id: 'security_csrf_violation',
+    code: 403,
+    status: 'Forbidden',
+    reason: 'Please retry the flow and optionally clear your cookies.',
+    message: 'the request was rejected to protect you from Cross-Site-Request-Forgery',
+  },
   created_at: '2026-03-01T12:00:00Z',
   updated_at: '2026-03-01T12:00:00Z',
 });
 
-function network(errors: (id: string) => { status: number; body?: unknown }, config: Record<string, unknown> = { supportEmail: 'hulp@voorbeeldstad.nl' }) {
+function network(
+  errors: (id: string) => { status: number; body?: unknown },
+  config: Record<string, unknown> = { supportEmail: 'hulp@voorbeeldstad.nl' },
+) {
   return fakeNetwork((url) => {
     if (url.pathname === '/api/config') return { status: 200, body: config };
     if (url.pathname === '/self-service/errors') return errors(url.searchParams.get('id') ?? '');
@@ -39,9 +48,18 @@ describe('ErrorScreen', () => {
     const { container } = renderAt('/error?id=9f1c-err', routes);
     expect(screen.getByRole('heading', { level: 1, name: 'Er is een fout opgetreden' })).toBeInTheDocument();
     const alert = screen.getByRole('alert');
-    expect(await within(alert).findByRole('link', { name: 'hulp@voorbeeldstad.nl' })).toHaveAttribute('href', 'mailto:hulp@voorbeeldstad.nl');
-    expect(alert.querySelector('p')).toHaveTextContent(/^Er is een fout opgetreden\. Blijft dit aanhouden, mail dan naar hulp@voorbeeldstad\.nl\.$/);
-    expect(await within(alert).findByText('Melding: the request was rejected to protect you from Cross-Site-Request-Forgery')).toBeInTheDocument();
+    expect(await within(alert).findByRole('link', { name: 'hulp@voorbeeldstad.nl' })).toHaveAttribute(
+      'href',
+      'mailto:hulp@voorbeeldstad.nl',
+    );
+    expect(alert.querySelector('p')).toHaveTextContent(
+      /^Er is een fout opgetreden\. Blijft dit aanhouden, mail dan naar hulp@voorbeeldstad\.nl\.$/,
+    );
+    expect(
+      await within(alert).findByText(
+        'Melding: the request was rejected to protect you from Cross-Site-Request-Forgery',
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Naar login' })).toHaveAttribute('href', '/');
     expect(document.title).toBe('Er is een fout opgetreden – Datavoorzieningen Portaal');
     const fetched = calls.filter((call) => call.url.pathname === '/self-service/errors');
@@ -55,7 +73,11 @@ describe('ErrorScreen', () => {
     network((id) => ({ status: 200, body: report(id) }), { supportEmail: null });
     const { container } = renderAt('/error?id=e1', routes);
     const alert = screen.getByRole('alert');
-    await waitFor(() => expect(alert.querySelector('p')).toHaveTextContent('Er is een fout opgetreden. Blijft dit aanhouden, mail dan naar de ondersteuning van je gemeente.'));
+    await waitFor(() =>
+      expect(alert.querySelector('p')).toHaveTextContent(
+        'Er is een fout opgetreden. Blijft dit aanhouden, mail dan naar de ondersteuning van je gemeente.',
+      ),
+    );
     await within(alert).findByText(/^Melding:/);
     expect(within(alert).queryByRole('link')).toBeNull();
     expect(await axeViolations(container)).toEqual([]);
@@ -74,7 +96,16 @@ describe('ErrorScreen', () => {
   it.each([
     [404, { error: { code: 404, status: 'Not Found', message: 'Unable to locate the resource' } }],
     [403, { error: { code: 403, status: 'Forbidden', message: 'The requested action was forbidden' } }],
-    [410, { error: { code: 410, status: 'Gone', message: 'The requested resource is no longer available because it has expired or is otherwise invalid.' } }],
+    [
+      410,
+      {
+        error: {
+          code: 410,
+          status: 'Gone',
+          message: 'The requested resource is no longer available because it has expired or is otherwise invalid.',
+        },
+      },
+    ],
   ])('goes back to / when the error report answers %i (spec §4)', async (status, body) => {
     network(() => ({ status, body }));
     renderAt('/error?id=onbekend', routes);
@@ -83,7 +114,16 @@ describe('ErrorScreen', () => {
   });
 
   it('stays on the error page with the general text when the report cannot be read for another reason', async () => {
-    const calls = network(() => ({ status: 500, body: { error: { code: 500, status: 'Internal Server Error', message: 'An internal server error occurred, please contact the system administrator' } } }));
+    const calls = network(() => ({
+      status: 500,
+      body: {
+        error: {
+          code: 500,
+          status: 'Internal Server Error',
+          message: 'An internal server error occurred, please contact the system administrator',
+        },
+      },
+    }));
     const { container } = renderAt('/error?id=stuk', routes);
     await waitFor(() => expect(calls.some((call) => call.url.pathname === '/self-service/errors')).toBe(true));
     await screen.findByRole('link', { name: 'hulp@voorbeeldstad.nl' });

@@ -32,7 +32,8 @@ export default function ErrorScreen() {
       <h1 className="utrecht-heading-1">Er is een fout opgetreden</h1>
       <ErrorAlert>
         <p className="utrecht-paragraph">
-          Er is een fout opgetreden. Blijft dit aanhouden, mail dan naar {support ? <a href={`mailto:${support}`}>{support}</a> : 'de ondersteuning van je gemeente'}.
+          Er is een fout opgetreden. Blijft dit aanhouden, mail dan naar{' '}
+          {support ? <a href={`mailto:${support}`}>{support}</a> : 'de ondersteuning van je gemeente'}.
         </p>
         {reason && <p className="utrecht-paragraph">Melding: {reason}</p>}
       </ErrorAlert>

@@ -6,7 +6,13 @@ import { answerLater, fakeNetwork, renderAt, silent, unreachable } from '../test
 import { axeViolations } from '../test-axe';
 import LoginScreen from './LoginScreen';
 
-const node = (name: string, type: string, group: string, label?: { id: number; text: string; context?: unknown }, value?: string) => ({
+const node = (
+  name: string,
+  type: string,
+  group: string,
+  label?: { id: number; text: string; context?: unknown },
+  value?: string,
+) => ({
   type: 'input',
   group,
   attributes: { node_type: 'input', name, type, value, required: true, disabled: false },
@@ -27,7 +33,11 @@ const loginFlow = (aal: 'aal1' | 'aal2', messages?: unknown[]) => ({
       aal === 'aal1'
         ? [
             node('csrf_token', 'hidden', 'default', undefined, 'csrf'),
-            node('identifier', 'text', 'default', { id: 1070002, text: 'E-Mail', context: { title: 'E-Mail', name: 'traits.email' } }),
+            node('identifier', 'text', 'default', {
+              id: 1070002,
+              text: 'E-Mail',
+              context: { title: 'E-Mail', name: 'traits.email' },
+            }),
             node('password', 'password', 'password', { id: 1070001, text: 'Password' }),
             node('method', 'submit', 'password', { id: 1010022, text: 'Sign in with password' }, 'password'),
           ]
@@ -49,7 +59,8 @@ const routes = (
   </>
 );
 
-const CONNECTION_PROBLEM = 'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw of mail naar de ondersteuning.';
+const CONNECTION_PROBLEM =
+  'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw of mail naar de ondersteuning.';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -72,10 +83,18 @@ describe('LoginScreen', () => {
   });
 
   it('says why after an automatic sign-out for lack of use, once', async () => {
-    fakeNetwork((url) => (url.pathname === '/self-service/login/browser' ? { status: 200, body: loginFlow('aal1') } : { status: 401, body: {} }));
+    fakeNetwork((url) =>
+      url.pathname === '/self-service/login/browser'
+        ? { status: 200, body: loginFlow('aal1') }
+        : { status: 401, body: {} },
+    );
     window.sessionStorage.setItem('dvp-uitgelogd-na-minuten', '30');
     const { unmount } = renderAt('/login', routes);
-    expect(await screen.findByText('Je bent automatisch uitgelogd, omdat je 30 minuten niets hebt gedaan. Log opnieuw in om verder te gaan.')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Je bent automatisch uitgelogd, omdat je 30 minuten niets hebt gedaan. Log opnieuw in om verder te gaan.',
+      ),
+    ).toBeInTheDocument();
     await screen.findByLabelText('Wachtwoord');
     unmount();
     renderAt('/login', routes);
@@ -84,7 +103,11 @@ describe('LoginScreen', () => {
   });
 
   it('uses the administrator text on an admin path', async () => {
-    fakeNetwork((url) => (url.pathname === '/self-service/login/browser' ? { status: 200, body: loginFlow('aal1') } : { status: 401, body: {} }));
+    fakeNetwork((url) =>
+      url.pathname === '/self-service/login/browser'
+        ? { status: 200, body: loginFlow('aal1') }
+        : { status: 401, body: {} },
+    );
     renderAt('/admin-login', routes);
     expect(await screen.findByText('Hier kunt u inloggen voor het Administrator dashboard.')).toBeInTheDocument();
   });
@@ -93,7 +116,11 @@ describe('LoginScreen', () => {
     const calls = fakeNetwork((url, init) => {
       if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };
       if (url.pathname === '/self-service/login/flows') return { status: 200, body: loginFlow('aal1') };
-      if (url.pathname === '/self-service/login' && init?.method === 'POST') return { status: 400, body: loginFlow('aal1', [{ id: 4000006, text: 'The provided credentials are invalid', type: 'error' }]) };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST')
+        return {
+          status: 400,
+          body: loginFlow('aal1', [{ id: 4000006, text: 'The provided credentials are invalid', type: 'error' }]),
+        };
       return { status: 401, body: {} };
     });
     renderAt('/admin-login', routes);
@@ -102,15 +129,21 @@ describe('LoginScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
     await screen.findByRole('alert');
     const sent = calls.find((call) => call.init?.method === 'POST');
-    expect(JSON.parse(String(sent?.init?.body))).toMatchObject({ identifier: 'bea@voorbeeldstad.nl', password: 'Kade-Brug-Sluis-Molen-93' });
-    expect(calls.filter((call) => call.url.pathname.startsWith('/self-service/login/')).map((call) => call.url.pathname)).toEqual(['/self-service/login/browser']);
+    expect(JSON.parse(String(sent?.init?.body))).toMatchObject({
+      identifier: 'bea@voorbeeldstad.nl',
+      password: 'Kade-Brug-Sluis-Molen-93',
+    });
+    expect(
+      calls.filter((call) => call.url.pathname.startsWith('/self-service/login/')).map((call) => call.url.pathname),
+    ).toEqual(['/self-service/login/browser']);
   });
 
   it('keeps what is typed when the screen draws again, such as when the portal settings arrive late', async () => {
     const calls = fakeNetwork((url, init) => {
       if (url.pathname === '/api/config') return { status: 200, body: { registrationEnabled: true } };
       if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };
-      if (url.pathname === '/self-service/login' && init?.method === 'POST') return { status: 400, body: loginFlow('aal1') };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST')
+        return { status: 400, body: loginFlow('aal1') };
       return { status: 401, body: {} };
     });
     const release = answerLater((url) => url.pathname === '/api/config');
@@ -123,7 +156,10 @@ describe('LoginScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
     await waitFor(() => expect(calls.some((call) => call.init?.method === 'POST')).toBe(true));
     const sent = calls.find((call) => call.init?.method === 'POST');
-    expect(JSON.parse(String(sent?.init?.body))).toMatchObject({ identifier: 'bea@voorbeeldstad.nl', password: 'Kade-Brug-Sluis-Molen-93' });
+    expect(JSON.parse(String(sent?.init?.body))).toMatchObject({
+      identifier: 'bea@voorbeeldstad.nl',
+      password: 'Kade-Brug-Sluis-Molen-93',
+    });
   });
 
   it('says the portal cannot be reached when the identity provider is down, instead of Laden… for ever', async () => {
@@ -154,7 +190,10 @@ describe('LoginScreen', () => {
     fakeNetwork((url, init) => {
       if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };
       if (url.pathname === '/self-service/login' && init?.method === 'POST') {
-        return { status: 400, body: loginFlow('aal1', [{ id: 4000006, text: 'The provided credentials are invalid', type: 'error' }]) };
+        return {
+          status: 400,
+          body: loginFlow('aal1', [{ id: 4000006, text: 'The provided credentials are invalid', type: 'error' }]),
+        };
       }
       return { status: 401, body: {} };
     });
@@ -166,9 +205,15 @@ describe('LoginScreen', () => {
   });
 
   it('asks for the authenticator code on the second step, with the spec texts', async () => {
-    fakeNetwork((url) => (url.pathname === '/self-service/login/browser' ? { status: 200, body: loginFlow('aal2') } : { status: 401, body: {} }));
+    fakeNetwork((url) =>
+      url.pathname === '/self-service/login/browser'
+        ? { status: 200, body: loginFlow('aal2') }
+        : { status: 401, body: {} },
+    );
     renderAt('/login?aal=aal2', routes);
-    expect(await screen.findByText('Open de authentiatie app op uw telefoon of tablet en voer de verificatiecode in.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Open de authentiatie app op uw telefoon of tablet en voer de verificatiecode in.'),
+    ).toBeInTheDocument();
     expect(screen.getByLabelText('Verificatiecode')).toHaveAttribute('autocomplete', 'one-time-code');
     expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Uitloggen' })).toBeInTheDocument();
@@ -177,8 +222,10 @@ describe('LoginScreen', () => {
   it('goes to /permissies one second after signing in', async () => {
     fakeNetwork((url, init) => {
       if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };
-      if (url.pathname === '/self-service/login' && init?.method === 'POST') return { status: 200, body: { session: { id: 's1' } } };
-      if (url.pathname === '/api/users/whoami') return init?.method ? { status: 200, body: { isAdmin: false } } : { status: 200, body: { isAdmin: false } };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST')
+        return { status: 200, body: { session: { id: 's1' } } };
+      if (url.pathname === '/api/users/whoami')
+        return init?.method ? { status: 200, body: { isAdmin: false } } : { status: 200, body: { isAdmin: false } };
       return undefined;
     });
     renderAt('/login', routes);
@@ -191,9 +238,12 @@ describe('LoginScreen', () => {
   it('asks for a flow with the return_to kept before sign-in, forgets it, and goes there afterwards, also on another allowed site', async () => {
     window.localStorage.setItem('dvp-return-to', 'https://dashboard.voorbeeldstad.nl/wijkmonitor#kaart');
     const calls = fakeNetwork((url, init) => {
-      if (url.pathname === '/self-service/login/browser') return { status: 200, body: { ...loginFlow('aal1'), return_to: url.searchParams.get('return_to') } };
-      if (url.pathname === '/self-service/login' && init?.method === 'POST') return { status: 200, body: { session: { id: 's1' } } };
-      if (url.pathname === '/api/users/whoami') return init?.method ? { status: 401, body: {} } : { status: 200, body: { isAdmin: false } };
+      if (url.pathname === '/self-service/login/browser')
+        return { status: 200, body: { ...loginFlow('aal1'), return_to: url.searchParams.get('return_to') } };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST')
+        return { status: 200, body: { session: { id: 's1' } } };
+      if (url.pathname === '/api/users/whoami')
+        return init?.method ? { status: 401, body: {} } : { status: 200, body: { isAdmin: false } };
       return undefined;
     });
     const assign = vi.fn();
@@ -204,12 +254,15 @@ describe('LoginScreen', () => {
     expect(created?.url.searchParams.get('return_to')).toBe('https://dashboard.voorbeeldstad.nl/wijkmonitor#kaart');
     expect(window.localStorage.getItem('dvp-return-to')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://dashboard.voorbeeldstad.nl/wijkmonitor#kaart'), { timeout: 2_500 });
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://dashboard.voorbeeldstad.nl/wijkmonitor#kaart'), {
+      timeout: 2_500,
+    });
   });
 
   it('sends a person who is signed in already to /permissies when the provider says so', async () => {
     fakeNetwork((url) => {
-      if (url.pathname === '/self-service/login/browser') return { status: 400, body: { error: { id: 'session_already_available', code: 400 } } };
+      if (url.pathname === '/self-service/login/browser')
+        return { status: 400, body: { error: { id: 'session_already_available', code: 400 } } };
       return { status: 401, body: {} };
     });
     renderAt('/login?aal=aal2', routes);
@@ -218,15 +271,23 @@ describe('LoginScreen', () => {
 
   it('keeps the administrator path for the second factor and ends on the overview', async () => {
     fakeNetwork((url, init) => {
-      if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow(url.searchParams.get('aal') === 'aal2' ? 'aal2' : 'aal1') };
+      if (url.pathname === '/self-service/login/browser')
+        return { status: 200, body: loginFlow(url.searchParams.get('aal') === 'aal2' ? 'aal2' : 'aal1') };
       if (url.pathname === '/self-service/login' && init?.method === 'POST') {
         const body = JSON.parse(String(init.body)) as { method: string };
         if (body.method === 'password') {
-          return { status: 422, body: { error: { id: 'browser_location_change_required', code: 422 }, redirect_browser_to: `${window.location.origin}/self-service/login/browser?aal=aal2` } };
+          return {
+            status: 422,
+            body: {
+              error: { id: 'browser_location_change_required', code: 422 },
+              redirect_browser_to: `${window.location.origin}/self-service/login/browser?aal=aal2`,
+            },
+          };
         }
         return { status: 200, body: { session: { id: 's1' } } };
       }
-      if (url.pathname === '/api/users/whoami') return { status: 200, body: { isAdmin: true, aal2Required: true, authenticator_assurance_level: 'aal2' } };
+      if (url.pathname === '/api/users/whoami')
+        return { status: 200, body: { isAdmin: true, aal2Required: true, authenticator_assurance_level: 'aal2' } };
       return undefined;
     });
     renderAt('/admin-login', routes);
@@ -247,9 +308,17 @@ describe('LoginScreen', () => {
       return { status: 401, body: {} };
     });
     const { container } = renderAt('/login?return_to=https://kwaadwillend.example/', routes);
-    expect(await screen.findByText('Het adres waar je hierna heen zou gaan, hoort niet bij het portaal. Je blijft daarom in het portaal.')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Het adres waar je hierna heen zou gaan, hoort niet bij het portaal. Je blijft daarom in het portaal.',
+      ),
+    ).toBeInTheDocument();
     expect(await screen.findByLabelText('Wachtwoord')).toBeInTheDocument();
-    expect(calls.filter((call) => call.url.pathname === '/self-service/login/browser').map((call) => call.url.searchParams.has('return_to'))).toEqual([true, false]);
+    expect(
+      calls
+        .filter((call) => call.url.pathname === '/self-service/login/browser')
+        .map((call) => call.url.searchParams.has('return_to')),
+    ).toEqual([true, false]);
     expect(await axeViolations(container)).toEqual([]);
   });
 
@@ -278,7 +347,8 @@ describe('LoginScreen', () => {
   it('says sign-in is not possible now when the provider answers 401, and keeps the form', async () => {
     fakeNetwork((url, init) => {
       if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };
-      if (url.pathname === '/self-service/login' && init?.method === 'POST') return { status: 401, body: { error: { code: 401 } } };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST')
+        return { status: 401, body: { error: { code: 401 } } };
       return { status: 401, body: {} };
     });
     renderAt('/login', routes);

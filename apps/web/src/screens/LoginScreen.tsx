@@ -16,7 +16,8 @@ import { takeKeptReturnTo } from '../layout/return-to';
 import { forgetIdleSignOut, idleSignOut } from '../sessions/idle-sign-out';
 
 const REDIRECT_DELAY_MS = 1_000;
-const CONNECTION_PROBLEM = 'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw of mail naar de ondersteuning.';
+const CONNECTION_PROBLEM =
+  'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw of mail naar de ondersteuning.';
 
 /**
  * Where a signed-in person goes: enrolment or the code step when still needed, the flow's return_to (which the
@@ -33,6 +34,12 @@ function destination(flow: LoginFlow, adminPath: boolean, user: CurrentUser | un
   }
   return adminPath && user?.isAdmin ? '/' : '/permissies';
 }
+
+/** The search parameters with the given flow id, for `setParams`. */
+const withFlow = (id: string) => (current: URLSearchParams) => {
+  current.set('flow', id);
+  return current;
+};
 
 const isElsewhere = (to: string) => /^https?:\/\//.test(to);
 
@@ -65,10 +72,11 @@ export default function LoginScreen() {
       setFlow(undefined);
       setParams(new URLSearchParams(), withNotice(notice));
     },
-    useFlow: (id: string) => setParams((current) => (current.set('flow', id), current), sameScreen()),
+    followFlow: (id: string) => setParams(withFlow(id), sameScreen()),
   };
 
   // The existing-session rules: a session without its second factor goes to enrolment or to the aal2 step.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new flow is started only when the address asks for one, not when the handlers are remade
   const start = useCallback(async () => {
     try {
       if (!aal && !refresh) {
@@ -82,14 +90,14 @@ export default function LoginScreen() {
       setFlow(created);
       if (!flowId) {
         justCreated.current = created.id;
-        setParams((current) => (current.set('flow', created.id), current), sameScreen());
+        setParams(withFlow(created.id), sameScreen());
       }
     } catch (error) {
       const { status } = await idpErrorOf(error);
       if (status === 0) return setProblem(CONNECTION_PROBLEM);
       await handleFlowError(error, 'login', actions);
     }
-  }, [flowId, aal, refresh, returnTo]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [flowId, aal, refresh, returnTo]);
 
   useEffect(() => {
     const key = `${flowId}|${aal}|${refresh}|${returnTo}`;
@@ -108,7 +116,10 @@ export default function LoginScreen() {
       await queryClient.invalidateQueries();
       const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
       const to = destination(flow, adminPath, user);
-      window.setTimeout(() => (isElsewhere(to) ? window.location.assign(to) : navigate(to, { replace: true })), REDIRECT_DELAY_MS);
+      window.setTimeout(
+        () => (isElsewhere(to) ? window.location.assign(to) : navigate(to, { replace: true })),
+        REDIRECT_DELAY_MS,
+      );
     } catch (error) {
       const { status, body } = await idpErrorOf(error);
       if (status === 422 && typeof body.redirect_browser_to === 'string') {
@@ -132,14 +143,19 @@ export default function LoginScreen() {
       <h1 className="utrecht-heading-1">Welkom</h1>
       {!secondFactor && (
         <p className="utrecht-paragraph">
-          {adminPath ? 'Hier kunt u inloggen voor het Administrator dashboard.' : 'Log in om de datavoorzieningen van je gemeente te bekijken en te gebruiken.'}
+          {adminPath
+            ? 'Hier kunt u inloggen voor het Administrator dashboard.'
+            : 'Log in om de datavoorzieningen van je gemeente te bekijken en te gebruiken.'}
         </p>
       )}
       {secondFactor && (
         <>
-          <p className="utrecht-paragraph">Open de authentiatie app op uw telefoon of tablet en voer de verificatiecode in.</p>
           <p className="utrecht-paragraph">
-            Ben je de toegang tot je authenticator-app en je back-upcodes kwijt? Vraag dan de beheerder van je gemeente om een nieuw account.
+            Open de authentiatie app op uw telefoon of tablet en voer de verificatiecode in.
+          </p>
+          <p className="utrecht-paragraph">
+            Ben je de toegang tot je authenticator-app en je back-upcodes kwijt? Vraag dan de beheerder van je gemeente
+            om een nieuw account.
           </p>
         </>
       )}
@@ -153,8 +169,8 @@ export default function LoginScreen() {
       {idleMinutes && !done && (
         <div className="utrecht-alert utrecht-alert--warning" role="status">
           <p className="utrecht-paragraph">
-            Je bent automatisch uitgelogd, omdat je {idleMinutes === 1 ? '1 minuut' : `${idleMinutes} minuten`} niets hebt gedaan. Log opnieuw in om verder te
-            gaan.
+            Je bent automatisch uitgelogd, omdat je {idleMinutes === 1 ? '1 minuut' : `${idleMinutes} minuten`} niets
+            hebt gedaan. Log opnieuw in om verder te gaan.
           </p>
         </div>
       )}
@@ -192,7 +208,9 @@ function relabel(ui: FlowUi): FlowUi {
   return {
     ...ui,
     nodes: ui.nodes.map((node) =>
-      node.group === 'totp' && node.attributes.type === 'submit' ? { ...node, meta: { label: { id: 0, text: 'Log in', type: 'info' } } } : node,
+      node.group === 'totp' && node.attributes.type === 'submit'
+        ? { ...node, meta: { label: { id: 0, text: 'Log in', type: 'info' } } }
+        : node,
     ),
   };
 }

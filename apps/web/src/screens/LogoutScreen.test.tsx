@@ -28,10 +28,18 @@ function renderLogout() {
   return { ...view, client };
 }
 
-function network(createAnswer: { status: number; body?: unknown } = { status: 200, body: { logout_url: `${window.location.origin}/self-service/logout?token=${TOKEN}`, logout_token: TOKEN } }) {
+function network(
+  createAnswer: { status: number; body?: unknown } = {
+    status: 200,
+    body: { logout_url: `${window.location.origin}/self-service/logout?token=${TOKEN}`, logout_token: TOKEN },
+  },
+) {
   return fakeNetwork((url) => {
     if (url.pathname === '/self-service/logout/browser') return createAnswer;
-    if (url.pathname === '/self-service/logout') return url.searchParams.get('token') === TOKEN ? { status: 204 } : { status: 403, body: { error: { code: 403 } } };
+    if (url.pathname === '/self-service/logout')
+      return url.searchParams.get('token') === TOKEN
+        ? { status: 204 }
+        : { status: 403, body: { error: { code: 403 } } };
     return undefined;
   });
 }
@@ -84,7 +92,18 @@ describe('LogoutScreen', () => {
 
   it('ignores a 401 (no session any more) without logging, and still clears everything and goes to /login (spec §8)', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const calls = network({ status: 401, body: { error: { id: 'session_inactive', code: 401, status: 'Unauthorized', reason: 'No active session was found in this request.', message: 'request does not have a valid authentication session' } } });
+    const calls = network({
+      status: 401,
+      body: {
+        error: {
+          id: 'session_inactive',
+          code: 401,
+          status: 'Unauthorized',
+          reason: 'No active session was found in this request.',
+          message: 'request does not have a valid authentication session',
+        },
+      },
+    });
     const { client } = renderLogout();
     await waitFor(() => expect(reloadedAtLogin()).toBe(true));
     expect(calls.map((call) => call.url.pathname)).toEqual(['/self-service/logout/browser']);
@@ -95,7 +114,16 @@ describe('LogoutScreen', () => {
 
   it('logs another failure and still clears the local state and goes to /login (spec §8)', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    network({ status: 500, body: { error: { code: 500, status: 'Internal Server Error', message: 'An internal server error occurred, please contact the system administrator' } } });
+    network({
+      status: 500,
+      body: {
+        error: {
+          code: 500,
+          status: 'Internal Server Error',
+          message: 'An internal server error occurred, please contact the system administrator',
+        },
+      },
+    });
     const { client } = renderLogout();
     await waitFor(() => expect(reloadedAtLogin()).toBe(true));
     expect(logged).toHaveBeenCalledWith('Uitloggen is niet gelukt.', expect.anything());

@@ -20,7 +20,9 @@ describe('NotFoundScreen', () => {
     const calls = fakeNetwork(() => undefined);
     const { container } = renderAt('/bestaat/niet?x=1', routes);
     expect(screen.getByRole('heading', { level: 1, name: 'Pagina niet gevonden' })).toBeInTheDocument();
-    expect(screen.getByText('Deze pagina bestaat niet. Controleer het adres of ga verder naar je datavoorzieningen.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Deze pagina bestaat niet. Controleer het adres of ga verder naar je datavoorzieningen.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Naar Datavoorzieningen' })).toHaveAttribute('href', '/permissies');
     expect(screen.getByRole('main')).toHaveAttribute('id', 'inhoud');
     expect(document.title).toBe('Pagina niet gevonden – Datavoorzieningen Portaal');

@@ -7,7 +7,9 @@ export default function NotFoundScreen() {
   return (
     <main className="dvp-main" id="inhoud">
       <h1 className="utrecht-heading-1">Pagina niet gevonden</h1>
-      <p className="utrecht-paragraph">Deze pagina bestaat niet. Controleer het adres of ga verder naar je datavoorzieningen.</p>
+      <p className="utrecht-paragraph">
+        Deze pagina bestaat niet. Controleer het adres of ga verder naar je datavoorzieningen.
+      </p>
       <Link className="utrecht-link" to="/permissies">
         Naar Datavoorzieningen
       </Link>

@@ -25,7 +25,10 @@ const schema = z
     password: z.string().min(8, 'Het nieuwe wachtwoord bevat geen 8 tekens.'),
     confirmPassword: z.string().min(1, '"Wachtwoord bevestigen" is een verplicht veld.'),
   })
-  .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: 'Wachtwoorden komen niet overeen.' });
+  .refine((v) => v.password === v.confirmPassword, {
+    path: ['confirmPassword'],
+    message: 'Wachtwoorden komen niet overeen.',
+  });
 type Values = z.output<typeof schema>;
 
 const LOAD_FAILED = 'Er is iets misgegaan bij het ophalen van het formulier. Probeer het later nog eens.';
@@ -43,9 +46,18 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
   const [failure, setFailure] = useState<string>();
   const [problem, setProblem] = useState<string>();
   // The error summary takes the focus, not the first field (GOV.UK pattern).
-  const form = useForm<z.input<typeof schema>, unknown, Values>({ resolver: zodResolver(schema), shouldFocusError: false, defaultValues: { password: '', confirmPassword: '' } });
-  const actions = { navigate: (to: string) => navigate(to, { replace: true }), restart: (notice?: string) => navigate('/recovery', withNotice(notice)), useFlow: (id: string) => navigate(`/settings?flow=${id}`, { replace: true }) };
+  const form = useForm<z.input<typeof schema>, unknown, Values>({
+    resolver: zodResolver(schema),
+    shouldFocusError: false,
+    defaultValues: { password: '', confirmPassword: '' },
+  });
+  const actions = {
+    navigate: (to: string) => navigate(to, { replace: true }),
+    restart: (notice?: string) => navigate('/recovery', withNotice(notice)),
+    followFlow: (id: string) => navigate(`/settings?flow=${id}`, { replace: true }),
+  };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the flow is fetched once per flow id
   useEffect(() => {
     frontend
       .getSettingsFlow({ id: flowId })
@@ -53,24 +65,35 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
       .catch(async (error: unknown) => {
         if (!(await actedOnFlowError(error, 'settings', actions))) setProblem(LOAD_FAILED);
       });
-  }, [flowId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [flowId]);
 
   async function save(values: Values) {
     if (!flow) return;
     setFailure(undefined);
     setProblem(undefined);
     try {
-      await frontend.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: { method: 'password', password: values.password, csrf_token: csrfOf(flow.ui as unknown as FlowUi) } });
+      await frontend.updateSettingsFlow({
+        flow: flow.id,
+        updateSettingsFlowBody: {
+          method: 'password',
+          password: values.password,
+          csrf_token: csrfOf(flow.ui as unknown as FlowUi),
+        },
+      });
       await queryClient.invalidateQueries();
       const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
-      if (user?.identity.credentials.includes('totp')) return navigate(user.authenticator_assurance_level === 'aal2' ? '/permissies' : '/login?aal=aal2', { replace: true });
+      if (user?.identity.credentials.includes('totp'))
+        return navigate(user.authenticator_assurance_level === 'aal2' ? '/permissies' : '/login?aal=aal2', {
+          replace: true,
+        });
       navigate('/settings/2fa-app?herstel=1', { replace: true });
     } catch (error) {
       const { status, body } = await idpErrorOf(error);
       if (status === 400 && body.ui) {
         const updated = body as unknown as SettingsFlow;
         setFlow(updated);
-        const message = (updated.ui as unknown as FlowUi).nodes.find((n) => n.attributes.name === 'password')?.messages[0];
+        const message = (updated.ui as unknown as FlowUi).nodes.find((n) => n.attributes.name === 'password')
+          ?.messages[0];
         setFailure(message ? translate(message) : SAVE_FAILED);
         return;
       }
@@ -86,7 +109,10 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
       {flow && <FlowMessages messages={(flow.ui as unknown as FlowUi).messages} />}
       {problem && <ErrorAlert text={problem} />}
       <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
-        <ErrorSummary messages={messagesOf(form.formState.errors, ['password', 'confirmPassword'])} focusOn={form.formState.submitCount} />
+        <ErrorSummary
+          messages={messagesOf(form.formState.errors, ['password', 'confirmPassword'])}
+          focusOn={form.formState.submitCount}
+        />
         <NewPasswordFields
           password={form.register('password')}
           confirmPassword={form.register('confirmPassword')}
@@ -95,7 +121,11 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
           username={(flow?.identity.traits as { email?: string } | undefined)?.email}
         />
         <div>
-          <button type="submit" className="utrecht-button utrecht-button--primary-action" disabled={!flow || form.formState.isSubmitting}>
+          <button
+            type="submit"
+            className="utrecht-button utrecht-button--primary-action"
+            disabled={!flow || form.formState.isSubmitting}
+          >
             Wachtwoord opslaan
           </button>
         </div>

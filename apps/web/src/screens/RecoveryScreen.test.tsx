@@ -2,7 +2,17 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Address, descriptionOf, errorSummary, fakeNetwork, holdBack, renderAt, stepsOf, summaryItems, unreachable } from '../test-support';
+import {
+  Address,
+  descriptionOf,
+  errorSummary,
+  fakeNetwork,
+  holdBack,
+  renderAt,
+  stepsOf,
+  summaryItems,
+  unreachable,
+} from '../test-support';
 import { axeViolations } from '../test-axe';
 import RecoveryScreen from './RecoveryScreen';
 import SettingsScreen from './SettingsScreen';
@@ -57,12 +67,18 @@ describe('RecoveryScreen', () => {
   });
 
   it('asks the Users API for a recovery mail with the address trimmed and lowercased, then says only that a mail is sent if the account exists', async () => {
-    const calls = fakeNetwork((url) => (url.pathname === '/api/users/password-recovery' ? { status: 200, body: { sent: true } } : undefined));
+    const calls = fakeNetwork((url) =>
+      url.pathname === '/api/users/password-recovery' ? { status: 200, body: { sent: true } } : undefined,
+    );
     const { container } = renderAt('/recovery', routes);
     await userEvent.type(screen.getByLabelText('E-mailadres'), '  Anna.de.Vries@Voorbeeldstad.NL ');
     await userEvent.click(screen.getByRole('button', { name: 'Versturen' }));
     const sent = await screen.findByRole('status');
-    expect(within(sent).getAllByRole('paragraph').map((p) => p.textContent)).toEqual([
+    expect(
+      within(sent)
+        .getAllByRole('paragraph')
+        .map((p) => p.textContent),
+    ).toEqual([
       'Als het opgegeven e-mailadres een geldig account is, wordt er een e-mail verzonden met instructies om het wachtwoord opnieuw in te stellen.',
       'E-mail niet ontvangen? Neem contact op met de administrator van jouw gemeente.',
     ]);
@@ -90,11 +106,17 @@ describe('RecoveryScreen', () => {
   });
 
   it('shows the spec failure text and keeps the form when the Users API refuses', async () => {
-    fakeNetwork((url) => (url.pathname === '/api/users/password-recovery' ? { status: 500, body: { error: { code: 500, reason: 'internal' } } } : undefined));
+    fakeNetwork((url) =>
+      url.pathname === '/api/users/password-recovery'
+        ? { status: 500, body: { error: { code: 500, reason: 'internal' } } }
+        : undefined,
+    );
     const { container } = renderAt('/recovery', routes);
     await userEvent.type(screen.getByLabelText('E-mailadres'), 'anna@voorbeeldstad.nl');
     await userEvent.click(screen.getByRole('button', { name: 'Versturen' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Er is iets misgegaan bij het herstellen van je wachtwoord. Probeer het later nog eens.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Er is iets misgegaan bij het herstellen van je wachtwoord. Probeer het later nog eens.',
+    );
     expect(screen.getByLabelText('E-mailadres')).toHaveValue('anna@voorbeeldstad.nl');
     expect(screen.getByRole('button', { name: 'Versturen' })).toBeEnabled();
     expect(screen.queryByText(/wordt er een e-mail verzonden/)).toBeNull();
@@ -107,7 +129,9 @@ describe('RecoveryScreen', () => {
     renderAt('/recovery', routes);
     await userEvent.type(screen.getByLabelText('E-mailadres'), 'anna@voorbeeldstad.nl');
     await userEvent.click(screen.getByRole('button', { name: 'Versturen' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Er is iets misgegaan bij het herstellen van je wachtwoord. Probeer het later nog eens.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Er is iets misgegaan bij het herstellen van je wachtwoord. Probeer het later nog eens.',
+    );
   });
 
   it('explains, above the form, why the person is back when the provider returns an expired or used link with ?flow=', async () => {
@@ -122,7 +146,13 @@ describe('RecoveryScreen', () => {
               ui: {
                 action: `${window.location.origin}/self-service/recovery?flow=r2`,
                 method: 'POST',
-                messages: [{ id: 4060004, text: 'The recovery token is invalid or has already been used. Please retry the flow.', type: 'error' }],
+                messages: [
+                  {
+                    id: 4060004,
+                    text: 'The recovery token is invalid or has already been used. Please retry the flow.',
+                    type: 'error',
+                  },
+                ],
                 nodes: [],
               },
             },
@@ -130,14 +160,22 @@ describe('RecoveryScreen', () => {
         : undefined,
     );
     const { container } = renderAt('/recovery?flow=r2', routes);
-    expect(await screen.findByRole('alert')).toHaveTextContent('De herstellink is ongeldig of al gebruikt. Vraag een nieuwe aan.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'De herstellink is ongeldig of al gebruikt. Vraag een nieuwe aan.',
+    );
     expect(screen.getByLabelText('E-mailadres')).toBeInTheDocument();
-    expect(calls.map((call) => `${call.url.pathname}?${call.url.searchParams}`)).toEqual(['/self-service/recovery/flows?id=r2']);
+    expect(calls.map((call) => `${call.url.pathname}?${call.url.searchParams}`)).toEqual([
+      '/self-service/recovery/flows?id=r2',
+    ]);
     expect(await axeViolations(container)).toEqual([]);
   });
 
   it('shows the plain form when the flow in the address cannot be read', async () => {
-    fakeNetwork((url) => (url.pathname === '/self-service/recovery/flows' ? { status: 404, body: { error: { code: 404, message: 'Unable to locate the resource' } } } : undefined));
+    fakeNetwork((url) =>
+      url.pathname === '/self-service/recovery/flows'
+        ? { status: 404, body: { error: { code: 404, message: 'Unable to locate the resource' } } }
+        : undefined,
+    );
     renderAt('/recovery?flow=weg', routes);
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(screen.getByLabelText('E-mailadres')).toBeInTheDocument();
@@ -146,7 +184,14 @@ describe('RecoveryScreen', () => {
 });
 
 /** The settings flow that the mailed link opens (kratos-contract.md §4 and §6; packages/idp flows/recovery/finish.ts). */
-const input = (group: string, name: string, type: string, label?: { id: number; text: string; context?: unknown }, value?: unknown, messages: unknown[] = []) => ({
+const input = (
+  group: string,
+  name: string,
+  type: string,
+  label?: { id: number; text: string; context?: unknown },
+  value?: unknown,
+  messages: unknown[] = [],
+) => ({
   type: 'input',
   group,
   attributes: { name, type, ...(value === undefined ? {} : { value }), disabled: false, node_type: 'input' },
@@ -157,7 +202,11 @@ const recoveredFlow = (passwordMessages: unknown[] = []) => ({
   id: 's1',
   type: 'browser',
   state: 'show_form',
-  identity: { id: 'anna', schema_id: 'default', traits: { email: 'anna@voorbeeldstad.nl', name: { first: 'Anna', last: 'de Vries' } } },
+  identity: {
+    id: 'anna',
+    schema_id: 'default',
+    traits: { email: 'anna@voorbeeldstad.nl', name: { first: 'Anna', last: 'de Vries' } },
+  },
   expires_at: new Date(Date.now() + 60 * 60_000).toISOString(),
   ui: {
     action: `${window.location.origin}/self-service/settings?flow=s1`,
@@ -172,7 +221,13 @@ const recoveredFlow = (passwordMessages: unknown[] = []) => ({
     ],
     nodes: [
       input('default', 'csrf_token', 'hidden', undefined, 'csrf-s1'),
-      input('profile', 'traits.email', 'email', { id: 1070002, text: 'E-Mail', context: { title: 'E-Mail', name: 'traits.email' } }, 'anna@voorbeeldstad.nl'),
+      input(
+        'profile',
+        'traits.email',
+        'email',
+        { id: 1070002, text: 'E-Mail', context: { title: 'E-Mail', name: 'traits.email' } },
+        'anna@voorbeeldstad.nl',
+      ),
       input('password', 'password', 'password', { id: 1070001, text: 'Password' }, undefined, passwordMessages),
       input('password', 'method', 'submit', { id: 1070003, text: 'Save' }, 'password'),
     ],
@@ -181,7 +236,11 @@ const recoveredFlow = (passwordMessages: unknown[] = []) => ({
 
 const whoami = (credentials: string[], aal: 'aal1' | 'aal2' = 'aal1') => ({
   active: true,
-  identity: { id: 'anna', traits: { email: 'anna@voorbeeldstad.nl', name: { first: 'Anna', last: 'de Vries' } }, credentials },
+  identity: {
+    id: 'anna',
+    traits: { email: 'anna@voorbeeldstad.nl', name: { first: 'Anna', last: 'de Vries' } },
+    credentials,
+  },
   permissions: [],
   activeOrg: { id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad', subdivisions: [] },
   isAdmin: false,
@@ -189,10 +248,18 @@ const whoami = (credentials: string[], aal: 'aal1' | 'aal2' = 'aal1') => ({
   aal2Required: true,
 });
 
-function recoveredNetwork(options: { flow?: Answer; update?: (body: Record<string, unknown>) => Answer; whoami?: Answer } = {}) {
+function recoveredNetwork(
+  options: { flow?: Answer; update?: (body: Record<string, unknown>) => Answer; whoami?: Answer } = {},
+) {
   return fakeNetwork((url, init) => {
     if (url.pathname === '/self-service/settings/flows') return options.flow ?? { status: 200, body: recoveredFlow() };
-    if (url.pathname === '/self-service/settings' && init?.method === 'POST') return options.update?.(JSON.parse(String(init.body))) ?? { status: 200, body: { ...recoveredFlow(), state: 'success' } };
+    if (url.pathname === '/self-service/settings' && init?.method === 'POST')
+      return (
+        options.update?.(JSON.parse(String(init.body))) ?? {
+          status: 200,
+          body: { ...recoveredFlow(), state: 'success' },
+        }
+      );
     if (url.pathname === '/api/users/whoami') return options.whoami ?? { status: 200, body: whoami(['password']) };
     return undefined;
   });
@@ -210,9 +277,16 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
   it('fetches the settings flow of the link and shows step 2 with the recovery message, both password fields and the 8-character note', async () => {
     const calls = recoveredNetwork();
     const { container } = renderAt('/settings?flow=s1', routes);
-    expect(await screen.findByRole('status')).toHaveTextContent('Je account is hersteld. Kies binnen 15 minuten een nieuw wachtwoord.');
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Je account is hersteld. Kies binnen 15 minuten een nieuw wachtwoord.',
+    );
     expect(screen.getByRole('heading', { level: 1, name: 'Wachtwoord instellen' })).toBeInTheDocument();
-    expect(stepsOf()).toEqual(['✓Account verifiëren (klaar)', '2Wachtwoord instellen [nu]', '32FA configureren', '4Klaar!']);
+    expect(stepsOf()).toEqual([
+      '✓Account verifiëren (klaar)',
+      '2Wachtwoord instellen [nu]',
+      '32FA configureren',
+      '4Klaar!',
+    ]);
     const password = screen.getByLabelText('Nieuw wachtwoord');
     expect(password).toHaveAttribute('type', 'password');
     expect(password).toHaveAttribute('autocomplete', 'new-password');
@@ -245,23 +319,31 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     ['kort', 'kort', 'Nieuw wachtwoord', 'Het nieuwe wachtwoord bevat geen 8 tekens.'],
     ['lang-genoeg-1', '', 'Wachtwoord bevestigen', '"Wachtwoord bevestigen" is een verplicht veld.'],
     ['lang-genoeg-1', 'anders-1234', 'Wachtwoord bevestigen', 'Wachtwoorden komen niet overeen.'],
-  ])('refuses %j / %j under %s with the spec §5 text and sends nothing', async (password, confirmation, field, text) => {
-    const calls = recoveredNetwork();
-    const { container } = renderAt('/settings?flow=s1', routes);
-    await screen.findByRole('status');
-    await choosePassword(password, confirmation);
-    await waitFor(() => expect(errorSummary()).toHaveFocus());
-    expect(summaryItems()).toEqual([text]);
-    const input = screen.getByLabelText(field);
-    expect(input).toHaveAttribute('aria-invalid', 'true');
-    expect(descriptionOf(input)).toContain(text);
-    expect(calls.some((call) => call.init?.method === 'POST')).toBe(false);
-    expect(await axeViolations(container)).toEqual([]);
-  });
+  ])(
+    'refuses %j / %j under %s with the spec §5 text and sends nothing',
+    async (password, confirmation, field, text) => {
+      const calls = recoveredNetwork();
+      const { container } = renderAt('/settings?flow=s1', routes);
+      await screen.findByRole('status');
+      await choosePassword(password, confirmation);
+      await waitFor(() => expect(errorSummary()).toHaveFocus());
+      expect(summaryItems()).toEqual([text]);
+      const input = screen.getByLabelText(field);
+      expect(input).toHaveAttribute('aria-invalid', 'true');
+      expect(descriptionOf(input)).toContain(text);
+      expect(calls.some((call) => call.init?.method === 'POST')).toBe(false);
+      expect(await axeViolations(container)).toEqual([]);
+    },
+  );
 
   it('saves the password with exactly method, password and csrf_token, then goes on to link an app (step 3) when none is linked', async () => {
     const sent: Record<string, unknown>[] = [];
-    const calls = recoveredNetwork({ update: (body) => (sent.push(body), { status: 200, body: { ...recoveredFlow(), state: 'success' } }) });
+    const calls = recoveredNetwork({
+      update: (body) => {
+        sent.push(body);
+        return { status: 200, body: { ...recoveredFlow(), state: 'success' } };
+      },
+    });
     renderAt('/settings?flow=s1', routes);
     await choosePassword('een-goed-wachtwoord');
     expect(await screen.findByText('Adres: /settings/2fa-app?herstel=1')).toBeInTheDocument();
@@ -287,12 +369,21 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     recoveredNetwork({
       update: () => ({
         status: 400,
-        body: recoveredFlow([{ id: 4000034, text: 'The password has been found in data breaches and must no longer be used.', type: 'error', context: { breaches: 12 } }]),
+        body: recoveredFlow([
+          {
+            id: 4000034,
+            text: 'The password has been found in data breaches and must no longer be used.',
+            type: 'error',
+            context: { breaches: 12 },
+          },
+        ]),
       }),
     });
     const { container } = renderAt('/settings?flow=s1', routes);
     await choosePassword('wachtwoord1');
-    const message = await screen.findByText('Dit wachtwoord staat in een lijst van gelekte of veelgebruikte wachtwoorden. Kies een ander wachtwoord.');
+    const message = await screen.findByText(
+      'Dit wachtwoord staat in een lijst van gelekte of veelgebruikte wachtwoorden. Kies een ander wachtwoord.',
+    );
     const password = screen.getByLabelText('Nieuw wachtwoord');
     expect(password).toHaveAttribute('aria-invalid', 'true');
     expect(password.getAttribute('aria-describedby')?.split(' ')).toContain(message.id);
@@ -304,19 +395,44 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     recoveredNetwork({ update: () => ({ status: 400, body: recoveredFlow() }) });
     const { container } = renderAt('/settings?flow=s1', routes);
     await choosePassword('een-goed-wachtwoord');
-    const message = await screen.findByText('Er is iets misgegaan bij het updaten van je nieuwe wachtwoord. Probeer het nog eens.');
-    expect(screen.getByLabelText('Nieuw wachtwoord').getAttribute('aria-describedby')?.split(' ')).toContain(message.id);
+    const message = await screen.findByText(
+      'Er is iets misgegaan bij het updaten van je nieuwe wachtwoord. Probeer het nog eens.',
+    );
+    expect(screen.getByLabelText('Nieuw wachtwoord').getAttribute('aria-describedby')?.split(' ')).toContain(
+      message.id,
+    );
     expect(await axeViolations(container)).toEqual([]);
   });
 
   it('starts recovery over at /recovery, saying why, when the link was opened by another account or has expired', async () => {
-    recoveredNetwork({ flow: { status: 403, body: { error: { id: 'security_identity_mismatch', code: 403, status: 'Forbidden', message: 'The requested action was forbidden' } } } });
+    recoveredNetwork({
+      flow: {
+        status: 403,
+        body: {
+          error: {
+            id: 'security_identity_mismatch',
+            code: 403,
+            status: 'Forbidden',
+            message: 'The requested action was forbidden',
+          },
+        },
+      },
+    });
     const { container } = renderAt('/settings?flow=s1', routes);
-    expect(await screen.findByText('Je bent intussen met een ander account ingelogd. Vul het formulier opnieuw in.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Je bent intussen met een ander account ingelogd. Vul het formulier opnieuw in.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: 'Herstel je wachtwoord' })).toBeInTheDocument();
     expect(await axeViolations(container)).toEqual([]);
     vi.unstubAllGlobals();
-    recoveredNetwork({ flow: { status: 410, body: { error: { id: 'self_service_flow_expired', code: 410, status: 'Gone', message: 'self-service flow expired' } } } });
+    recoveredNetwork({
+      flow: {
+        status: 410,
+        body: {
+          error: { id: 'self_service_flow_expired', code: 410, status: 'Gone', message: 'self-service flow expired' },
+        },
+      },
+    });
     renderAt('/settings?flow=s1', routes);
     expect(await screen.findByText('Het formulier was verlopen. Vul het opnieuw in.')).toBeInTheDocument();
   });
@@ -326,14 +442,29 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     recoveredNetwork();
     unreachable((url) => url.pathname === '/self-service/settings/flows');
     const { container } = renderAt('/settings?flow=s1', routes);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Er is iets misgegaan bij het ophalen van het formulier. Probeer het later nog eens.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Er is iets misgegaan bij het ophalen van het formulier. Probeer het later nog eens.',
+    );
     expect(screen.getByRole('button', { name: 'Wachtwoord opslaan' })).toBeDisabled();
     expect(logged).toHaveBeenCalledWith('De server is niet bereikbaar. Probeer het over een paar minuten opnieuw.');
     expect(await axeViolations(container)).toEqual([]);
     vi.unstubAllGlobals();
-    recoveredNetwork({ flow: { status: 500, body: { error: { code: 500, status: 'Internal Server Error', message: 'An internal server error occurred, please contact the system administrator' } } } });
+    recoveredNetwork({
+      flow: {
+        status: 500,
+        body: {
+          error: {
+            code: 500,
+            status: 'Internal Server Error',
+            message: 'An internal server error occurred, please contact the system administrator',
+          },
+        },
+      },
+    });
     const second = renderAt('/settings?flow=s1', routes);
-    expect(await within(second.container).findByRole('alert')).toHaveTextContent('Er is iets misgegaan bij het ophalen van het formulier. Probeer het later nog eens.');
+    expect(await within(second.container).findByRole('alert')).toHaveTextContent(
+      'Er is iets misgegaan bij het ophalen van het formulier. Probeer het later nog eens.',
+    );
   });
 
   it('says the password could not be saved when the server cannot be reached, and stays on the form', async () => {
@@ -342,7 +473,9 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     unreachable((url) => url.pathname === '/self-service/settings');
     const { container } = renderAt('/settings?flow=s1', routes);
     await choosePassword('een-goed-wachtwoord');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Er is iets misgegaan bij het updaten van je nieuwe wachtwoord. Probeer het nog eens.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Er is iets misgegaan bij het updaten van je nieuwe wachtwoord. Probeer het nog eens.',
+    );
     expect(screen.getByLabelText('Nieuw wachtwoord')).not.toHaveAttribute('aria-invalid');
     expect(screen.getByRole('button', { name: 'Wachtwoord opslaan' })).toBeEnabled();
     expect(screen.queryByText(/^Adres:/)).toBeNull();
@@ -350,7 +483,18 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
   });
 
   it('sends a person whose session is gone to /login', async () => {
-    recoveredNetwork({ flow: { status: 401, body: { error: { code: 401, status: 'Unauthorized', reason: 'A valid Ory Session Cookie or Ory Session Token is missing.' } } } });
+    recoveredNetwork({
+      flow: {
+        status: 401,
+        body: {
+          error: {
+            code: 401,
+            status: 'Unauthorized',
+            reason: 'A valid Ory Session Cookie or Ory Session Token is missing.',
+          },
+        },
+      },
+    });
     renderAt('/settings?flow=s1', routes);
     expect(await screen.findByText('Adres: /login')).toBeInTheDocument();
   });

@@ -22,7 +22,10 @@ type Values = z.output<typeof schema>;
 export default function RecoveryScreen() {
   usePageTitle('Herstel je wachtwoord');
   const [state, setState] = useState<'form' | 'sent' | 'failed'>('form');
-  const form = useForm<z.input<typeof schema>, unknown, Values>({ resolver: zodResolver(schema), defaultValues: { email: '' } });
+  const form = useForm<z.input<typeof schema>, unknown, Values>({
+    resolver: zodResolver(schema),
+    defaultValues: { email: '' },
+  });
   // A mailed link that is expired or used brings the person back here with a new recovery flow that says so.
   const flowId = useSearchParams()[0].get('flow');
   const [linkMessages, setLinkMessages] = useState<UiText[]>();
@@ -51,19 +54,37 @@ export default function RecoveryScreen() {
       {state === 'sent' ? (
         <div role="status">
           <p className="utrecht-paragraph">
-            Als het opgegeven e-mailadres een geldig account is, wordt er een e-mail verzonden met instructies om het wachtwoord opnieuw in te stellen.
+            Als het opgegeven e-mailadres een geldig account is, wordt er een e-mail verzonden met instructies om het
+            wachtwoord opnieuw in te stellen.
           </p>
-          <p className="utrecht-paragraph">E-mail niet ontvangen? Neem contact op met de administrator van jouw gemeente.</p>
+          <p className="utrecht-paragraph">
+            E-mail niet ontvangen? Neem contact op met de administrator van jouw gemeente.
+          </p>
         </div>
       ) : (
-        <form className="dvp-form" noValidate onSubmit={form.handleSubmit(send)} aria-busy={form.formState.isSubmitting}>
+        <form
+          className="dvp-form"
+          noValidate
+          onSubmit={form.handleSubmit(send)}
+          aria-busy={form.formState.isSubmitting}
+        >
           {state === 'form' && <FlowMessages messages={linkMessages} />}
           {state === 'failed' && (
             <ErrorAlert text="Er is iets misgegaan bij het herstellen van je wachtwoord. Probeer het later nog eens." />
           )}
-          <TextField label="E-mailadres" type="email" autoComplete="email" error={form.formState.errors.email?.message} {...form.register('email')} />
+          <TextField
+            label="E-mailadres"
+            type="email"
+            autoComplete="email"
+            error={form.formState.errors.email?.message}
+            {...form.register('email')}
+          />
           <div>
-            <button type="submit" className="utrecht-button utrecht-button--primary-action" disabled={form.formState.isSubmitting}>
+            <button
+              type="submit"
+              className="utrecht-button utrecht-button--primary-action"
+              disabled={form.formState.isSubmitting}
+            >
               Versturen
             </button>
           </div>

@@ -10,7 +10,12 @@ type Answer = { status: number; body?: unknown };
 type Label = { id: number; text: string; context?: unknown };
 
 // Registration flows as the provider sends them, two steps (kratos-contract.md §3; packages/idp flows/registration).
-const input = (group: string, name: string, type: string, options: { label?: Label; value?: unknown; autocomplete?: string; messages?: unknown[] } = {}) => ({
+const input = (
+  group: string,
+  name: string,
+  type: string,
+  options: { label?: Label; value?: unknown; autocomplete?: string; messages?: unknown[] } = {},
+) => ({
   type: 'input',
   group,
   attributes: {
@@ -27,36 +32,76 @@ const input = (group: string, name: string, type: string, options: { label?: Lab
 const title = (text: string, name: string): Label => ({ id: 1070002, text, context: { title: text, name } });
 const csrf = input('default', 'csrf_token', 'hidden', { value: 'csrf-r' });
 const traits = (type: 'visible' | 'hidden', values: { email?: string; first?: string; last?: string } = {}) => [
-  input('default', 'traits.email', type === 'hidden' ? 'hidden' : 'email', { label: title('E-Mail', 'traits.email'), value: values.email, autocomplete: type === 'hidden' ? undefined : 'email' }),
-  input('default', 'traits.name.first', type === 'hidden' ? 'hidden' : 'text', { label: title('First Name', 'traits.name.first'), value: values.first }),
-  input('default', 'traits.name.last', type === 'hidden' ? 'hidden' : 'text', { label: title('Last Name', 'traits.name.last'), value: values.last }),
+  input('default', 'traits.email', type === 'hidden' ? 'hidden' : 'email', {
+    label: title('E-Mail', 'traits.email'),
+    value: values.email,
+    autocomplete: type === 'hidden' ? undefined : 'email',
+  }),
+  input('default', 'traits.name.first', type === 'hidden' ? 'hidden' : 'text', {
+    label: title('First Name', 'traits.name.first'),
+    value: values.first,
+  }),
+  input('default', 'traits.name.last', type === 'hidden' ? 'hidden' : 'text', {
+    label: title('Last Name', 'traits.name.last'),
+    value: values.last,
+  }),
 ];
 const signUp: Label = { id: 1040001, text: 'Sign up' };
 const flow = (nodes: unknown[], messages?: unknown[]) => ({
   id: 'r1',
   type: 'browser',
   state: 'choose_method',
-  ui: { action: `${window.location.origin}/self-service/registration?flow=r1`, method: 'POST', nodes, ...(messages ? { messages } : {}) },
+  ui: {
+    action: `${window.location.origin}/self-service/registration?flow=r1`,
+    method: 'POST',
+    nodes,
+    ...(messages ? { messages } : {}),
+  },
 });
-const profileStep = () => flow([csrf, ...traits('visible'), input('profile', 'method', 'submit', { label: signUp, value: 'profile' })]);
+const profileStep = () =>
+  flow([csrf, ...traits('visible'), input('profile', 'method', 'submit', { label: signUp, value: 'profile' })]);
 const person = { email: 'nieuw@voorbeeldstad.nl', first: 'Noor', last: 'Nieuw' };
-const credentialStep = (passwordMessages: unknown[] = [], messages: unknown[] = [{ id: 1040009, text: 'Please choose a credential to authenticate yourself with.', type: 'info' }]) =>
+const credentialStep = (
+  passwordMessages: unknown[] = [],
+  messages: unknown[] = [
+    { id: 1040009, text: 'Please choose a credential to authenticate yourself with.', type: 'info' },
+  ],
+) =>
   flow(
     [
       csrf,
       ...traits('hidden', person),
-      input('password', 'password', 'password', { label: { id: 1070001, text: 'Password' }, autocomplete: 'new-password', messages: passwordMessages }),
+      input('password', 'password', 'password', {
+        label: { id: 1070001, text: 'Password' },
+        autocomplete: 'new-password',
+        messages: passwordMessages,
+      }),
       input('password', 'method', 'submit', { label: signUp, value: 'password' }),
       input('profile', 'screen', 'submit', { label: { id: 1040008, text: 'Back' }, value: 'previous' }),
     ],
     messages,
   );
 
-function network(options: { registrationEnabled?: boolean; config?: Answer; create?: Answer; update?: (body: Record<string, unknown>) => Answer } = {}) {
+function network(
+  options: {
+    registrationEnabled?: boolean;
+    config?: Answer;
+    create?: Answer;
+    update?: (body: Record<string, unknown>) => Answer;
+  } = {},
+) {
   return fakeNetwork((url, init) => {
-    if (url.pathname === '/api/config') return options.config ?? { status: 200, body: { title: 'Datavoorzieningen VNG', registrationEnabled: options.registrationEnabled ?? false } };
-    if (url.pathname === '/self-service/registration/browser') return options.create ?? { status: 200, body: profileStep() };
-    if (url.pathname === '/self-service/registration' && init?.method === 'POST') return options.update?.(JSON.parse(String(init.body)));
+    if (url.pathname === '/api/config')
+      return (
+        options.config ?? {
+          status: 200,
+          body: { title: 'Datavoorzieningen VNG', registrationEnabled: options.registrationEnabled ?? false },
+        }
+      );
+    if (url.pathname === '/self-service/registration/browser')
+      return options.create ?? { status: 200, body: profileStep() };
+    if (url.pathname === '/self-service/registration' && init?.method === 'POST')
+      return options.update?.(JSON.parse(String(init.body)));
     return undefined;
   });
 }
@@ -130,7 +175,18 @@ describe('RegistrationScreen', () => {
       update: (body) =>
         body.method === 'profile'
           ? { status: 400, body: credentialStep() }
-          : { status: 200, body: { identity: { id: 'n1', traits: { email: person.email, name: { first: person.first, last: person.last } } }, continue_with: [{ action: 'redirect_browser_to', redirect_browser_to: `${window.location.origin}/permissies` }] } },
+          : {
+              status: 200,
+              body: {
+                identity: {
+                  id: 'n1',
+                  traits: { email: person.email, name: { first: person.first, last: person.last } },
+                },
+                continue_with: [
+                  { action: 'redirect_browser_to', redirect_browser_to: `${window.location.origin}/permissies` },
+                ],
+              },
+            },
     });
     const { container } = renderAt('/registration', routes);
     await userEvent.type(await screen.findByLabelText('E-mailadres'), person.email);
@@ -144,12 +200,17 @@ describe('RegistrationScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
     await userEvent.type(password, 'een-lang-wachtwoord');
     await userEvent.click(screen.getByRole('button', { name: 'Account maken' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('Je account is gemaakt. We hebben je een e-mail gestuurd om je e-mailadres te bevestigen. Daarna kun je inloggen.');
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Je account is gemaakt. We hebben je een e-mail gestuurd om je e-mailadres te bevestigen. Daarna kun je inloggen.',
+    );
     expect(screen.queryByLabelText('Wachtwoord')).toBeNull();
     const traitsSent = { email: person.email, name: { first: person.first, last: person.last } };
     expect(posted(calls)).toEqual([
       { flow: 'r1', body: { csrf_token: 'csrf-r', traits: traitsSent, method: 'profile' } },
-      { flow: 'r1', body: { csrf_token: 'csrf-r', traits: traitsSent, password: 'een-lang-wachtwoord', method: 'password' } },
+      {
+        flow: 'r1',
+        body: { csrf_token: 'csrf-r', traits: traitsSent, password: 'een-lang-wachtwoord', method: 'password' },
+      },
     ]);
     expect(await axeViolations(container)).toEqual([]);
   });
@@ -158,12 +219,26 @@ describe('RegistrationScreen', () => {
     network({
       registrationEnabled: true,
       create: { status: 200, body: credentialStep([]) },
-      update: () => ({ status: 400, body: credentialStep([{ id: 4000034, text: 'The password has been found in data breaches and must no longer be used.', type: 'error', context: { breaches: 3 } }], []) }),
+      update: () => ({
+        status: 400,
+        body: credentialStep(
+          [
+            {
+              id: 4000034,
+              text: 'The password has been found in data breaches and must no longer be used.',
+              type: 'error',
+              context: { breaches: 3 },
+            },
+          ],
+          [],
+        ),
+      }),
     });
     const { container } = renderAt('/registration', routes);
     await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'wachtwoord');
     await userEvent.click(screen.getByRole('button', { name: 'Account maken' }));
-    const text = 'Dit wachtwoord staat in een lijst van gelekte of veelgebruikte wachtwoorden. Kies een ander wachtwoord.';
+    const text =
+      'Dit wachtwoord staat in een lijst van gelekte of veelgebruikte wachtwoorden. Kies een ander wachtwoord.';
     await waitFor(() => expect(screen.getByLabelText('Wachtwoord')).toHaveAttribute('aria-invalid', 'true'));
     const password = screen.getByLabelText('Wachtwoord');
     expect(document.getElementById(password.getAttribute('aria-describedby') ?? '')).toHaveTextContent(text);
@@ -175,7 +250,19 @@ describe('RegistrationScreen', () => {
     network({
       registrationEnabled: true,
       create: { status: 200, body: credentialStep() },
-      update: () => ({ status: 400, body: credentialStep([], [{ id: 4000007, text: 'An account with the same identifier (email, phone, username, ...) exists already.', type: 'error' }]) }),
+      update: () => ({
+        status: 400,
+        body: credentialStep(
+          [],
+          [
+            {
+              id: 4000007,
+              text: 'An account with the same identifier (email, phone, username, ...) exists already.',
+              type: 'error',
+            },
+          ],
+        ),
+      }),
     });
     const { container } = renderAt('/registration', routes);
     await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'een-lang-wachtwoord');
@@ -186,7 +273,20 @@ describe('RegistrationScreen', () => {
   });
 
   it('sends a person who is signed in already to /permissies (session_already_available)', async () => {
-    network({ registrationEnabled: true, create: { status: 400, body: { error: { id: 'session_already_available', code: 400, status: 'Bad Request', reason: 'A valid session was detected and thus registration is not possible.' } } } });
+    network({
+      registrationEnabled: true,
+      create: {
+        status: 400,
+        body: {
+          error: {
+            id: 'session_already_available',
+            code: 400,
+            status: 'Bad Request',
+            reason: 'A valid session was detected and thus registration is not possible.',
+          },
+        },
+      },
+    });
     renderAt('/registration', routes);
     expect(await screen.findByText('Adres: /permissies')).toBeInTheDocument();
   });

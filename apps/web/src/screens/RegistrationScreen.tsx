@@ -18,7 +18,9 @@ export default function RegistrationScreen() {
       {config.isPending && <p role="status">Laden…</p>}
       {/* A configuration that cannot be read counts as the default: registration off (ARCHITECTURE.md §7). */}
       {!config.isPending && !enabled && (
-        <p className="utrecht-paragraph">Accounts worden gemaakt door de beheerder van je gemeente. Vraag hem of haar om een uitnodiging.</p>
+        <p className="utrecht-paragraph">
+          Accounts worden gemaakt door de beheerder van je gemeente. Vraag hem of haar om een uitnodiging.
+        </p>
       )}
       {enabled && <RegistrationForm />}
       <BackToLogin />
@@ -32,7 +34,10 @@ function RegistrationForm() {
   if (created) {
     return (
       <div className="utrecht-alert utrecht-alert--ok" role="status">
-        <p className="utrecht-paragraph">Je account is gemaakt. We hebben je een e-mail gestuurd om je e-mailadres te bevestigen. Daarna kun je inloggen.</p>
+        <p className="utrecht-paragraph">
+          Je account is gemaakt. We hebben je een e-mail gestuurd om je e-mailadres te bevestigen. Daarna kun je
+          inloggen.
+        </p>
       </div>
     );
   }

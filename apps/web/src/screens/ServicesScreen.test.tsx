@@ -7,9 +7,20 @@ import ServicesScreen from './ServicesScreen';
 
 const me = (overrides: Record<string, unknown> = {}) => ({
   active: true,
-  identity: { id: 'me', traits: { email: 'anna@voorbeeldstad.nl', name: { first: 'Anna', last: 'Analist' } }, credentials: ['password', 'totp'] },
+  identity: {
+    id: 'me',
+    traits: { email: 'anna@voorbeeldstad.nl', name: { first: 'Anna', last: 'Analist' } },
+    credentials: ['password', 'totp'],
+  },
   permissions: [],
-  activeOrg: { id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad', subdivisions: [{ id: 'ruimte', label: 'Ruimte en wonen' }, { id: 'financien', label: 'Financiën' }] },
+  activeOrg: {
+    id: 'voorbeeldstad',
+    label: 'Gemeente Voorbeeldstad',
+    subdivisions: [
+      { id: 'ruimte', label: 'Ruimte en wonen' },
+      { id: 'financien', label: 'Financiën' },
+    ],
+  },
   isAdmin: false,
   authenticator_assurance_level: 'aal2',
   aal2Required: true,
@@ -23,8 +34,18 @@ const services = {
     { roleId: 'financien', label: 'Financiën' },
   ],
   services: [
-    { id: 'woningmarkt', name: 'Woningmarktmonitor', description: 'Cijfers over de woningmarkt van je gemeente.', url: 'https://woningmarkt.example.nl/' },
-    { id: 'begroting', name: 'Begrotingsdashboard', description: 'De begroting en de jaarrekening per programma.', url: 'https://begroting.example.nl/start' },
+    {
+      id: 'woningmarkt',
+      name: 'Woningmarktmonitor',
+      description: 'Cijfers over de woningmarkt van je gemeente.',
+      url: 'https://woningmarkt.example.nl/',
+    },
+    {
+      id: 'begroting',
+      name: 'Begrotingsdashboard',
+      description: 'De begroting en de jaarrekening per programma.',
+      url: 'https://begroting.example.nl/start',
+    },
   ],
 };
 
@@ -36,10 +57,17 @@ const routes = (
   </>
 );
 
-function network(answer: { status: number; body?: unknown } = { status: 200, body: services }, whoami: { status: number; body?: unknown } = { status: 200, body: me() }) {
+function network(
+  answer: { status: number; body?: unknown } = { status: 200, body: services },
+  whoami: { status: number; body?: unknown } = { status: 200, body: me() },
+) {
   return fakeNetwork((url) => {
     if (url.pathname === '/api/users/whoami') return whoami;
-    if (url.pathname === '/api/config') return { status: 200, body: { title: 'Datavoorzieningen VNG', description: 'Datavoorziening VNG Realisatie', feedbackEmail: null } };
+    if (url.pathname === '/api/config')
+      return {
+        status: 200,
+        body: { title: 'Datavoorzieningen VNG', description: 'Datavoorziening VNG Realisatie', feedbackEmail: null },
+      };
     if (url.pathname === '/api/users/admins') return { status: 200, body: [] };
     if (url.pathname === '/api/services') return answer;
     return undefined;
@@ -73,13 +101,19 @@ describe('ServicesScreen', () => {
     expect(within(cards[0]!).getByRole('heading', { level: 2, name: 'Woningmarktmonitor' })).toBeInTheDocument();
     expect(within(cards[0]!).getByText('Cijfers over de woningmarkt van je gemeente.')).toBeInTheDocument();
     // The link text as a screen reader reads it (jsdom's name computation drops the space before the hidden part).
-    expect(within(cards[0]!).getByRole('link')).toHaveTextContent(/^Naar Woningmarktmonitor \(opent de datavoorziening\)$/);
+    expect(within(cards[0]!).getByRole('link')).toHaveTextContent(
+      /^Naar Woningmarktmonitor \(opent de datavoorziening\)$/,
+    );
     expect(within(cards[0]!).getByRole('link')).toHaveAttribute('href', 'https://woningmarkt.example.nl/');
-    expect(within(cards[1]!).getByRole('link')).toHaveTextContent(/^Naar Begrotingsdashboard \(opent de datavoorziening\)$/);
+    expect(within(cards[1]!).getByRole('link')).toHaveTextContent(
+      /^Naar Begrotingsdashboard \(opent de datavoorziening\)$/,
+    );
     expect(within(cards[1]!).getByRole('link')).toHaveAttribute('href', 'https://begroting.example.nl/start');
     expect(screen.getByText('Anna Analist')).toBeInTheDocument();
     expect(screen.getByText('Je bent ingelogd voor Gemeente Voorbeeldstad')).toBeInTheDocument();
-    expect(within(screen.getByRole('navigation', { name: 'Hoofdmenu' })).getByRole('link', { name: 'Datavoorzieningen' })).toHaveAttribute('aria-current', 'page');
+    expect(
+      within(screen.getByRole('navigation', { name: 'Hoofdmenu' })).getByRole('link', { name: 'Datavoorzieningen' }),
+    ).toHaveAttribute('aria-current', 'page');
     expect(document.title).toBe('Datavoorzieningen – Datavoorzieningen Portaal');
     const request = calls.find((call) => call.url.pathname === '/api/services');
     expect(request?.init?.method).toBe('GET');
@@ -90,7 +124,11 @@ describe('ServicesScreen', () => {
   it('says there is no data service yet and names no data roles when the person has none', async () => {
     network({ status: 200, body: { organisation: services.organisation, dataRoles: [], services: [] } });
     const { container } = renderAt('/permissies', routes);
-    expect(await screen.findByText('Je hebt nog geen toegang tot datavoorzieningen. Vraag de beheerder van je organisatie om een datarol.')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Je hebt nog geen toegang tot datavoorzieningen. Vraag de beheerder van je organisatie om een datarol.',
+      ),
+    ).toBeInTheDocument();
     expect(screen.queryByText(/^Je datarollen:/)).toBeNull();
     expect(within(screen.getByRole('main')).queryByRole('list')).toBeNull();
     expect(await axeViolations(container)).toEqual([]);
@@ -106,30 +144,51 @@ describe('ServicesScreen', () => {
   it('shows an error when the data services cannot be fetched', async () => {
     network({ status: 500, body: { error: { code: 500, reason: 'internal' } } });
     const { container } = renderAt('/permissies', routes);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Er is iets misgegaan bij het ophalen van je datavoorzieningen. Probeer het later nog eens.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Er is iets misgegaan bij het ophalen van je datavoorzieningen. Probeer het later nog eens.',
+    );
     expect(screen.queryByRole('status')).toBeNull();
     expect(screen.queryByText(/^Je datarollen:/)).toBeNull();
     expect(await axeViolations(container)).toEqual([]);
   });
 
   it('sends a person without a session to /login', async () => {
-    network({ status: 401, body: { error: { code: 401 } } }, { status: 401, body: { error: { id: 'session_inactive', code: 401 } } });
+    network(
+      { status: 401, body: { error: { code: 401 } } },
+      { status: 401, body: { error: { id: 'session_inactive', code: 401 } } },
+    );
     renderAt('/permissies', routes);
     expect(await screen.findByText('Adres: /login')).toBeInTheDocument();
   });
 
   it('sends a session that still needs its second factor to the code step, or to link an app when none is linked', async () => {
-    network({ status: 403, body: { error: { id: 'session_aal2_required', code: 403 } } }, { status: 200, body: me({ authenticator_assurance_level: 'aal1' }) });
+    network(
+      { status: 403, body: { error: { id: 'session_aal2_required', code: 403 } } },
+      { status: 200, body: me({ authenticator_assurance_level: 'aal1' }) },
+    );
     renderAt('/permissies', routes);
     expect(await screen.findByText('Adres: /login?aal=aal2')).toBeInTheDocument();
     vi.unstubAllGlobals();
-    network({ status: 403, body: { error: { id: 'session_aal2_required', code: 403 } } }, { status: 200, body: me({ authenticator_assurance_level: 'aal1', identity: { ...me().identity, credentials: ['password'] } }) });
+    network(
+      { status: 403, body: { error: { id: 'session_aal2_required', code: 403 } } },
+      {
+        status: 200,
+        body: me({ authenticator_assurance_level: 'aal1', identity: { ...me().identity, credentials: ['password'] } }),
+      },
+    );
     renderAt('/permissies', routes);
     await waitFor(() => expect(screen.getByText('Adres: /settings/2fa-app')).toBeInTheDocument());
   });
 
   it('lets a member of an organisation without a second-factor rule in at aal1', async () => {
-    network(undefined, { status: 200, body: me({ authenticator_assurance_level: 'aal1', aal2Required: false, identity: { ...me().identity, credentials: ['password'] } }) });
+    network(undefined, {
+      status: 200,
+      body: me({
+        authenticator_assurance_level: 'aal1',
+        aal2Required: false,
+        identity: { ...me().identity, credentials: ['password'] },
+      }),
+    });
     renderAt('/permissies', routes);
     expect(await screen.findByText('Je datarollen: Ruimte en wonen, Financiën.')).toBeInTheDocument();
   });

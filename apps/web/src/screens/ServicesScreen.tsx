@@ -13,7 +13,11 @@ interface ServicesAnswer {
 /** /permissies: the data services ('Datavoorzieningen') the person may use, with their data roles. */
 export default function ServicesScreen() {
   usePageTitle('Datavoorzieningen');
-  const services = useQuery({ queryKey: ['services'], queryFn: () => usersApi<ServicesAnswer>('/services'), retry: false });
+  const services = useQuery({
+    queryKey: ['services'],
+    queryFn: () => usersApi<ServicesAnswer>('/services'),
+    retry: false,
+  });
   return (
     <Shell>
       <main className="dvp-main" id="inhoud">
@@ -25,10 +29,14 @@ export default function ServicesScreen() {
         {services.data && (
           <>
             {services.data.dataRoles.length > 0 && (
-              <p className="utrecht-paragraph">Je datarollen: {services.data.dataRoles.map((r) => r.label).join(', ')}.</p>
+              <p className="utrecht-paragraph">
+                Je datarollen: {services.data.dataRoles.map((r) => r.label).join(', ')}.
+              </p>
             )}
             {services.data.services.length === 0 ? (
-              <p className="utrecht-paragraph">Je hebt nog geen toegang tot datavoorzieningen. Vraag de beheerder van je organisatie om een datarol.</p>
+              <p className="utrecht-paragraph">
+                Je hebt nog geen toegang tot datavoorzieningen. Vraag de beheerder van je organisatie om een datarol.
+              </p>
             ) : (
               <ul className="dvp-cards">
                 {services.data.services.map((service) => (

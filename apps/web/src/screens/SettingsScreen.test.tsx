@@ -14,18 +14,45 @@ const me = (credentials: string[]) => ({
   authenticator_assurance_level: 'aal1',
   aal2Required: false,
 });
-const settingsFlow = { id: 's1', type: 'browser', state: 'show_form', ui: { action: '/x', method: 'POST', nodes: [{ type: 'input', group: 'default', attributes: { node_type: 'input', name: 'csrf_token', type: 'hidden', value: 'c' }, messages: [], meta: {} }] } };
+const settingsFlow = {
+  id: 's1',
+  type: 'browser',
+  state: 'show_form',
+  ui: {
+    action: '/x',
+    method: 'POST',
+    nodes: [
+      {
+        type: 'input',
+        group: 'default',
+        attributes: { node_type: 'input', name: 'csrf_token', type: 'hidden', value: 'c' },
+        messages: [],
+        meta: {},
+      },
+    ],
+  },
+};
 
-const elsewhere = { id: 's-2', active: true, authenticated_at: '2026-11-20T09:05:00Z', devices: [{ id: 's-2', ip_address: '192.0.2.10', user_agent: '', location: '' }] };
+const elsewhere = {
+  id: 's-2',
+  active: true,
+  authenticated_at: '2026-11-20T09:05:00Z',
+  devices: [{ id: 's-2', ip_address: '192.0.2.10', user_agent: '', location: '' }],
+};
 
-function network(credentials: string[], onUpdate?: (body: Record<string, unknown>) => { status: number; body?: unknown }, otherSessions: unknown[] = []) {
+function network(
+  credentials: string[],
+  onUpdate?: (body: Record<string, unknown>) => { status: number; body?: unknown },
+  otherSessions: unknown[] = [],
+) {
   return fakeNetwork((url, init) => {
     if (url.pathname === '/sessions') return { status: 200, body: otherSessions };
     if (url.pathname === '/api/users/whoami') return { status: 200, body: me(credentials) };
     if (url.pathname === '/api/config') return { status: 200, body: {} };
     if (url.pathname === '/api/users/admins') return { status: 200, body: [] };
     if (url.pathname === '/self-service/settings/browser') return { status: 200, body: settingsFlow };
-    if (url.pathname === '/self-service/settings' && init?.method === 'POST') return onUpdate?.(JSON.parse(String(init.body))) ?? { status: 200, body: { ...settingsFlow, state: 'success' } };
+    if (url.pathname === '/self-service/settings' && init?.method === 'POST')
+      return onUpdate?.(JSON.parse(String(init.body))) ?? { status: 200, body: { ...settingsFlow, state: 'success' } };
     return undefined;
   });
 }
@@ -44,7 +71,9 @@ describe('SettingsScreen', () => {
     expect(await screen.findByText('Let op! Je hebt nog geen 2FA geconfigureerd.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '2FA configureren' })).toHaveAttribute('href', '/settings/2fa-app');
     expect(screen.getByText('Het wachtwoord moet minimaal 8 tekens zijn.')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Terug naar overzicht - bewerkingen worden niet opgeslagen' })).toHaveAttribute('href', '/permissies');
+    expect(
+      screen.getByRole('link', { name: 'Terug naar overzicht - bewerkingen worden niet opgeslagen' }),
+    ).toHaveAttribute('href', '/permissies');
   });
 
   it('says nothing changed, then shows the password rules of spec §5', async () => {
@@ -75,12 +104,19 @@ describe('SettingsScreen', () => {
 
   it('saves a new first name as a profile update and confirms it', async () => {
     const sent: Record<string, unknown>[] = [];
-    network(['password', 'totp'], (body) => (sent.push(body), { status: 200, body: { ...settingsFlow, state: 'success' } }));
+    network(['password', 'totp'], (body) => {
+      sent.push(body);
+      return { status: 200, body: { ...settingsFlow, state: 'success' } };
+    });
     renderAt('/settings', routes);
     await userEvent.type(await screen.findByLabelText('Naam'), 'Alia');
     await userEvent.click(screen.getByRole('button', { name: 'Bewerkingen opslaan' }));
     expect(await screen.findByText('Je gegevens zijn aangepast.')).toBeInTheDocument();
-    expect(sent[0]).toMatchObject({ method: 'profile', traits: { email: 'ali@dego.nl', name: { first: 'Alia', last: 'Analist' } }, csrf_token: 'c' });
+    expect(sent[0]).toMatchObject({
+      method: 'profile',
+      traits: { email: 'ali@dego.nl', name: { first: 'Alia', last: 'Analist' } },
+      csrf_token: 'c',
+    });
   });
 
   it('offers to end the other sessions after a password change, and not after a name change', async () => {

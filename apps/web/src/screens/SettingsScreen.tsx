@@ -63,16 +63,17 @@ function AccountSettings() {
       setFlow(undefined);
       navigate('/settings', withNotice(notice));
     },
-    useFlow: () => setFlow(undefined),
+    followFlow: () => setFlow(undefined),
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new flow is made only when the old one is dropped
   useEffect(() => {
     if (flow) return;
     frontend
       .createBrowserSettingsFlow({})
       .then(setFlow)
       .catch((error: unknown) => handleFlowError(error, 'settings', actions));
-  }, [flow]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [flow]);
 
   useEffect(() => {
     if (outcome) outcomeRef.current?.focus();
@@ -85,7 +86,10 @@ function AccountSettings() {
     let latest = flow;
     const send = async (body: Record<string, unknown>, failure: string) => {
       try {
-        latest = await frontend.updateSettingsFlow({ flow: latest.id, updateSettingsFlowBody: { ...body, csrf_token: csrfOf(latest.ui as unknown as FlowUi) } as never });
+        latest = await frontend.updateSettingsFlow({
+          flow: latest.id,
+          updateSettingsFlowBody: { ...body, csrf_token: csrfOf(latest.ui as unknown as FlowUi) } as never,
+        });
         setFlow(latest);
         return true;
       } catch (error) {
@@ -105,10 +109,22 @@ function AccountSettings() {
         email: values.email ?? current.email,
         name: { first: values.firstName ?? current.name.first, last: values.lastName ?? current.name.last },
       };
-      if (!(await send({ method: 'profile', traits }, 'Er is iets misgegaan bij het updaten van je gegevens. Probeer het nog eens.'))) return;
+      if (
+        !(await send(
+          { method: 'profile', traits },
+          'Er is iets misgegaan bij het updaten van je gegevens. Probeer het nog eens.',
+        ))
+      )
+        return;
     }
     if (values.password) {
-      if (!(await send({ method: 'password', password: values.password }, 'Er is iets misgegaan bij het updaten van je nieuwe wachtwoord. Probeer het nog eens.'))) return;
+      if (
+        !(await send(
+          { method: 'password', password: values.password },
+          'Er is iets misgegaan bij het updaten van je nieuwe wachtwoord. Probeer het nog eens.',
+        ))
+      )
+        return;
     }
     form.reset();
     await queryClient.invalidateQueries();
@@ -123,20 +139,49 @@ function AccountSettings() {
         <h1 className="utrecht-heading-1">Account instellingen</h1>
         <RestartNotice />
         {outcome && (
-          <div ref={outcomeRef} tabIndex={-1} className={`utrecht-alert utrecht-alert--${outcome.kind}`} role={outcome.kind === 'error' ? 'alert' : 'status'}>
+          <div
+            ref={outcomeRef}
+            tabIndex={-1}
+            className={`utrecht-alert utrecht-alert--${outcome.kind}`}
+            role={outcome.kind === 'error' ? 'alert' : 'status'}
+          >
             <p className="utrecht-paragraph">{outcome.text}</p>
           </div>
         )}
         {outcome?.kind === 'ok' && outcome.secrets && <LogOutOthersOffer />}
-        <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
+        <form
+          className="dvp-form"
+          noValidate
+          onSubmit={form.handleSubmit(save)}
+          aria-busy={form.formState.isSubmitting}
+        >
           <ErrorSummary messages={messagesOf(errors, SUMMARY_FIELDS)} focusOn={form.formState.submitCount} />
           <section aria-labelledby="dvp-profiel">
             <h2 id="dvp-profiel" className="utrecht-heading-2">
               Account instelling wijzigen
             </h2>
-            <TextField label="Naam" autoComplete="given-name" placeholder={traits?.name.first} error={errors.firstName?.message ?? nodeErrors(flow, 'traits.name.first')} {...form.register('firstName')} />
-            <TextField label="Achternaam" autoComplete="family-name" placeholder={traits?.name.last} error={errors.lastName?.message ?? nodeErrors(flow, 'traits.name.last')} {...form.register('lastName')} />
-            <TextField label="E-mailadres" type="email" autoComplete="email" placeholder={traits?.email} error={errors.email?.message ?? nodeErrors(flow, 'traits.email')} {...form.register('email')} />
+            <TextField
+              label="Naam"
+              autoComplete="given-name"
+              placeholder={traits?.name.first}
+              error={errors.firstName?.message ?? nodeErrors(flow, 'traits.name.first')}
+              {...form.register('firstName')}
+            />
+            <TextField
+              label="Achternaam"
+              autoComplete="family-name"
+              placeholder={traits?.name.last}
+              error={errors.lastName?.message ?? nodeErrors(flow, 'traits.name.last')}
+              {...form.register('lastName')}
+            />
+            <TextField
+              label="E-mailadres"
+              type="email"
+              autoComplete="email"
+              placeholder={traits?.email}
+              error={errors.email?.message ?? nodeErrors(flow, 'traits.email')}
+              {...form.register('email')}
+            />
           </section>
           <section aria-labelledby="dvp-2fa">
             <h2 id="dvp-2fa" className="utrecht-heading-2">
@@ -164,7 +209,11 @@ function AccountSettings() {
             />
           </section>
           <div className="dvp-links">
-            <button type="submit" className="utrecht-button utrecht-button--primary-action" disabled={form.formState.isSubmitting || !flow}>
+            <button
+              type="submit"
+              className="utrecht-button utrecht-button--primary-action"
+              disabled={form.formState.isSubmitting || !flow}
+            >
               Bewerkingen opslaan
             </button>
           </div>

@@ -2,7 +2,16 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Address, captureDownloads, fakeNetwork, holdBack, posted, renderAt, stepsOf, unreachable } from '../test-support';
+import {
+  Address,
+  captureDownloads,
+  fakeNetwork,
+  holdBack,
+  posted,
+  renderAt,
+  stepsOf,
+  unreachable,
+} from '../test-support';
 import { axeViolations } from '../test-axe';
 import TwoFactorScreen from './TwoFactorScreen';
 
@@ -10,11 +19,32 @@ type Answer = { status: number; body?: unknown };
 type Label = { id: number; text: string; context?: unknown };
 
 const SECRET = 'JBSWY3DPEHPK3PXP';
-const QR = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-const CODES = ['k3m9x2ab', 'p0q7w4ze', 'r5t8y1uc', 'a2s6d9fg', 'h4j7k0lm', 'n1b5v8cx', 'z3x6c9vb', 'q2w5e8rt', 'y1u4i7op', 'l0k3j6hg', 'f9d2s5ap', 'm8n1b4vc'];
+const QR =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const CODES = [
+  'k3m9x2ab',
+  'p0q7w4ze',
+  'r5t8y1uc',
+  'a2s6d9fg',
+  'h4j7k0lm',
+  'n1b5v8cx',
+  'z3x6c9vb',
+  'q2w5e8rt',
+  'y1u4i7op',
+  'l0k3j6hg',
+  'f9d2s5ap',
+  'm8n1b4vc',
+];
 
 // Settings-flow nodes as the provider sends them (kratos-contract.md §6 and §7; packages/idp flows/settings/nodes.ts).
-const input = (group: string, name: string, type: string, label?: Label, value?: unknown, messages: unknown[] = []) => ({
+const input = (
+  group: string,
+  name: string,
+  type: string,
+  label?: Label,
+  value?: unknown,
+  messages: unknown[] = [],
+) => ({
   type: 'input',
   group,
   attributes: { name, type, ...(value === undefined ? {} : { value }), disabled: false, node_type: 'input' },
@@ -23,26 +53,57 @@ const input = (group: string, name: string, type: string, label?: Label, value?:
 });
 const csrf = input('default', 'csrf_token', 'hidden', undefined, 'csrf-2fa');
 const profileAndPassword = [
-  input('profile', 'traits.email', 'email', { id: 1070002, text: 'E-Mail', context: { title: 'E-Mail', name: 'traits.email' } }, 'anna@voorbeeldstad.nl'),
+  input(
+    'profile',
+    'traits.email',
+    'email',
+    { id: 1070002, text: 'E-Mail', context: { title: 'E-Mail', name: 'traits.email' } },
+    'anna@voorbeeldstad.nl',
+  ),
   input('profile', 'method', 'submit', { id: 1070003, text: 'Save' }, 'profile'),
   input('password', 'password', 'password', { id: 1070001, text: 'Password' }),
   input('password', 'method', 'submit', { id: 1070003, text: 'Save' }, 'password'),
 ];
 const totpEnrolment = (codeMessages: unknown[] = []) => [
-  { type: 'img', group: 'totp', attributes: { src: QR, id: 'totp_qr', width: 256, height: 256, node_type: 'img' }, messages: [], meta: { label: { id: 1050005, text: 'Authenticator app QR code', type: 'info' } } },
+  {
+    type: 'img',
+    group: 'totp',
+    attributes: { src: QR, id: 'totp_qr', width: 256, height: 256, node_type: 'img' },
+    messages: [],
+    meta: { label: { id: 1050005, text: 'Authenticator app QR code', type: 'info' } },
+  },
   {
     type: 'text',
     group: 'totp',
-    attributes: { text: { id: 1050006, text: SECRET, type: 'info', context: { secret: SECRET } }, id: 'totp_secret_key', node_type: 'text' },
+    attributes: {
+      text: { id: 1050006, text: SECRET, type: 'info', context: { secret: SECRET } },
+      id: 'totp_secret_key',
+      node_type: 'text',
+    },
     messages: [],
-    meta: { label: { id: 1050017, text: 'This is your authenticator app secret. Use it if you can not scan the QR code.', type: 'info' } },
+    meta: {
+      label: {
+        id: 1050017,
+        text: 'This is your authenticator app secret. Use it if you can not scan the QR code.',
+        type: 'info',
+      },
+    },
   },
   input('totp', 'totp_code', 'text', { id: 1070006, text: 'Verify code' }, undefined, codeMessages),
   input('totp', 'method', 'submit', { id: 1070003, text: 'Save' }, 'totp'),
 ];
-const totpUnlink = input('totp', 'totp_unlink', 'submit', { id: 1050004, text: 'Unlink TOTP Authenticator App' }, 'true');
+const totpUnlink = input(
+  'totp',
+  'totp_unlink',
+  'submit',
+  { id: 1050004, text: 'Unlink TOTP Authenticator App' },
+  'true',
+);
 const lookupButton = (name: string, label: Label) => input('lookup_secret', name, 'submit', label, 'true');
-const regenerate = lookupButton('lookup_secret_regenerate', { id: 1050008, text: 'Generate new backup recovery codes' });
+const regenerate = lookupButton('lookup_secret_regenerate', {
+  id: 1050008,
+  text: 'Generate new backup recovery codes',
+});
 const codesNode = (used: number[] = []) => ({
   type: 'text',
   group: 'lookup_secret',
@@ -56,28 +117,47 @@ const codesNode = (used: number[] = []) => ({
       context: {
         secrets: CODES.map((code, i) =>
           used.includes(i)
-            ? { id: 1050014, text: 'Secret was used at 2026-03-01 12:00:00 +0000 UTC', type: 'info', context: { used_at: '2026-03-01T12:00:00Z', used_at_unix: 1772366400 } }
+            ? {
+                id: 1050014,
+                text: 'Secret was used at 2026-03-01 12:00:00 +0000 UTC',
+                type: 'info',
+                context: { used_at: '2026-03-01T12:00:00Z', used_at_unix: 1772366400 },
+              }
             : { id: 1050009, text: code, type: 'info', context: { secret: code } },
         ),
       },
     },
   },
   messages: [],
-  meta: { label: { id: 1050010, text: 'These are your back up recovery codes. Please keep them in a safe place!', type: 'info' } },
+  meta: {
+    label: {
+      id: 1050010,
+      text: 'These are your back up recovery codes. Please keep them in a safe place!',
+      type: 'info',
+    },
+  },
 });
 
 const flow = (id: string, nodes: unknown[]) => ({
   id,
   type: 'browser',
   state: 'show_form',
-  ui: { action: `${window.location.origin}/self-service/settings?flow=${id}`, method: 'POST', nodes: [csrf, ...profileAndPassword, ...nodes] },
+  ui: {
+    action: `${window.location.origin}/self-service/settings?flow=${id}`,
+    method: 'POST',
+    nodes: [csrf, ...profileAndPassword, ...nodes],
+  },
 });
 const unlinked = (id = 'f1', codeMessages: unknown[] = []) => flow(id, [regenerate, ...totpEnrolment(codeMessages)]);
 const linked = (id = 'f1', lookup: unknown[] = [regenerate]) => flow(id, [...lookup, totpUnlink]);
 
 const whoami = (isAdmin = false) => ({
   active: true,
-  identity: { id: 'anna', traits: { email: 'anna@voorbeeldstad.nl', name: { first: 'Anna', last: 'de Vries' } }, credentials: ['password'] },
+  identity: {
+    id: 'anna',
+    traits: { email: 'anna@voorbeeldstad.nl', name: { first: 'Anna', last: 'de Vries' } },
+    credentials: ['password'],
+  },
   permissions: [],
   activeOrg: { id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad', subdivisions: [] },
   isAdmin,
@@ -86,14 +166,26 @@ const whoami = (isAdmin = false) => ({
 });
 
 function network(
-  options: { create?: Answer; get?: (id: string) => Answer; update?: (body: Record<string, unknown>, flowId: string) => Answer; isAdmin?: boolean; otherSessions?: unknown[] } = {},
+  options: {
+    create?: Answer;
+    get?: (id: string) => Answer;
+    update?: (body: Record<string, unknown>, flowId: string) => Answer;
+    isAdmin?: boolean;
+    otherSessions?: unknown[];
+  } = {},
 ) {
   return fakeNetwork((url, init) => {
     if (url.pathname === '/sessions') return { status: 200, body: options.otherSessions ?? [] };
     if (url.pathname === '/self-service/settings/browser') return options.create ?? { status: 200, body: unlinked() };
-    if (url.pathname === '/self-service/settings/flows') return options.get?.(url.searchParams.get('id') ?? '') ?? { status: 404, body: { error: { code: 404 } } };
+    if (url.pathname === '/self-service/settings/flows')
+      return options.get?.(url.searchParams.get('id') ?? '') ?? { status: 404, body: { error: { code: 404 } } };
     if (url.pathname === '/self-service/settings' && init?.method === 'POST') {
-      return options.update?.(JSON.parse(String(init.body)), url.searchParams.get('flow') ?? '') ?? { status: 200, body: { ...linked(), state: 'success' } };
+      return (
+        options.update?.(JSON.parse(String(init.body)), url.searchParams.get('flow') ?? '') ?? {
+          status: 200,
+          body: { ...linked(), state: 'success' },
+        }
+      );
     }
     if (url.pathname === '/api/users/whoami') return { status: 200, body: whoami(options.isAdmin) };
     if (url.pathname === '/api/config') return { status: 200, body: { sessionIdleSeconds: 1800 } };
@@ -158,8 +250,14 @@ describe('TwoFactorScreen', () => {
     expect(screen.queryByRole('region', { name: 'Stap 2: bewaar je back-upcodes' })).toBeNull();
     expect(screen.queryByRole('list', { name: 'Voortgang' })).toBeNull();
     expect(await screen.findByText('Adres: /settings/2fa-app?flow=f1')).toBeInTheDocument();
-    expect(calls.filter((call) => call.url.pathname.startsWith('/self-service/')).map((call) => call.url.pathname)).toEqual(['/self-service/settings/browser']);
-    expect(new Headers(calls.find((call) => call.url.pathname === '/self-service/settings/browser')?.init?.headers).get('Accept')).toBe('application/json');
+    expect(
+      calls.filter((call) => call.url.pathname.startsWith('/self-service/')).map((call) => call.url.pathname),
+    ).toEqual(['/self-service/settings/browser']);
+    expect(
+      new Headers(calls.find((call) => call.url.pathname === '/self-service/settings/browser')?.init?.headers).get(
+        'Accept',
+      ),
+    ).toBe('application/json');
     expect(await axeViolations(container)).toEqual([]);
   });
 
@@ -170,7 +268,9 @@ describe('TwoFactorScreen', () => {
     expect(calls.some((call) => call.url.pathname === '/sessions')).toBe(false);
     await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
     const done = await screen.findByRole('region', { name: 'Je authenticator-app is gekoppeld' });
-    expect(within(done).getByText('Bij het inloggen vraagt het portaal voortaan om de code uit je app.')).toBeInTheDocument();
+    expect(
+      within(done).getByText('Bij het inloggen vraagt het portaal voortaan om de code uit je app.'),
+    ).toBeInTheDocument();
     expect(within(done).getByRole('button', { name: 'Authenticator-app ontkoppelen' })).toBeInTheDocument();
     expect(screen.queryByRole('img', { name: 'QR-code voor je authenticator-app' })).toBeNull();
     expect(
@@ -179,7 +279,10 @@ describe('TwoFactorScreen', () => {
       ),
     ).toBeInTheDocument();
     expect(within(codeSection()).getByRole('button', { name: 'Nieuwe back-upcodes maken' })).toBeInTheDocument();
-    expect(within(codeSection()).getByRole('link', { name: 'Verder naar het portaal' })).toHaveAttribute('href', '/permissies');
+    expect(within(codeSection()).getByRole('link', { name: 'Verder naar het portaal' })).toHaveAttribute(
+      'href',
+      '/permissies',
+    );
     const [sent] = posted(calls);
     expect(calls.find((call) => call.init?.method === 'POST')?.url.pathname).toBe('/self-service/settings');
     expect(sent?.flow).toBe('f1');
@@ -192,11 +295,20 @@ describe('TwoFactorScreen', () => {
   it('leads an administrator on to the dashboard at /', async () => {
     network({ create: { status: 200, body: linked() }, isAdmin: true });
     renderAt('/settings/2fa-app', routes);
-    await waitFor(() => expect(screen.getByRole('link', { name: 'Verder naar het portaal' })).toHaveAttribute('href', '/'));
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: 'Verder naar het portaal' })).toHaveAttribute('href', '/'),
+    );
   });
 
   it('shows a wrong code in Dutch under the field, marks it invalid and moves the focus to the error summary', async () => {
-    network({ update: () => ({ status: 400, body: unlinked('f1', [{ id: 4000008, text: 'The provided authentication code is invalid, please try again.', type: 'error' }]) }) });
+    network({
+      update: () => ({
+        status: 400,
+        body: unlinked('f1', [
+          { id: 4000008, text: 'The provided authentication code is invalid, please try again.', type: 'error' },
+        ]),
+      }),
+    });
     const { container } = renderAt('/settings/2fa-app', routes);
     await userEvent.type(await screen.findByLabelText('Code controleren'), '000000');
     await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
@@ -217,15 +329,37 @@ describe('TwoFactorScreen', () => {
       create: { status: 200, body: linked() },
       update: (body) =>
         body.lookup_secret_regenerate
-          ? { status: 200, body: linked('f1', [codesNode(), lookupButton('lookup_secret_confirm', { id: 1050011, text: 'Confirm backup recovery codes' })]) }
-          : { status: 200, body: { ...linked('f1', [lookupButton('lookup_secret_reveal', { id: 1050007, text: 'Reveal backup recovery codes' }), lookupButton('lookup_secret_disable', { id: 1050016, text: 'Disable this method' })]), state: 'success' } },
+          ? {
+              status: 200,
+              body: linked('f1', [
+                codesNode(),
+                lookupButton('lookup_secret_confirm', { id: 1050011, text: 'Confirm backup recovery codes' }),
+              ]),
+            }
+          : {
+              status: 200,
+              body: {
+                ...linked('f1', [
+                  lookupButton('lookup_secret_reveal', { id: 1050007, text: 'Reveal backup recovery codes' }),
+                  lookupButton('lookup_secret_disable', { id: 1050016, text: 'Disable this method' }),
+                ]),
+                state: 'success',
+              },
+            },
     });
     const { container } = renderAt('/settings/2fa-app', routes);
     await userEvent.click(await screen.findByRole('button', { name: 'Nieuwe back-upcodes maken' }));
     const grid = await screen.findByRole('list', { name: 'Back-upcodes' });
-    expect(within(grid).getAllByRole('listitem').map((item) => item.textContent)).toEqual(CODES);
-    expect(within(codeSection()).getByText('Dit zijn je back-upcodes. Bewaar ze op een veilige plek!')).toBeInTheDocument();
-    for (const name of ['Kopiëren', 'Downloaden', 'Afdrukken']) expect(within(codeSection()).getByRole('button', { name })).toBeInTheDocument();
+    expect(
+      within(grid)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(CODES);
+    expect(
+      within(codeSection()).getByText('Dit zijn je back-upcodes. Bewaar ze op een veilige plek!'),
+    ).toBeInTheDocument();
+    for (const name of ['Kopiëren', 'Downloaden', 'Afdrukken'])
+      expect(within(codeSection()).getByRole('button', { name })).toBeInTheDocument();
     expect(await axeViolations(container)).toEqual([]);
     await userEvent.click(screen.getByRole('button', { name: 'Back-upcodes bevestigen' }));
     expect(await screen.findByRole('button', { name: 'Back-upcodes tonen' })).toBeInTheDocument();
@@ -240,7 +374,16 @@ describe('TwoFactorScreen', () => {
 
   it("shows used codes as 'Used' and copies only the codes that still work", async () => {
     const user = userEvent.setup();
-    network({ create: { status: 200, body: linked('f1', [codesNode([1, 4]), regenerate, lookupButton('lookup_secret_disable', { id: 1050016, text: 'Disable this method' })]) } });
+    network({
+      create: {
+        status: 200,
+        body: linked('f1', [
+          codesNode([1, 4]),
+          regenerate,
+          lookupButton('lookup_secret_disable', { id: 1050016, text: 'Disable this method' }),
+        ]),
+      },
+    });
     const { container } = renderAt('/settings/2fa-app', routes);
     const grid = await screen.findByRole('list', { name: 'Back-upcodes' });
     const items = within(grid).getAllByRole('listitem');
@@ -250,7 +393,9 @@ describe('TwoFactorScreen', () => {
     await user.click(screen.getByRole('button', { name: 'Kopiëren' }));
     expect(await screen.findByText('De codes staan op je klembord.')).toHaveAttribute('role', 'status');
     const usable = CODES.filter((_, i) => i !== 1 && i !== 4);
-    expect(await navigator.clipboard.readText()).toBe(`Back-upcodes Datavoorzieningen Portaal\n\n${usable.join('\n')}\n\nElke code werkt één keer.\n`);
+    expect(await navigator.clipboard.readText()).toBe(
+      `Back-upcodes Datavoorzieningen Portaal\n\n${usable.join('\n')}\n\nElke code werkt één keer.\n`,
+    );
     expect(await axeViolations(container)).toEqual([]);
   });
 
@@ -264,7 +409,9 @@ describe('TwoFactorScreen', () => {
       expect(downloads.files.map((file) => file.name)).toEqual(['back-upcodes-datavoorzieningen.txt']);
       const [file] = downloads.files;
       expect(file!.blob.type).toBe('text/plain;charset=utf-8');
-      expect(await file!.blob.text()).toBe(`Back-upcodes Datavoorzieningen Portaal\n\n${CODES.slice(1).join('\n')}\n\nElke code werkt één keer.\n`);
+      expect(await file!.blob.text()).toBe(
+        `Back-upcodes Datavoorzieningen Portaal\n\n${CODES.slice(1).join('\n')}\n\nElke code werkt één keer.\n`,
+      );
       expect(URL.revokeObjectURL).toHaveBeenCalledWith(file!.href);
       await userEvent.click(screen.getByRole('button', { name: 'Afdrukken' }));
       expect(print).toHaveBeenCalledTimes(1);
@@ -275,26 +422,42 @@ describe('TwoFactorScreen', () => {
 
   it('unlinks the app with totp_unlink, shows the QR step again and offers to end the sessions elsewhere', async () => {
     const elsewhere = { id: 's-2', devices: [{ id: 's-2', ip_address: '192.0.2.10', user_agent: '' }] };
-    const calls = network({ create: { status: 200, body: linked() }, update: () => ({ status: 200, body: { ...unlinked(), state: 'success' } }), otherSessions: [elsewhere, { ...elsewhere, id: 's-3' }] });
+    const calls = network({
+      create: { status: 200, body: linked() },
+      update: () => ({ status: 200, body: { ...unlinked(), state: 'success' } }),
+      otherSessions: [elsewhere, { ...elsewhere, id: 's-3' }],
+    });
     renderAt('/settings/2fa-app', routes);
     await userEvent.click(await screen.findByRole('button', { name: 'Authenticator-app ontkoppelen' }));
     expect(await screen.findByRole('img', { name: 'QR-code voor je authenticator-app' })).toBeInTheDocument();
     expect(await screen.findByText(/Je bent nog ingelogd op 2 andere apparaten\./)).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Stap 2: bewaar je back-upcodes' })).toBeNull();
-    expect(posted(calls).map((call) => call.body)).toEqual([expect.objectContaining({ csrf_token: 'csrf-2fa', method: 'totp', totp_unlink: 'true' })]);
+    expect(posted(calls).map((call) => call.body)).toEqual([
+      expect.objectContaining({ csrf_token: 'csrf-2fa', method: 'totp', totp_unlink: 'true' }),
+    ]);
   });
 
   it('shows steps 3 and 4 of recovery after the mailed link, and keeps herstel=1 in the address', async () => {
     network();
     const { container } = renderAt('/settings/2fa-app?herstel=1', routes);
     await screen.findByLabelText('Code controleren');
-    expect(stepsOf()).toEqual(['✓Account verifiëren (klaar)', '✓Wachtwoord instellen (klaar)', '32FA configureren [nu]', '4Klaar!']);
+    expect(stepsOf()).toEqual([
+      '✓Account verifiëren (klaar)',
+      '✓Wachtwoord instellen (klaar)',
+      '32FA configureren [nu]',
+      '4Klaar!',
+    ]);
     expect(await screen.findByText('Adres: /settings/2fa-app?flow=f1&herstel=1')).toBeInTheDocument();
     expect(await axeViolations(container)).toEqual([]);
     await userEvent.type(screen.getByLabelText('Code controleren'), '492039');
     await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
     await screen.findByRole('region', { name: 'Je authenticator-app is gekoppeld' });
-    expect(stepsOf()).toEqual(['✓Account verifiëren (klaar)', '✓Wachtwoord instellen (klaar)', '✓2FA configureren (klaar)', '4Klaar! [nu]']);
+    expect(stepsOf()).toEqual([
+      '✓Account verifiëren (klaar)',
+      '✓Wachtwoord instellen (klaar)',
+      '✓2FA configureren (klaar)',
+      '4Klaar! [nu]',
+    ]);
   });
 
   it('warns before the idle timeout here too, outside the sidebar layout', async () => {
@@ -314,11 +477,27 @@ describe('TwoFactorScreen', () => {
     const calls = network({ get: (id) => (id === 'f7' ? { status: 200, body: linked('f7') } : { status: 404 }) });
     renderAt('/settings/2fa-app?flow=f7', routes);
     expect(await screen.findByRole('region', { name: 'Je authenticator-app is gekoppeld' })).toBeInTheDocument();
-    expect(calls.filter((call) => call.url.pathname.startsWith('/self-service/')).map((call) => `${call.url.pathname}${call.url.search}`)).toEqual(['/self-service/settings/flows?id=f7']);
+    expect(
+      calls
+        .filter((call) => call.url.pathname.startsWith('/self-service/'))
+        .map((call) => `${call.url.pathname}${call.url.search}`),
+    ).toEqual(['/self-service/settings/flows?id=f7']);
   });
 
   it('sends a person without a session to /login', async () => {
-    network({ create: { status: 401, body: { error: { id: 'session_inactive', code: 401, status: 'Unauthorized', reason: 'No active session was found in this request.' } } } });
+    network({
+      create: {
+        status: 401,
+        body: {
+          error: {
+            id: 'session_inactive',
+            code: 401,
+            status: 'Unauthorized',
+            reason: 'No active session was found in this request.',
+          },
+        },
+      },
+    });
     renderAt('/settings/2fa-app', routes);
     expect(await screen.findByText('Adres: /login')).toBeInTheDocument();
   });
@@ -327,7 +506,10 @@ describe('TwoFactorScreen', () => {
     network({
       create: {
         status: 403,
-        body: { error: { id: 'session_aal2_required', code: 403, status: 'Forbidden' }, redirect_browser_to: `${window.location.origin}/self-service/login/browser?aal=aal2` },
+        body: {
+          error: { id: 'session_aal2_required', code: 403, status: 'Forbidden' },
+          redirect_browser_to: `${window.location.origin}/self-service/login/browser?aal=aal2`,
+        },
       },
     });
     renderAt('/settings/2fa-app', routes);
@@ -350,7 +532,11 @@ describe('TwoFactorScreen', () => {
     renderAt('/settings/2fa-app', routes);
     await userEvent.type(await screen.findByLabelText('Code controleren'), '492039');
     await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
-    expect(await screen.findByText(`Adres: /login?refresh=true&return_to=${encodeURIComponent(`${window.location.origin}/self-service/settings?flow=f1`)}`)).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        `Adres: /login?refresh=true&return_to=${encodeURIComponent(`${window.location.origin}/self-service/settings?flow=f1`)}`,
+      ),
+    ).toBeInTheDocument();
   });
 
   it('continues with the replacement flow and its message when the provider says the flow expired (410 with use_flow_id)', async () => {
@@ -358,16 +544,34 @@ describe('TwoFactorScreen', () => {
       get: (id) => {
         if (id !== 'f2') return { status: 404 };
         const replacement = unlinked('f2');
-        return { status: 200, body: { ...replacement, ui: { ...replacement.ui, messages: [{ id: 4050001, text: 'The settings flow expired 61.00 minutes ago, please try again.', type: 'error' }] } } };
+        return {
+          status: 200,
+          body: {
+            ...replacement,
+            ui: {
+              ...replacement.ui,
+              messages: [
+                { id: 4050001, text: 'The settings flow expired 61.00 minutes ago, please try again.', type: 'error' },
+              ],
+            },
+          },
+        };
       },
-      update: () => ({ status: 410, body: { error: { id: 'self_service_flow_expired', code: 410, status: 'Gone' }, use_flow_id: 'f2' } }),
+      update: () => ({
+        status: 410,
+        body: { error: { id: 'self_service_flow_expired', code: 410, status: 'Gone' }, use_flow_id: 'f2' },
+      }),
     });
     const { container } = renderAt('/settings/2fa-app', routes);
     await userEvent.type(await screen.findByLabelText('Code controleren'), '492039');
     await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
     expect(await screen.findByText('Adres: /settings/2fa-app?flow=f2')).toBeInTheDocument();
     expect(await screen.findByText('Het wijzigen duurde te lang. Probeer het opnieuw.')).toBeInTheDocument();
-    expect(calls.filter((call) => call.url.pathname === '/self-service/settings/flows').map((call) => call.url.searchParams.get('id'))).toEqual(['f2']);
+    expect(
+      calls
+        .filter((call) => call.url.pathname === '/self-service/settings/flows')
+        .map((call) => call.url.searchParams.get('id')),
+    ).toEqual(['f2']);
     await waitFor(() => expect(screen.getByLabelText('Code controleren')).toHaveValue(''));
     expect(await axeViolations(container)).toEqual([]);
   });
@@ -376,14 +580,19 @@ describe('TwoFactorScreen', () => {
     let made = 0;
     const calls = fakeNetwork((url, init) => {
       if (url.pathname === '/self-service/settings/browser') return { status: 200, body: unlinked(`f${++made}`) };
-      if (url.pathname === '/self-service/settings' && init?.method === 'POST') return { status: 403, body: { error: { id: 'security_csrf_violation', code: 403, status: 'Forbidden' } } };
+      if (url.pathname === '/self-service/settings' && init?.method === 'POST')
+        return { status: 403, body: { error: { id: 'security_csrf_violation', code: 403, status: 'Forbidden' } } };
       if (url.pathname === '/api/users/whoami') return { status: 200, body: whoami() };
       return undefined;
     });
     const { container } = renderAt('/settings/2fa-app', routes);
     await userEvent.type(await screen.findByLabelText('Code controleren'), '492039');
     await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
-    expect(await screen.findByText('Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.',
+      ),
+    ).toBeInTheDocument();
     expect(await screen.findByText('Adres: /settings/2fa-app?flow=f2')).toBeInTheDocument();
     expect(calls.filter((call) => call.url.pathname === '/self-service/settings/browser')).toHaveLength(2);
     expect(await axeViolations(container)).toEqual([]);
@@ -394,13 +603,28 @@ describe('TwoFactorScreen', () => {
     network();
     unreachable((url) => url.pathname === '/self-service/settings/browser');
     const { container } = renderAt('/settings/2fa-app', routes);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Er is iets misgegaan bij het ophalen van je instellingen. Probeer het later nog eens.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Er is iets misgegaan bij het ophalen van je instellingen. Probeer het later nog eens.',
+    );
     expect(screen.queryByText('Laden…')).toBeNull();
     expect(await axeViolations(container)).toEqual([]);
     vi.unstubAllGlobals();
-    network({ create: { status: 500, body: { error: { code: 500, status: 'Internal Server Error', message: 'An internal server error occurred, please contact the system administrator' } } } });
+    network({
+      create: {
+        status: 500,
+        body: {
+          error: {
+            code: 500,
+            status: 'Internal Server Error',
+            message: 'An internal server error occurred, please contact the system administrator',
+          },
+        },
+      },
+    });
     const second = renderAt('/settings/2fa-app', routes);
-    expect(await within(second.container).findByRole('alert')).toHaveTextContent('Er is iets misgegaan bij het ophalen van je instellingen. Probeer het later nog eens.');
+    expect(await within(second.container).findByRole('alert')).toHaveTextContent(
+      'Er is iets misgegaan bij het ophalen van je instellingen. Probeer het later nog eens.',
+    );
   });
 
   it('says the code could not be saved when the server cannot be reached, and keeps the step', async () => {
@@ -410,7 +634,9 @@ describe('TwoFactorScreen', () => {
     const { container } = renderAt('/settings/2fa-app', routes);
     await userEvent.type(await screen.findByLabelText('Code controleren'), '492039');
     await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Er is iets misgegaan bij het opslaan. Probeer het nog eens.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Er is iets misgegaan bij het opslaan. Probeer het nog eens.',
+    );
     expect(screen.getByLabelText('Code controleren')).toHaveValue('492039');
     expect(screen.getByRole('button', { name: 'Opslaan' })).toBeEnabled();
     await act(() => new Promise((resolve) => setTimeout(resolve, 20)));

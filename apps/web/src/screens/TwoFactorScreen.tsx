@@ -48,18 +48,21 @@ export default function TwoFactorScreen() {
       setFlow(undefined);
       setParams({}, withNotice(notice));
     },
-    useFlow: (id: string) => setParams(keep(id), sameScreen()),
+    followFlow: (id: string) => setParams(keep(id), sameScreen()),
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the flow is fetched once per flow id
   const load = useCallback(async () => {
     try {
-      const loaded = flowId ? await frontend.getSettingsFlow({ id: flowId }) : await frontend.createBrowserSettingsFlow({});
+      const loaded = flowId
+        ? await frontend.getSettingsFlow({ id: flowId })
+        : await frontend.createBrowserSettingsFlow({});
       setFlow(loaded);
       if (!flowId) setParams(keep(loaded.id), sameScreen());
     } catch (error) {
       if (!(await actedOnFlowError(error, 'settings', actions))) setProblem(LOAD_FAILED);
     }
-  }, [flowId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [flowId]);
 
   // Load once per flow id; a flow just created (before its id reaches the address) is not loaded again.
   useEffect(() => {
@@ -115,8 +118,9 @@ export default function TwoFactorScreen() {
             Stap 1: koppel je authenticator-app
           </h2>
           <p className="utrecht-paragraph">
-            Open een authenticator-app op je telefoon of tablet, bijvoorbeeld Microsoft Authenticator of Google Authenticator. Scan de QR-code. Lukt
-            scannen niet? Voer dan de sleutel onder de QR-code met de hand in. Vul daarna de code van 6 cijfers in die de app laat zien.
+            Open een authenticator-app op je telefoon of tablet, bijvoorbeeld Microsoft Authenticator of Google
+            Authenticator. Scan de QR-code. Lukt scannen niet? Voer dan de sleutel onder de QR-code met de hand in. Vul
+            daarna de code van 6 cijfers in die de app laat zien.
           </p>
           <FlowForm ui={ui} groups={['totp']} onSubmit={submit} />
         </section>
@@ -135,8 +139,8 @@ export default function TwoFactorScreen() {
             Stap 2: bewaar je back-upcodes
           </h2>
           <p className="utrecht-paragraph">
-            Met een back-upcode log je in als je je telefoon niet bij de hand hebt. Elke code werkt één keer. Bewaar ze op een veilige plek, niet op je
-            telefoon.
+            Met een back-upcode log je in als je je telefoon niet bij de hand hebt. Elke code werkt één keer. Bewaar ze
+            op een veilige plek, niet op je telefoon.
           </p>
           {codes.length > 0 && <BackupCodeActions codes={codes} />}
           <FlowForm ui={ui} groups={['lookup_secret']} onSubmit={submit} />

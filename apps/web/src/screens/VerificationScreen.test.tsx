@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -13,7 +13,14 @@ type Label = { id: number; text: string };
 const input = (name: string, type: string, label?: Label, value?: unknown, messages: unknown[] = []) => ({
   type: 'input',
   group: name === 'csrf_token' ? 'default' : 'code',
-  attributes: { name, type, ...(value === undefined ? {} : { value }), required: type !== 'submit' && type !== 'hidden' ? true : undefined, disabled: false, node_type: 'input' },
+  attributes: {
+    name,
+    type,
+    ...(value === undefined ? {} : { value }),
+    required: type !== 'submit' && type !== 'hidden' ? true : undefined,
+    disabled: false,
+    node_type: 'input',
+  },
   messages,
   meta: label ? { label: { ...label, type: 'info' } } : {},
 });
@@ -23,31 +30,87 @@ const flow = (id: string, state: string, nodes: unknown[], messages?: unknown[],
   id,
   type: 'browser',
   state,
-  ui: { action: `${window.location.origin}/self-service/verification?flow=${id}`, method: 'POST', nodes, ...(messages ? { messages } : {}), ...ui },
+  ui: {
+    action: `${window.location.origin}/self-service/verification?flow=${id}`,
+    method: 'POST',
+    nodes,
+    ...(messages ? { messages } : {}),
+    ...ui,
+  },
 });
-const chooseMethod = (id = 'v1', emailMessages: unknown[] = []) => flow(id, 'choose_method', [csrf, input('email', 'email', { id: 1070007, text: 'Email' }, undefined, emailMessages), continueButton]);
-const sentEmail = (id = 'v1', messages: unknown[] = [{ id: 1080003, text: 'An email containing a verification code has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.', type: 'info' }], code?: string) =>
-  flow(id, 'sent_email', [
+const chooseMethod = (id = 'v1', emailMessages: unknown[] = []) =>
+  flow(id, 'choose_method', [
     csrf,
-    input('method', 'hidden', undefined, 'code'),
-    { ...input('code', 'text', { id: 1070011, text: 'Verification code' }, code), attributes: { ...input('code', 'text', undefined, code).attributes, autocomplete: 'one-time-code' } },
+    input('email', 'email', { id: 1070007, text: 'Email' }, undefined, emailMessages),
     continueButton,
-    input('email', 'submit', { id: 1070008, text: 'Resend code' }, 'anna@voorbeeldstad.nl'),
-  ], messages);
+  ]);
+const sentEmail = (
+  id = 'v1',
+  messages: unknown[] = [
+    {
+      id: 1080003,
+      text: 'An email containing a verification code has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.',
+      type: 'info',
+    },
+  ],
+  code?: string,
+) =>
+  flow(
+    id,
+    'sent_email',
+    [
+      csrf,
+      input('method', 'hidden', undefined, 'code'),
+      {
+        ...input('code', 'text', { id: 1070011, text: 'Verification code' }, code),
+        attributes: { ...input('code', 'text', undefined, code).attributes, autocomplete: 'one-time-code' },
+      },
+      continueButton,
+      input('email', 'submit', { id: 1070008, text: 'Resend code' }, 'anna@voorbeeldstad.nl'),
+    ],
+    messages,
+  );
 const passed = (id = 'v1') =>
   flow(
     id,
     'passed_challenge',
-    [{ type: 'a', group: 'code', attributes: { href: `${window.location.origin}/permissies`, title: { id: 1070009, text: 'Continue', type: 'info' }, id: 'continue', node_type: 'a' }, messages: [], meta: { label: { id: 1070009, text: 'Continue', type: 'info' } } }],
+    [
+      {
+        type: 'a',
+        group: 'code',
+        attributes: {
+          href: `${window.location.origin}/permissies`,
+          title: { id: 1070009, text: 'Continue', type: 'info' },
+          id: 'continue',
+          node_type: 'a',
+        },
+        messages: [],
+        meta: { label: { id: 1070009, text: 'Continue', type: 'info' } },
+      },
+    ],
     [{ id: 1080002, text: 'You successfully verified your email address.', type: 'success' }],
     { method: 'GET', action: `${window.location.origin}/permissies` },
   );
 
-function network(options: { create?: () => Answer; get?: (id: string) => Answer; update?: (body: Record<string, unknown>, flowId: string) => Answer } = {}) {
+function network(
+  options: {
+    create?: () => Answer;
+    get?: (id: string) => Answer;
+    update?: (body: Record<string, unknown>, flowId: string) => Answer;
+  } = {},
+) {
   return fakeNetwork((url, init) => {
-    if (url.pathname === '/self-service/verification/browser') return options.create?.() ?? { status: 200, body: chooseMethod() };
-    if (url.pathname === '/self-service/verification/flows') return options.get?.(url.searchParams.get('id') ?? '') ?? { status: 404, body: { error: { code: 404, status: 'Not Found', message: 'Unable to locate the resource' } } };
-    if (url.pathname === '/self-service/verification' && init?.method === 'POST') return options.update?.(JSON.parse(String(init.body)), url.searchParams.get('flow') ?? '');
+    if (url.pathname === '/self-service/verification/browser')
+      return options.create?.() ?? { status: 200, body: chooseMethod() };
+    if (url.pathname === '/self-service/verification/flows')
+      return (
+        options.get?.(url.searchParams.get('id') ?? '') ?? {
+          status: 404,
+          body: { error: { code: 404, status: 'Not Found', message: 'Unable to locate the resource' } },
+        }
+      );
+    if (url.pathname === '/self-service/verification' && init?.method === 'POST')
+      return options.update?.(JSON.parse(String(init.body)), url.searchParams.get('flow') ?? '');
     return undefined;
   });
 }
@@ -102,7 +165,11 @@ describe('VerificationScreen', () => {
     const calls = network();
     renderAt(`/verification?return_to=${encodeURIComponent(`${window.location.origin}/settings`)}`, routes);
     await screen.findByLabelText('E-mailadres');
-    expect(calls.find((call) => call.url.pathname === '/self-service/verification/browser')?.url.searchParams.get('return_to')).toBe(`${window.location.origin}/settings`);
+    expect(
+      calls
+        .find((call) => call.url.pathname === '/self-service/verification/browser')
+        ?.url.searchParams.get('return_to'),
+    ).toBe(`${window.location.origin}/settings`);
   });
 
   it('sends the address with method code, then says a code was mailed and asks for it', async () => {
@@ -113,22 +180,38 @@ describe('VerificationScreen', () => {
     const code = await screen.findByLabelText('Verificatiecode');
     expect(code).toHaveAttribute('autocomplete', 'one-time-code');
     expect(code).toHaveAttribute('inputmode', 'numeric');
-    expect(screen.getByRole('status')).toHaveTextContent('Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een verificatiecode.');
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een verificatiecode.',
+    );
     expect(screen.getByRole('button', { name: 'Verder' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Code opnieuw sturen' })).toHaveAttribute('value', 'anna@voorbeeldstad.nl');
-    expect(posted(calls)).toEqual([{ flow: 'v1', body: { csrf_token: 'csrf-v', email: 'anna@voorbeeldstad.nl', method: 'code' } }]);
+    expect(screen.getByRole('button', { name: 'Code opnieuw sturen' })).toHaveAttribute(
+      'value',
+      'anna@voorbeeldstad.nl',
+    );
+    expect(posted(calls)).toEqual([
+      { flow: 'v1', body: { csrf_token: 'csrf-v', email: 'anna@voorbeeldstad.nl', method: 'code' } },
+    ]);
     expect(await axeViolations(container)).toEqual([]);
   });
 
   it('shows a missing address in Dutch under the field, tied to it, with the error summary', async () => {
-    network({ update: () => ({ status: 400, body: chooseMethod('v1', [{ id: 4000002, text: 'Property email is missing.', type: 'error', context: { property: 'email' } }]) }) });
+    network({
+      update: () => ({
+        status: 400,
+        body: chooseMethod('v1', [
+          { id: 4000002, text: 'Property email is missing.', type: 'error', context: { property: 'email' } },
+        ]),
+      }),
+    });
     const { container } = renderAt('/verification', routes);
     await userEvent.click(await screen.findByRole('button', { name: 'Verder' }));
     const summary = await screen.findByRole('alert');
     expect(summary).toHaveTextContent('Controleer de volgende velden:E-mailadres is verplicht.');
     const email = screen.getByLabelText('E-mailadres');
     expect(email).toHaveAttribute('aria-invalid', 'true');
-    expect(document.getElementById(email.getAttribute('aria-describedby') ?? '')).toHaveTextContent('E-mailadres is verplicht.');
+    expect(document.getElementById(email.getAttribute('aria-describedby') ?? '')).toHaveTextContent(
+      'E-mailadres is verplicht.',
+    );
     await waitFor(() => expect(summary).toHaveFocus());
     expect(await axeViolations(container)).toEqual([]);
   });
@@ -136,12 +219,23 @@ describe('VerificationScreen', () => {
   it('sends the code, and says so in Dutch when it is wrong', async () => {
     const calls = network({
       create: () => ({ status: 200, body: sentEmail() }),
-      update: () => ({ status: 200, body: sentEmail('v1', [{ id: 4070006, text: 'The verification code is invalid or has already been used. Please try again.', type: 'error' }]) }),
+      update: () => ({
+        status: 200,
+        body: sentEmail('v1', [
+          {
+            id: 4070006,
+            text: 'The verification code is invalid or has already been used. Please try again.',
+            type: 'error',
+          },
+        ]),
+      }),
     });
     const { container } = renderAt('/verification', routes);
     await userEvent.type(await screen.findByLabelText('Verificatiecode'), '123456');
     await userEvent.click(screen.getByRole('button', { name: 'Verder' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('De verificatiecode is ongeldig of al gebruikt. Probeer het opnieuw.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'De verificatiecode is ongeldig of al gebruikt. Probeer het opnieuw.',
+    );
     expect(posted(calls)).toEqual([{ flow: 'v1', body: { csrf_token: 'csrf-v', method: 'code', code: '123456' } }]);
     expect(await axeViolations(container)).toEqual([]);
   });
@@ -151,7 +245,10 @@ describe('VerificationScreen', () => {
     const { container } = renderAt('/verification', routes);
     await userEvent.type(await screen.findByLabelText('Verificatiecode'), '123456');
     await userEvent.click(screen.getByRole('button', { name: 'Verder' }));
-    expect(await screen.findByRole('link', { name: 'Verder: authenticator-app instellen' })).toHaveAttribute('href', '/settings/2fa-app');
+    expect(await screen.findByRole('link', { name: 'Verder: authenticator-app instellen' })).toHaveAttribute(
+      'href',
+      '/settings/2fa-app',
+    );
     expect(screen.getByRole('status')).toHaveTextContent('Je e-mailadres is bevestigd.');
     expect(stepsOf()).toEqual(['✓Account verifiëren (klaar)', '22FA configureren [nu]', '3Klaar!']);
     expect(screen.queryByLabelText('Verificatiecode')).toBeNull();
@@ -159,11 +256,17 @@ describe('VerificationScreen', () => {
   });
 
   it('opens the flow of the mailed link from the address, with the code filled in', async () => {
-    const calls = network({ get: (id) => (id === 'v9' ? { status: 200, body: sentEmail('v9', [], '654321') } : { status: 404 }) });
+    const calls = network({
+      get: (id) => (id === 'v9' ? { status: 200, body: sentEmail('v9', [], '654321') } : { status: 404 }),
+    });
     const { container } = renderAt('/verification?flow=v9', routes);
     expect(await screen.findByLabelText('Verificatiecode')).toHaveValue('654321');
     expect(await axeViolations(container)).toEqual([]);
-    expect(calls.filter((call) => call.url.pathname.startsWith('/self-service/')).map((call) => `${call.url.pathname}${call.url.search}`)).toEqual(['/self-service/verification/flows?id=v9']);
+    expect(
+      calls
+        .filter((call) => call.url.pathname.startsWith('/self-service/'))
+        .map((call) => `${call.url.pathname}${call.url.search}`),
+    ).toEqual(['/self-service/verification/flows?id=v9']);
   });
 
   it('follows use_flow_id when the provider answers 410 (spec §4), showing the new flow and its message', async () => {
@@ -172,11 +275,35 @@ describe('VerificationScreen', () => {
       create: () => ({ status: 200, body: sentEmail() }),
       get: (id) =>
         id === 'v2'
-          ? { status: 200, body: { ...replacement, ui: { ...replacement.ui, messages: [{ id: 4070002, text: 'The request was already completed successfully and can not be retried.', type: 'error' }] } } }
+          ? {
+              status: 200,
+              body: {
+                ...replacement,
+                ui: {
+                  ...replacement.ui,
+                  messages: [
+                    {
+                      id: 4070002,
+                      text: 'The request was already completed successfully and can not be retried.',
+                      type: 'error',
+                    },
+                  ],
+                },
+              },
+            }
           : { status: 404 },
       update: () => ({
         status: 410,
-        body: { error: { id: 'self_service_flow_replaced', code: 410, status: 'Gone', reason: 'An error occured, please use the new flow.', message: 'self-service flow replaced' }, use_flow_id: 'v2' },
+        body: {
+          error: {
+            id: 'self_service_flow_replaced',
+            code: 410,
+            status: 'Gone',
+            reason: 'An error occured, please use the new flow.',
+            message: 'self-service flow replaced',
+          },
+          use_flow_id: 'v2',
+        },
       }),
     });
     const { container } = renderAt('/verification', routes);
@@ -185,17 +312,32 @@ describe('VerificationScreen', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Je e-mailadres is al bevestigd.');
     expect(await screen.findByText('Adres: /verification?flow=v2')).toBeInTheDocument();
     expect(screen.getByLabelText('E-mailadres')).toBeInTheDocument();
-    expect(calls.filter((call) => call.url.pathname === '/self-service/verification/flows').map((call) => call.url.searchParams.get('id'))).toEqual(['v2']);
+    expect(
+      calls
+        .filter((call) => call.url.pathname === '/self-service/verification/flows')
+        .map((call) => call.url.searchParams.get('id')),
+    ).toEqual(['v2']);
     expect(await axeViolations(container)).toEqual([]);
   });
 
   it('starts over with a new flow and a Dutch notice after a CSRF refusal (spec §8)', async () => {
     let made = 0;
-    network({ create: () => ({ status: 200, body: chooseMethod(`v${++made}`) }), get: (id) => ({ status: 200, body: chooseMethod(id) }), update: () => ({ status: 403, body: { error: { id: 'security_csrf_violation', code: 403, status: 'Forbidden' } } }) });
+    network({
+      create: () => ({ status: 200, body: chooseMethod(`v${++made}`) }),
+      get: (id) => ({ status: 200, body: chooseMethod(id) }),
+      update: () => ({
+        status: 403,
+        body: { error: { id: 'security_csrf_violation', code: 403, status: 'Forbidden' } },
+      }),
+    });
     const { container } = renderAt('/verification', routes);
     await userEvent.type(await screen.findByLabelText('E-mailadres'), 'anna@voorbeeldstad.nl');
     await userEvent.click(screen.getByRole('button', { name: 'Verder' }));
-    expect(await screen.findByText('Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.',
+      ),
+    ).toBeInTheDocument();
     expect(await screen.findByText('Adres: /verification?flow=v2')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByLabelText('E-mailadres')).toHaveValue(''));
     expect(await axeViolations(container)).toEqual([]);
@@ -206,6 +348,8 @@ describe('VerificationScreen', () => {
     renderAt('/verification?flow=bestaat-niet', routes);
     expect(await screen.findByLabelText('E-mailadres')).toBeInTheDocument();
     expect(await screen.findByText('Adres: /verification?flow=v1')).toBeInTheDocument();
-    expect(calls.filter((call) => call.url.pathname.startsWith('/self-service/')).map((call) => call.url.pathname)).toEqual(['/self-service/verification/flows', '/self-service/verification/browser']);
+    expect(
+      calls.filter((call) => call.url.pathname.startsWith('/self-service/')).map((call) => call.url.pathname),
+    ).toEqual(['/self-service/verification/flows', '/self-service/verification/browser']);
   });
 });

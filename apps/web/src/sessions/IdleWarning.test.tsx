@@ -12,8 +12,15 @@ const MINUTE = 60_000;
 
 function network(options: { idleSeconds?: number | null; whoami?: number } = {}) {
   return fakeNetwork((url) => {
-    if (url.pathname === '/api/config') return { status: 200, body: { sessionIdleSeconds: options.idleSeconds === undefined ? 1800 : options.idleSeconds } };
-    if (url.pathname === '/sessions/whoami') return options.whoami === 401 ? { status: 401, body: { error: { code: 401, id: 'session_inactive' } } } : { status: 200, body: { id: 's1', active: true } };
+    if (url.pathname === '/api/config')
+      return {
+        status: 200,
+        body: { sessionIdleSeconds: options.idleSeconds === undefined ? 1800 : options.idleSeconds },
+      };
+    if (url.pathname === '/sessions/whoami')
+      return options.whoami === 401
+        ? { status: 401, body: { error: { code: 401, id: 'session_inactive' } } }
+        : { status: 200, body: { id: 's1', active: true } };
     if (url.pathname === '/api/users/whoami') return { status: 200, body: {} };
     return undefined;
   });
@@ -56,7 +63,11 @@ describe('IdleWarning', () => {
     await wait(15 * 1000);
     const dialog = warning()!;
     expect(dialog).not.toBeNull();
-    expect(within(dialog).getByText('Je hebt een tijd niets gedaan in het portaal. Om je account te beschermen word je over 2 minuten automatisch uitgelogd.')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'Je hebt een tijd niets gedaan in het portaal. Om je account te beschermen word je over 2 minuten automatisch uitgelogd.',
+      ),
+    ).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Ingelogd blijven' })).toHaveFocus();
     expect(await axeViolations(container)).toEqual([]);
 

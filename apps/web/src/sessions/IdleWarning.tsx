@@ -30,6 +30,7 @@ export function IdleWarning() {
     navigate('/uitloggen', { replace: true });
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the timers restart only when the timeout changes, not on every render
   useEffect(() => {
     if (!idleMs) return;
     let timers: number[] = [];
@@ -49,7 +50,7 @@ export function IdleWarning() {
       stop();
       timers.forEach(clearTimeout);
     };
-  }, [idleMs, margin, warnFor]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [idleMs, margin, warnFor]);
 
   // Any answer from the server counts as use, so the warning closes through `plan` once whoami has answered.
   const stay = () => {
@@ -70,8 +71,8 @@ export function IdleWarning() {
             Je wordt bijna uitgelogd
           </Heading>
           <p className="utrecht-paragraph">
-            Je hebt een tijd niets gedaan in het portaal. Om je account te beschermen word je over {inMinutes(minutes(warnFor))} automatisch
-            uitgelogd.
+            Je hebt een tijd niets gedaan in het portaal. Om je account te beschermen word je over{' '}
+            {inMinutes(minutes(warnFor))} automatisch uitgelogd.
           </p>
           {problem && (
             <div className="utrecht-alert utrecht-alert--error" role="alert">
@@ -79,9 +80,14 @@ export function IdleWarning() {
             </div>
           )}
           <div className="dvp-modal__actions">
-            <button type="button" className="utrecht-button utrecht-button--secondary-action" onClick={() => signOut(false)}>
+            <button
+              type="button"
+              className="utrecht-button utrecht-button--secondary-action"
+              onClick={() => signOut(false)}
+            >
               Uitloggen
             </button>
+            {/* biome-ignore lint/a11y/noAutofocus: the warning dialog offers staying signed in as its first choice */}
             <button type="button" className="utrecht-button utrecht-button--primary-action" onClick={stay} autoFocus>
               Ingelogd blijven
             </button>

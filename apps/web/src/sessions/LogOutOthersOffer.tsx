@@ -25,11 +25,16 @@ export function LogOutOthersOffer() {
     <>
       <div className="utrecht-alert utrecht-alert--info" role="status">
         <p className="utrecht-paragraph">
-          Je bent nog ingelogd op {count === 1 ? 'een ander apparaat' : `${count} andere apparaten`}. Gebruik je dat niet meer, of was jij dat niet? Log daar
-          dan uit.
+          Je bent nog ingelogd op {count === 1 ? 'een ander apparaat' : `${count} andere apparaten`}. Gebruik je dat
+          niet meer, of was jij dat niet? Log daar dan uit.
         </p>
         <div>
-          <button type="button" className="utrecht-button utrecht-button--secondary-action" disabled={end.isPending} onClick={() => end.mutate('all', { onSuccess: () => setEnded(true) })}>
+          <button
+            type="button"
+            className="utrecht-button utrecht-button--secondary-action"
+            disabled={end.isPending}
+            onClick={() => end.mutate('all', { onSuccess: () => setEnded(true) })}
+          >
             Op alle andere apparaten uitloggen
           </button>
         </div>

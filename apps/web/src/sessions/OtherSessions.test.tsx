@@ -8,7 +8,8 @@ import { LogOutOthersOffer } from './LogOutOthersOffer';
 import { OtherSessions } from './OtherSessions';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
-const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+const SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 
 const session = (id: string, userAgent: string, ip: string) => ({
   id,
@@ -21,7 +22,10 @@ const session = (id: string, userAgent: string, ip: string) => ({
 function sessionsNetwork(initial: ReturnType<typeof session>[], options: { fail?: boolean; listStatus?: number } = {}) {
   let sessions = initial;
   const calls = fakeNetwork((url, init) => {
-    if (url.pathname === '/sessions' && (init?.method ?? 'GET') === 'GET') return options.listStatus ? { status: options.listStatus, body: { error: { code: options.listStatus } } } : { status: 200, body: sessions };
+    if (url.pathname === '/sessions' && (init?.method ?? 'GET') === 'GET')
+      return options.listStatus
+        ? { status: options.listStatus, body: { error: { code: options.listStatus } } }
+        : { status: 200, body: sessions };
     if (options.fail) return { status: 500, body: { error: { code: 500, message: 'Internal Server Error' } } };
     if (url.pathname === '/sessions' && init?.method === 'DELETE') {
       const count = sessions.length;
@@ -38,7 +42,8 @@ function sessionsNetwork(initial: ReturnType<typeof session>[], options: { fail?
   return calls;
 }
 
-const deletes = (calls: ReturnType<typeof fakeNetwork>) => calls.filter((call) => call.init?.method === 'DELETE').map((call) => call.url.pathname);
+const deletes = (calls: ReturnType<typeof fakeNetwork>) =>
+  calls.filter((call) => call.init?.method === 'DELETE').map((call) => call.url.pathname);
 const show = (element: React.ReactElement) => renderAt('/settings', <Route path="/settings" element={element} />);
 
 afterEach(() => vi.unstubAllGlobals());
@@ -49,11 +54,21 @@ describe('OtherSessions', () => {
     const { container } = show(<OtherSessions />);
     const region = await screen.findByRole('region', { name: 'Ingelogd op andere apparaten' });
     await within(region).findByRole('list');
-    expect(within(region).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      expect.stringMatching(/^Firefox op LinuxIngelogd op 20 november 2026 om \d\d:05 · IP-adres 192\.0\.2\.10Uitloggen$/),
-      expect.stringMatching(/^Safari op iOSIngelogd op 20 november 2026 om \d\d:05 · IP-adres 198\.51\.100\.7Uitloggen$/),
+    expect(
+      within(region)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      expect.stringMatching(
+        /^Firefox op LinuxIngelogd op 20 november 2026 om \d\d:05 · IP-adres 192\.0\.2\.10Uitloggen$/,
+      ),
+      expect.stringMatching(
+        /^Safari op iOSIngelogd op 20 november 2026 om \d\d:05 · IP-adres 198\.51\.100\.7Uitloggen$/,
+      ),
     ]);
-    expect(screen.getByText('Herken je een apparaat niet? Log daar dan uit en verander je wachtwoord.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Herken je een apparaat niet? Log daar dan uit en verander je wachtwoord.'),
+    ).toBeInTheDocument();
     expect(await axeViolations(container)).toEqual([]);
 
     await userEvent.click(screen.getByRole('button', { name: 'Uitloggen op Firefox op Linux' }));
@@ -82,14 +97,18 @@ describe('OtherSessions', () => {
     vi.unstubAllGlobals();
     sessionsNetwork([], { listStatus: 500 });
     show(<OtherSessions />);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Het ophalen van je andere sessies is niet gelukt. Probeer het later nog eens.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Het ophalen van je andere sessies is niet gelukt. Probeer het later nog eens.',
+    );
   });
 
   it('says so when ending a session fails, and keeps it in the list', async () => {
     sessionsNetwork([session('s-1', FIREFOX, '192.0.2.10')], { fail: true });
     show(<OtherSessions />);
     await userEvent.click(await screen.findByRole('button', { name: 'Uitloggen op Firefox op Linux' }));
-    expect(await screen.findByText('Uitloggen op het andere apparaat is niet gelukt. Probeer het nog eens.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Uitloggen op het andere apparaat is niet gelukt. Probeer het nog eens.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Uitloggen op Firefox op Linux' })).toBeEnabled();
   });
 });
@@ -121,6 +140,8 @@ describe('LogOutOthersOffer', () => {
     show(<LogOutOthersOffer />);
     expect(await screen.findByRole('status')).toHaveTextContent('Je bent nog ingelogd op een ander apparaat.');
     await userEvent.click(screen.getByRole('button', { name: 'Op alle andere apparaten uitloggen' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Uitloggen op het andere apparaat is niet gelukt. Probeer het nog eens.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Uitloggen op het andere apparaat is niet gelukt. Probeer het nog eens.',
+    );
   });
 });

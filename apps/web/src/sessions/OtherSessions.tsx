@@ -15,7 +15,11 @@ export function OtherSessions() {
 
   function endSession(target: string, name?: string) {
     end.mutate(target, {
-      onSuccess: () => toast({ title: name ? `Je bent uitgelogd op ${name}.` : 'Je bent op alle andere apparaten uitgelogd.', variant: 'success' }),
+      onSuccess: () =>
+        toast({
+          title: name ? `Je bent uitgelogd op ${name}.` : 'Je bent op alle andere apparaten uitgelogd.',
+          variant: 'success',
+        }),
       onError: () => toast({ title: END_FAILED, variant: 'error' }),
     });
   }
@@ -27,7 +31,9 @@ export function OtherSessions() {
       </h2>
       {sessions.isPending && <p role="status">Laden…</p>}
       {sessions.isError && <ErrorAlert text={LOAD_FAILED} />}
-      {sessions.isSuccess && others.length === 0 && <p className="utrecht-paragraph">Je bent nergens anders ingelogd.</p>}
+      {sessions.isSuccess && others.length === 0 && (
+        <p className="utrecht-paragraph">Je bent nergens anders ingelogd.</p>
+      )}
       {others.length > 0 && (
         <>
           <p className="utrecht-paragraph">Herken je een apparaat niet? Log daar dan uit en verander je wachtwoord.</p>
@@ -61,7 +67,12 @@ export function OtherSessions() {
             })}
           </ul>
           {others.length > 1 && (
-            <button type="button" className="utrecht-button utrecht-button--secondary-action" disabled={end.isPending} onClick={() => endSession('all')}>
+            <button
+              type="button"
+              className="utrecht-button utrecht-button--secondary-action"
+              disabled={end.isPending}
+              onClick={() => endSession('all')}
+            >
               Op alle andere apparaten uitloggen
             </button>
           )}

@@ -6,7 +6,9 @@ const STORAGE_KEY = 'dvp-server-contact';
 let last = Date.now();
 const listeners = new Set<() => void>();
 
-const notify = () => listeners.forEach((listener) => listener());
+const notify = () => {
+  for (const listener of listeners) listener();
+};
 
 /** Records that the server just answered a request made with the session. */
 export function noteServerContact(status: number): void {

@@ -5,29 +5,51 @@ import { deleteCredential, findIdentity } from '../identities/identity-repositor
 import { revokeSessionsOfIdentity } from '../sessions/session-repository.js';
 import { identityNotFound, isUuid } from './identity-reads.js';
 
-const KNOWN_TYPES = new Set(['password', 'oidc', 'totp', 'lookup_secret', 'webauthn', 'code', 'passkey', 'saml', 'deviceauthn']);
+const KNOWN_TYPES = new Set([
+  'password',
+  'oidc',
+  'totp',
+  'lookup_secret',
+  'webauthn',
+  'code',
+  'passkey',
+  'saml',
+  'deviceauthn',
+]);
 const FIRST_FACTOR = new Set(['password', 'code']);
 
 /** `DELETE /admin/identities/{id}/credentials/{type}` (kratos-contract.md §13). */
 export function registerCredentialRoutes(app: FastifyInstance, services: IdpServices): void {
   const { db, clock } = services.ctx;
 
-  app.delete<{ Params: { id: string; type: string } }>('/admin/identities/:id/credentials/:type', async (request, reply) => {
-    const { id, type } = request.params;
-    if (!isUuid(id)) throw identityNotFound();
-    if (!KNOWN_TYPES.has(type)) throw new HttpError({ code: 400, reason: `The credential type "${type}" is not supported.` });
-    if (FIRST_FACTOR.has(type)) {
-      throw new HttpError({ code: 400, reason: `You cannot remove first factor credentials (${type}) through this API.` });
-    }
-    const identityId = id.toLowerCase();
-    if (!(await findIdentity(db.kysely, identityId))) throw identityNotFound();
-    const deleted = await db.kysely.transaction().execute(async (trx) => {
-      const removed = await deleteCredential(trx, clock, identityId, type);
-      // Sessions that were raised to aal2 with the removed factor must not outlive it.
-      if (removed) await revokeSessionsOfIdentity(trx, identityId);
-      return removed;
-    });
-    if (!deleted) throw new HttpError({ code: 404, message: 'Unable to locate the resource', reason: 'You tried to remove a credential which does not exist.' });
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: { id: string; type: string } }>(
+    '/admin/identities/:id/credentials/:type',
+    async (request, reply) => {
+      const { id, type } = request.params;
+      if (!isUuid(id)) throw identityNotFound();
+      if (!KNOWN_TYPES.has(type))
+        throw new HttpError({ code: 400, reason: `The credential type "${type}" is not supported.` });
+      if (FIRST_FACTOR.has(type)) {
+        throw new HttpError({
+          code: 400,
+          reason: `You cannot remove first factor credentials (${type}) through this API.`,
+        });
+      }
+      const identityId = id.toLowerCase();
+      if (!(await findIdentity(db.kysely, identityId))) throw identityNotFound();
+      const deleted = await db.kysely.transaction().execute(async (trx) => {
+        const removed = await deleteCredential(trx, clock, identityId, type);
+        // Sessions that were raised to aal2 with the removed factor must not outlive it.
+        if (removed) await revokeSessionsOfIdentity(trx, identityId);
+        return removed;
+      });
+      if (!deleted)
+        throw new HttpError({
+          code: 404,
+          message: 'Unable to locate the resource',
+          reason: 'You tried to remove a credential which does not exist.',
+        });
+      return reply.code(204).send();
+    },
+  );
 }

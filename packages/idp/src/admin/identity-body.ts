@@ -4,10 +4,23 @@ import { HttpError } from '../errors/herodot.js';
 import { validateTraits, type Traits } from '../identities/identity-schema.js';
 
 const passwordConfig = z
-  .object({ password: z.string().min(1).max(1000).optional(), hashed_password: z.string().min(1).max(500).optional(), use_password_migration_hook: z.boolean().optional() })
+  .object({
+    password: z.string().min(1).max(1000).optional(),
+    hashed_password: z.string().min(1).max(500).optional(),
+    use_password_migration_hook: z.boolean().optional(),
+  })
   .strict();
 const address = z
-  .object({ value: z.string().max(320), verified: z.boolean().optional(), via: z.string().max(16).optional(), status: z.string().max(16).optional(), id: z.string().optional(), created_at: z.string().optional(), updated_at: z.string().optional(), verified_at: z.string().optional() })
+  .object({
+    value: z.string().max(320),
+    verified: z.boolean().optional(),
+    via: z.string().max(16).optional(),
+    status: z.string().max(16).optional(),
+    id: z.string().optional(),
+    created_at: z.string().optional(),
+    updated_at: z.string().optional(),
+    verified_at: z.string().optional(),
+  })
   .passthrough();
 
 export const createIdentityBody = z
@@ -15,7 +28,10 @@ export const createIdentityBody = z
     schema_id: z.string().max(64),
     traits: z.record(z.string(), z.unknown()),
     state: z.enum(['active', 'inactive']).optional(),
-    credentials: z.object({ password: z.object({ config: passwordConfig }).strict().optional() }).strict().optional(),
+    credentials: z
+      .object({ password: z.object({ config: passwordConfig }).strict().optional() })
+      .strict()
+      .optional(),
     verifiable_addresses: z.array(address).max(10).optional(),
     recovery_addresses: z.array(address).max(10).optional(),
     metadata_public: z.unknown().optional(),
@@ -30,7 +46,10 @@ export const updateIdentityBody = z
     schema_id: z.string().max(64),
     traits: z.record(z.string(), z.unknown()),
     state: z.enum(['active', 'inactive']),
-    credentials: z.object({ password: z.object({ config: passwordConfig }).strict().optional() }).strict().optional(),
+    credentials: z
+      .object({ password: z.object({ config: passwordConfig }).strict().optional() })
+      .strict()
+      .optional(),
     metadata_public: z.unknown().optional(),
     metadata_admin: z.unknown().optional(),
     external_id: z.string().max(255).optional(),
@@ -52,17 +71,26 @@ export function checkedTraits(schemaId: string, raw: unknown): Traits {
   if (schemaId !== 'default') throw new HttpError({ code: 400, reason: `Unknown identity schema "${schemaId}".` });
   const result = validateTraits(raw);
   if (!result.traits) {
-    throw new HttpError({ code: 400, reason: `The traits are invalid: ${result.errors.map((e) => `${e.node ?? 'traits'}: ${e.message.text}`).join('; ')}` });
+    throw new HttpError({
+      code: 400,
+      reason: `The traits are invalid: ${result.errors.map((e) => `${e.node ?? 'traits'}: ${e.message.text}`).join('; ')}`,
+    });
   }
   return result.traits;
 }
 
 /** The hash to store for an admin-supplied password credential, or undefined. */
-export async function passwordHashOf(services: IdpServices, config: z.infer<typeof passwordConfig> | undefined): Promise<string | undefined> {
+export async function passwordHashOf(
+  services: IdpServices,
+  config: z.infer<typeof passwordConfig> | undefined,
+): Promise<string | undefined> {
   if (!config) return undefined;
   if (config.hashed_password) {
     if (!/^(\$2[aby]\$|\$argon2(id|i|d)\$)/.test(config.hashed_password)) {
-      throw new HttpError({ code: 400, reason: 'The hashed password uses an unsupported algorithm; use argon2 or bcrypt.' });
+      throw new HttpError({
+        code: 400,
+        reason: 'The hashed password uses an unsupported algorithm; use argon2 or bcrypt.',
+      });
     }
     return config.hashed_password;
   }

@@ -10,8 +10,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 export const identityNotFound = () => new HttpError({ code: 404, message: 'Unable to locate the resource' });
 
-const list = (value: unknown): string[] => (value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
-const invalidToken = () => new HttpError({ code: 400, reason: 'The page token is invalid, do not craft your own page tokens' });
+const list = (value: unknown): string[] =>
+  value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)];
+const invalidToken = () =>
+  new HttpError({ code: 400, reason: 'The page token is invalid, do not craft your own page tokens' });
 
 const encodeToken = (lastId: string) => Buffer.from(JSON.stringify({ k: lastId }), 'utf8').toString('base64url');
 function decodeToken(token: string): string {
@@ -25,7 +27,11 @@ function decodeToken(token: string): string {
 }
 
 /** The admin identity JSON with the credentials a request asked for (kratos-contract.md §13.1). */
-export async function adminIdentitiesJson(services: IdpServices, ids: string[], options: { credentials: boolean; includeConfig: string[] }) {
+export async function adminIdentitiesJson(
+  services: IdpServices,
+  ids: string[],
+  options: { credentials: boolean; includeConfig: string[] },
+) {
   const { db, config } = services.ctx;
   const identities = await findIdentities(db.kysely, ids);
   const credentials = options.credentials ? await findCredentialsOf(db.kysely, ids) : undefined;
@@ -54,14 +60,27 @@ export function registerIdentityReads(app: FastifyInstance, services: IdpService
     if (ids.length > 500) throw new HttpError({ code: 400, reason: 'The ids filter accepts at most 500 ids.' });
     const rawSize = list(query.page_size)[0] ?? list(query.per_page)[0];
     const pageSize = rawSize === undefined ? 250 : Number(rawSize);
-    if (!Number.isInteger(pageSize) || pageSize < 1) throw new HttpError({ code: 400, reason: 'The page size must be a positive integer.' });
+    if (!Number.isInteger(pageSize) || pageSize < 1)
+      throw new HttpError({ code: 400, reason: 'The page size must be a positive integer.' });
     const size = Math.min(pageSize, 500);
     const token = list(query.page_token)[0];
     const after = token ? decodeToken(token) : undefined;
 
-    let select = db.kysely.selectFrom('identities').select('id').orderBy('id').limit(size + 1);
+    let select = db.kysely
+      .selectFrom('identities')
+      .select('id')
+      .orderBy('id')
+      .limit(size + 1);
     if (after) select = select.where('id', '>', after);
-    if (ids.length > 0) select = select.where('id', 'in', ids.filter(isUuid).map((id) => id.toLowerCase()).concat(['00000000-0000-0000-0000-000000000000']));
+    if (ids.length > 0)
+      select = select.where(
+        'id',
+        'in',
+        ids
+          .filter(isUuid)
+          .map((id) => id.toLowerCase())
+          .concat(['00000000-0000-0000-0000-000000000000']),
+      );
     if (identifier !== undefined || similar !== undefined) {
       const matching = db.kysely.selectFrom('identity_credential_identifiers').select('identity_id');
       const filtered =
@@ -83,7 +102,11 @@ export function registerIdentityReads(app: FastifyInstance, services: IdpService
     if (rows.length > size) links.push(`<${link(encodeToken(page[page.length - 1]!))}>; rel="next"`);
     void reply.header('Link', links.join(','));
     const withCredentials = identifier !== undefined || includeConfig.length > 0;
-    return sendJson(reply, 200, await adminIdentitiesJson(services, page, { credentials: withCredentials, includeConfig }));
+    return sendJson(
+      reply,
+      200,
+      await adminIdentitiesJson(services, page, { credentials: withCredentials, includeConfig }),
+    );
   });
 
   app.get<{ Params: { id: string } }>('/admin/identities/:id', async (request, reply) => {

@@ -3,7 +3,14 @@ import jsonPatch from 'fast-json-patch';
 import type { IdpServices } from '../services.js';
 import { HttpError } from '../errors/herodot.js';
 import { sendJson } from '../flows/flow-http.js';
-import { deleteIdentity, findIdentity, insertIdentity, saveCredential, updateIdentity, type DbExecutor } from '../identities/identity-repository.js';
+import {
+  deleteIdentity,
+  findIdentity,
+  insertIdentity,
+  saveCredential,
+  updateIdentity,
+  type DbExecutor,
+} from '../identities/identity-repository.js';
 import { normaliseEmail } from '../identities/identity-schema.js';
 import { revokeSessionsOfIdentity } from '../sessions/session-repository.js';
 import { checkedTraits, createIdentityBody, parseBody, passwordHashOf, updateIdentityBody } from './identity-body.js';
@@ -32,7 +39,10 @@ export function registerIdentityWrites(app: FastifyInstance, services: IdpServic
         externalId: body.external_id,
         addressVerified: verified,
       });
-      if (hash) await saveCredential(trx, clock, created, 'password', { hashed_password: hash }, [normaliseEmail(traits.email)]);
+      if (hash)
+        await saveCredential(trx, clock, created, 'password', { hashed_password: hash }, [
+          normaliseEmail(traits.email),
+        ]);
       return created;
     });
     void reply.header('Location', new URL(`/admin/identities/${id}`, config.adminUrl).toString());
@@ -42,7 +52,17 @@ export function registerIdentityWrites(app: FastifyInstance, services: IdpServic
   async function applyUpdate(
     trx: DbExecutor,
     id: string,
-    update: { traits: unknown; schemaId: string; state: 'active' | 'inactive'; metadataPublic?: unknown; metadataAdmin?: unknown; hasMetadataPublic: boolean; hasMetadataAdmin: boolean; externalId?: string; passwordHash?: string },
+    update: {
+      traits: unknown;
+      schemaId: string;
+      state: 'active' | 'inactive';
+      metadataPublic?: unknown;
+      metadataAdmin?: unknown;
+      hasMetadataPublic: boolean;
+      hasMetadataAdmin: boolean;
+      externalId?: string;
+      passwordHash?: string;
+    },
   ) {
     const traits = checkedTraits(update.schemaId, update.traits);
     await updateIdentity(trx, clock, id, {
@@ -52,7 +72,10 @@ export function registerIdentityWrites(app: FastifyInstance, services: IdpServic
       ...(update.hasMetadataAdmin ? { metadataAdmin: update.metadataAdmin ?? null } : {}),
       ...(update.externalId !== undefined ? { externalId: update.externalId } : {}),
     });
-    if (update.passwordHash) await saveCredential(trx, clock, id, 'password', { hashed_password: update.passwordHash }, [normaliseEmail(traits.email)]);
+    if (update.passwordHash)
+      await saveCredential(trx, clock, id, 'password', { hashed_password: update.passwordHash }, [
+        normaliseEmail(traits.email),
+      ]);
     // A disabled identity has no live session (ASVS 7.4.2).
     if (update.state === 'inactive') await revokeSessionsOfIdentity(trx, id);
   }
@@ -85,21 +108,37 @@ export function registerIdentityWrites(app: FastifyInstance, services: IdpServic
     const current = await writeAnswer(services, id);
     if (!current) throw identityNotFound();
     const operations = request.body;
-    if (!Array.isArray(operations) || operations.length > 100) throw new HttpError({ code: 400, reason: 'failed to apply JSON patch' });
+    if (!Array.isArray(operations) || operations.length > 100)
+      throw new HttpError({ code: 400, reason: 'failed to apply JSON patch' });
     for (const op of operations as { path?: unknown; from?: unknown }[]) {
       const paths = [op?.path, op?.from].filter((p): p is string => typeof p === 'string');
-      if (paths.some((p) => p === '/id' || p === '/state_changed_at' || p === '/credentials' || p.startsWith('/credentials/oidc') || p.startsWith('/credentials/saml'))) {
+      if (
+        paths.some(
+          (p) =>
+            p === '/id' ||
+            p === '/state_changed_at' ||
+            p === '/credentials' ||
+            p.startsWith('/credentials/oidc') ||
+            p.startsWith('/credentials/saml'),
+        )
+      ) {
         throw new HttpError({ code: 400, reason: `patch path ${paths.join(', ')} is not allowed` });
       }
     }
     let patched: Record<string, unknown>;
     try {
-      patched = jsonPatch.applyPatch(structuredClone(current), operations as jsonPatch.Operation[], true, false).newDocument;
+      patched = jsonPatch.applyPatch(
+        structuredClone(current),
+        operations as jsonPatch.Operation[],
+        true,
+        false,
+      ).newDocument;
     } catch {
       throw new HttpError({ code: 400, reason: 'failed to apply JSON patch' });
     }
     const state = patched.state;
-    if (state !== 'active' && state !== 'inactive') throw new HttpError({ code: 400, reason: 'The identity state must be active or inactive.' });
+    if (state !== 'active' && state !== 'inactive')
+      throw new HttpError({ code: 400, reason: 'The identity state must be active or inactive.' });
     await db.kysely.transaction().execute((trx) =>
       applyUpdate(trx, id, {
         traits: patched.traits,

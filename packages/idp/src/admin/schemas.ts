@@ -8,7 +8,8 @@ export function registerSchemaRoutes(app: FastifyInstance): void {
   app.get<{ Params: { id: string } }>('/schemas/:id', async (request) => {
     const { id } = request.params;
     const decoded = Buffer.from(id, 'base64url').toString('utf8');
-    if (id !== DEFAULT_SCHEMA_ID && decoded !== DEFAULT_SCHEMA_ID) throw new HttpError({ code: 404, message: 'Unable to locate the resource' });
+    if (id !== DEFAULT_SCHEMA_ID && decoded !== DEFAULT_SCHEMA_ID)
+      throw new HttpError({ code: 404, message: 'Unable to locate the resource' });
     return identitySchema;
   });
 }

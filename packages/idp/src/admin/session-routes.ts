@@ -3,7 +3,12 @@ import type { IdpServices } from '../services.js';
 import { HttpError } from '../errors/herodot.js';
 import { sendJson } from '../flows/flow-http.js';
 import { findIdentity } from '../identities/identity-repository.js';
-import { findSession, listSessionsOfIdentity, revokeSession, revokeSessionsOfIdentity } from '../sessions/session-repository.js';
+import {
+  findSession,
+  listSessionsOfIdentity,
+  revokeSession,
+  revokeSessionsOfIdentity,
+} from '../sessions/session-repository.js';
 import { isSessionActive, sessionJson } from '../sessions/session-json.js';
 import { identityNotFound, isUuid } from './identity-reads.js';
 
@@ -24,7 +29,11 @@ export function registerAdminSessionRoutes(app: FastifyInstance, services: IdpSe
       if (activeFilter === undefined) return true;
       return isSessionActive(s, identity, now, config.lifespans.sessionIdleMs) === (activeFilter === 'true');
     });
-    return sendJson(reply, 200, sessions.map((s) => sessionJson(services.ctx, s, identity, asAdmin)));
+    return sendJson(
+      reply,
+      200,
+      sessions.map((s) => sessionJson(services.ctx, s, identity, asAdmin)),
+    );
   });
 
   app.delete<{ Params: { id: string } }>('/admin/identities/:id/sessions', async (request, reply) => {

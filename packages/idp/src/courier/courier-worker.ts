@@ -23,7 +23,9 @@ export interface Courier {
  */
 export function createCourier(ctx: IdpContext): Courier {
   const { db, clock, log, config } = ctx;
-  const transport: Transporter | undefined = config.mail.smtpUrl ? nodemailer.createTransport(config.mail.smtpUrl) : undefined;
+  const transport: Transporter | undefined = config.mail.smtpUrl
+    ? nodemailer.createTransport(config.mail.smtpUrl)
+    : undefined;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = true;
@@ -53,7 +55,12 @@ export function createCourier(ctx: IdpContext): Courier {
         continue;
       }
       try {
-        await transport.sendMail({ from: config.mail.from, to: message.recipient, subject: message.subject, text: message.body });
+        await transport.sendMail({
+          from: config.mail.from,
+          to: message.recipient,
+          subject: message.subject,
+          text: message.body,
+        });
         await markSent(message.id);
       } catch (error) {
         const attempts = message.send_count + 1;
@@ -79,7 +86,12 @@ export function createCourier(ctx: IdpContext): Courier {
   async function markSent(id: string) {
     await db.kysely
       .updateTable('courier_messages')
-      .set((eb) => ({ status: 'sent', send_count: eb('send_count', '+', 1), last_error: null, updated_at: clock.now().toISOString() }))
+      .set((eb) => ({
+        status: 'sent',
+        send_count: eb('send_count', '+', 1),
+        last_error: null,
+        updated_at: clock.now().toISOString(),
+      }))
       .where('id', '=', id)
       .execute();
   }

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdpContext } from '../context.js';
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const linkify = (escaped: string) => escaped.replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="nl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#262D30}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem;border-bottom:1px solid #E0E4EA}
 pre{white-space:pre-wrap;background:#F5F6F8;padding:1rem}a{color:#0B71A1}</style></head>
@@ -30,7 +30,7 @@ export function registerDevMailbox(app: FastifyInstance, ctx: IdpContext): void 
     const items = rows
       .map(
         (m) =>
-          `<tr><td>${escape(new Date(m.created_at).toLocaleString('nl-NL', { timeZone: 'Europe/Amsterdam' }))}</td><td>${escape(m.recipient)}</td><td><a href="/mail/${m.id}">${escape(m.subject)}</a></td></tr>`,
+          `<tr><td>${escapeHtml(new Date(m.created_at).toLocaleString('nl-NL', { timeZone: 'Europe/Amsterdam' }))}</td><td>${escapeHtml(m.recipient)}</td><td><a href="/mail/${m.id}">${escapeHtml(m.subject)}</a></td></tr>`,
       )
       .join('');
     const body = rows.length
@@ -39,7 +39,12 @@ export function registerDevMailbox(app: FastifyInstance, ctx: IdpContext): void 
     return reply
       .header('Content-Type', 'text/html; charset=utf-8')
       .header('Cache-Control', 'no-store')
-      .send(page('Ontwikkel-mailbox', `<h1>Ontwikkel-mailbox</h1><p>Zonder SMTP-server komen alle e-mails hier terecht.</p>${body}`));
+      .send(
+        page(
+          'Ontwikkel-mailbox',
+          `<h1>Ontwikkel-mailbox</h1><p>Zonder SMTP-server komen alle e-mails hier terecht.</p>${body}`,
+        ),
+      );
   });
 
   app.get('/mail/messages.json', async (request, reply) => {
@@ -47,13 +52,24 @@ export function registerDevMailbox(app: FastifyInstance, ctx: IdpContext): void 
     const rows = await newest(to);
     return reply
       .header('Cache-Control', 'no-store')
-      .send(rows.map((m) => ({ id: m.id, to: m.recipient, subject: m.subject, text: m.body, created_at: m.created_at })));
+      .send(
+        rows.map((m) => ({ id: m.id, to: m.recipient, subject: m.subject, text: m.body, created_at: m.created_at })),
+      );
   });
 
   app.get<{ Params: { id: string } }>('/mail/:id', async (request, reply) => {
-    const mail = await ctx.db.kysely.selectFrom('courier_messages').selectAll().where('id', '=', request.params.id).executeTakeFirst();
+    const mail = await ctx.db.kysely
+      .selectFrom('courier_messages')
+      .selectAll()
+      .where('id', '=', request.params.id)
+      .executeTakeFirst();
     if (!mail) {
-      return reply.code(404).header('Content-Type', 'text/html; charset=utf-8').send(page('Niet gevonden', '<h1>Deze e-mail bestaat niet</h1><p><a href="/mail">Terug naar de mailbox</a></p>'));
+      return reply
+        .code(404)
+        .header('Content-Type', 'text/html; charset=utf-8')
+        .send(
+          page('Niet gevonden', '<h1>Deze e-mail bestaat niet</h1><p><a href="/mail">Terug naar de mailbox</a></p>'),
+        );
     }
     return reply
       .header('Content-Type', 'text/html; charset=utf-8')
@@ -61,7 +77,7 @@ export function registerDevMailbox(app: FastifyInstance, ctx: IdpContext): void 
       .send(
         page(
           mail.subject,
-          `<p><a href="/mail">Terug naar de mailbox</a></p><h1>${escape(mail.subject)}</h1><p>Aan: ${escape(mail.recipient)}</p><pre>${linkify(escape(mail.body))}</pre>`,
+          `<p><a href="/mail">Terug naar de mailbox</a></p><h1>${escapeHtml(mail.subject)}</h1><p>Aan: ${escapeHtml(mail.recipient)}</p><pre>${linkify(escapeHtml(mail.body))}</pre>`,
         ),
       );
   });

@@ -1,5 +1,3 @@
-import type { Generated } from 'kysely';
-
 // Times are ISO-8601 UTC strings (Date#toISOString) on both engines, so they compare as text.
 // JSON documents are stored as text.
 
@@ -135,10 +133,6 @@ export interface SelfServiceErrorsTable {
   id: string;
   error: string;
   created_at: string;
-}
-
-export interface MigrationMarker {
-  seq: Generated<number>;
 }
 
 export interface Database {

@@ -3,7 +3,13 @@ import { badRequest, defaultMessage, forbidden, HttpError, internalError, notFou
 
 describe('herodot envelope', () => {
   it('serialises id, code, status, reason and message in Kratos order, with extra siblings', () => {
-    const error = new HttpError({ code: 410, id: 'self_service_flow_expired', reason: 'expired', message: 'self-service flow expired', extra: { use_flow_id: 'abc' } });
+    const error = new HttpError({
+      code: 410,
+      id: 'self_service_flow_expired',
+      reason: 'expired',
+      message: 'self-service flow expired',
+      extra: { use_flow_id: 'abc' },
+    });
     expect(JSON.stringify(error.toEnvelope())).toBe(
       '{"error":{"id":"self_service_flow_expired","code":410,"status":"Gone","reason":"expired","message":"self-service flow expired"},"use_flow_id":"abc"}',
     );
@@ -22,7 +28,13 @@ describe('herodot envelope, more cases', () => {
     const error = new HttpError({ code: 400, reason: 'bad', details: { field: 'email' } });
     expect(Object.keys(error.toErrorObject())).toEqual(['code', 'status', 'reason', 'details', 'message']);
     expect(error.toEnvelope()).toEqual({
-      error: { code: 400, status: 'Bad Request', reason: 'bad', details: { field: 'email' }, message: 'The request was malformed or contained invalid parameters' },
+      error: {
+        code: 400,
+        status: 'Bad Request',
+        reason: 'bad',
+        details: { field: 'email' },
+        message: 'The request was malformed or contained invalid parameters',
+      },
     });
   });
 
@@ -42,13 +54,35 @@ describe('herodot envelope, more cases', () => {
 
   it('has helpers for the common cases', () => {
     expect(badRequest('missing flow').toEnvelope()).toEqual({
-      error: { code: 400, status: 'Bad Request', reason: 'missing flow', message: 'The request was malformed or contained invalid parameters' },
+      error: {
+        code: 400,
+        status: 'Bad Request',
+        reason: 'missing flow',
+        message: 'The request was malformed or contained invalid parameters',
+      },
     });
-    expect(badRequest(undefined, { id: 'session_already_available' }).toErrorObject()).toMatchObject({ id: 'session_already_available', code: 400 });
-    expect(notFound('no such flow', 'gone').toErrorObject()).toEqual({ code: 404, status: 'Not Found', reason: 'no such flow', message: 'gone' });
-    expect(forbidden('no', 'security_csrf_violation').toErrorObject()).toMatchObject({ id: 'security_csrf_violation', code: 403, status: 'Forbidden', reason: 'no' });
+    expect(badRequest(undefined, { id: 'session_already_available' }).toErrorObject()).toMatchObject({
+      id: 'session_already_available',
+      code: 400,
+    });
+    expect(notFound('no such flow', 'gone').toErrorObject()).toEqual({
+      code: 404,
+      status: 'Not Found',
+      reason: 'no such flow',
+      message: 'gone',
+    });
+    expect(forbidden('no', 'security_csrf_violation').toErrorObject()).toMatchObject({
+      id: 'security_csrf_violation',
+      code: 403,
+      status: 'Forbidden',
+      reason: 'no',
+    });
     expect(internalError().toEnvelope()).toEqual({
-      error: { code: 500, status: 'Internal Server Error', message: 'An internal server error occurred, please contact the system administrator' },
+      error: {
+        code: 500,
+        status: 'Internal Server Error',
+        message: 'An internal server error occurred, please contact the system administrator',
+      },
     });
   });
 });

@@ -67,7 +67,13 @@ export const kratosErrors = {
       },
     }),
   flowReplaced: (newFlowId: string, reason = 'An error occured, please use the new flow.') =>
-    new HttpError({ code: 410, id: 'self_service_flow_replaced', message: 'self-service flow replaced', reason, extra: { use_flow_id: newFlowId } }),
+    new HttpError({
+      code: 410,
+      id: 'self_service_flow_replaced',
+      message: 'self-service flow replaced',
+      reason,
+      extra: { use_flow_id: newFlowId },
+    }),
   flowDisabled: () =>
     new HttpError({
       code: 400,

@@ -6,7 +6,7 @@ import { isJsonRequest, prefersJson } from '../http/negotiation.js';
 import { csrfTokensMatch, newCsrfToken, readCsrfCookie, setCsrfCookie } from '../http/cookies.js';
 import { uiUrl } from '../http/return-to.js';
 import type { IdentityRecord } from '../identities/identity-repository.js';
-import { UI_PATHS } from '../config.js';
+import type { UI_PATHS } from '../config.js';
 import { flowJson } from './flow-json.js';
 import type { Flow } from './flow.js';
 
@@ -31,7 +31,13 @@ export const wantsRedirect = (request: FastifyRequest, flow?: Flow, submit = fal
 export const flowUiUrl = (services: IdpServices, flow: Flow): string =>
   uiUrl(services.ctx.config, flow.kind as keyof typeof UI_PATHS, { flow: flow.id });
 
-export function sendFlow(services: IdpServices, reply: FastifyReply, status: number, flow: Flow, identity?: IdentityRecord) {
+export function sendFlow(
+  services: IdpServices,
+  reply: FastifyReply,
+  status: number,
+  flow: Flow,
+  identity?: IdentityRecord,
+) {
   return sendJson(reply, status, flowJson(flow, services.ctx.config, identity));
 }
 
@@ -53,7 +59,7 @@ export function regenerateCsrfCookie(services: IdpServices, reply: FastifyReply)
 const CSRF_REASON =
   'Please retry the flow and optionally clear your cookies. The request was rejected to protect you from Cross-Site-Request-Forgery (CSRF) which could cause account takeover, leaking personal information, and other serious security issues.';
 
-export const csrfViolation = (rejectReason: string, hint?: string) =>
+const csrfViolation = (rejectReason: string, hint?: string) =>
   new HttpError({
     code: 403,
     id: 'security_csrf_violation',
@@ -70,7 +76,12 @@ export const csrfViolation = (rejectReason: string, hint?: string) =>
  * Browser flows: the body's masked `csrf_token` must match the anti-CSRF cookie (kratos-contract.md §0.5).
  * API flows: requests must not carry an Origin header or cookies.
  */
-export function ensureCsrf(services: IdpServices, request: FastifyRequest, flow: Flow, body: Record<string, unknown>): void {
+export function ensureCsrf(
+  services: IdpServices,
+  request: FastifyRequest,
+  flow: Flow,
+  body: Record<string, unknown>,
+): void {
   if (flow.type === 'api') {
     if (request.headers.origin !== undefined) {
       throw new HttpError({
@@ -134,7 +145,10 @@ export function readSubmitBody(request: FastifyRequest): { body: Record<string, 
   const json = request.headers['content-type']?.toLowerCase().startsWith('application/json') ?? false;
   if (raw === undefined || raw === null || raw === '') return { body: {}, json };
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new HttpError({ code: 400, reason: 'Unable to decode the request body: it must be a JSON object or a form.' });
+    throw new HttpError({
+      code: 400,
+      reason: 'Unable to decode the request body: it must be a JSON object or a form.',
+    });
   }
   if (json) return { body: raw as Record<string, unknown>, json };
   const body: Record<string, unknown> = {};
@@ -155,7 +169,7 @@ export function readSubmitBody(request: FastifyRequest): { body: Record<string, 
 }
 
 /** Browser HTML requests see errors on the error page; everything else gets the herodot envelope. */
-export async function sendErrorToBrowser(services: IdpServices, reply: FastifyReply, error: HttpError): Promise<FastifyReply> {
+async function sendErrorToBrowser(services: IdpServices, reply: FastifyReply, error: HttpError): Promise<FastifyReply> {
   const id = crypto.randomUUID();
   await services.ctx.db.kysely
     .insertInto('selfservice_errors')
@@ -175,7 +189,8 @@ export async function withBrowserErrors(
   try {
     return await handler();
   } catch (error) {
-    if (asRedirect && error instanceof HttpError && request.method !== 'HEAD') return sendErrorToBrowser(services, reply, error);
+    if (asRedirect && error instanceof HttpError && request.method !== 'HEAD')
+      return sendErrorToBrowser(services, reply, error);
     throw error;
   }
 }

@@ -10,7 +10,10 @@ export function flowJson(flow: Flow, config: IdpConfig, identity?: IdentityRecor
     ...flow.ui,
     nodes: flow.ui.nodes.map((node) =>
       node.type === 'input' && node.attributes.name === 'csrf_token'
-        ? { ...node, attributes: { ...node.attributes, value: flow.type === 'api' ? '' : maskCsrfToken(flow.csrfToken) } }
+        ? {
+            ...node,
+            attributes: { ...node.attributes, value: flow.type === 'api' ? '' : maskCsrfToken(flow.csrfToken) },
+          }
         : node,
     ),
   };

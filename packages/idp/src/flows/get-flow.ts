@@ -21,10 +21,17 @@ export async function getFlow(services: IdpServices, request: FastifyRequest, re
     if (auth.identity.id !== flow.identityId) throw kratosErrors.identityMismatch(false);
     if (availableAal(auth.credentials) === 'aal2' && sessionAal(auth.session.methods) !== 'aal2') {
       const settingsUrl = publicUrlOf(ctx.config, '/self-service/settings', { flow: flow.id });
-      throw kratosErrors.sessionAal2Required(publicUrlOf(ctx.config, '/self-service/login/browser', { aal: 'aal2', return_to: settingsUrl }));
+      throw kratosErrors.sessionAal2Required(
+        publicUrlOf(ctx.config, '/self-service/login/browser', { aal: 'aal2', return_to: settingsUrl }),
+      );
     }
     if (isExpired(flow, now)) {
-      throw kratosErrors.flowExpiredOnGet(kind, publicUrlOf(ctx.config, `/self-service/${kind}/browser`), flow.returnTo, true);
+      throw kratosErrors.flowExpiredOnGet(
+        kind,
+        publicUrlOf(ctx.config, `/self-service/${kind}/browser`),
+        flow.returnTo,
+        true,
+      );
     }
     return sendFlow(services, reply, 200, flow, auth.identity);
   }

@@ -16,7 +16,12 @@ import { registerErrorRoutes } from './errors/error-routes.js';
 import { queryOf } from './flow-request.js';
 
 type Handler = (services: IdpServices, request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
-type Creator = (services: IdpServices, request: FastifyRequest, reply: FastifyReply, type: FlowType) => Promise<FastifyReply>;
+type Creator = (
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: FlowType,
+) => Promise<FastifyReply>;
 
 const flows: Record<FlowKind, { create: Creator; submit: Handler }> = {
   login: { create: createLoginFlow, submit: submitLoginFlow },
@@ -25,7 +30,9 @@ const flows: Record<FlowKind, { create: Creator; submit: Handler }> = {
     create: createRecoveryFlow,
     submit: (services, request, reply) => {
       const token = queryOf(request).token;
-      return request.method === 'GET' && token ? followRecoveryLink(services, request, reply, token) : submitRecoveryFlow(services, request, reply);
+      return request.method === 'GET' && token
+        ? followRecoveryLink(services, request, reply, token)
+        : submitRecoveryFlow(services, request, reply);
     },
   },
   verification: { create: createVerificationFlow, submit: submitVerificationFlow },
@@ -38,7 +45,11 @@ export function registerSelfServiceRoutes(app: FastifyInstance, services: IdpSer
     app.get(`/self-service/${kind}/browser`, (request, reply) => handlers.create(services, request, reply, 'browser'));
     app.get(`/self-service/${kind}/api`, (request, reply) => handlers.create(services, request, reply, 'api'));
     app.get(`/self-service/${kind}/flows`, (request, reply) => getFlow(services, request, reply, kind));
-    app.route({ method: ['POST', 'GET'], url: `/self-service/${kind}`, handler: (request, reply) => handlers.submit(services, request, reply) });
+    app.route({
+      method: ['POST', 'GET'],
+      url: `/self-service/${kind}`,
+      handler: (request, reply) => handlers.submit(services, request, reply),
+    });
   }
   registerLogoutRoutes(app, services);
   registerErrorRoutes(app, services);
@@ -57,7 +68,10 @@ function registerFeaturesOff(app: FastifyInstance, services: IdpServices): void 
     throw new HttpError({ code: 404, reason: 'no session token exchange code found' });
   });
   app.get('/.well-known/change-password', async (_request, reply) =>
-    reply.code(303).header('Location', new URL('/self-service/settings/browser', services.ctx.config.publicUrl).toString()).send(),
+    reply
+      .code(303)
+      .header('Location', new URL('/self-service/settings/browser', services.ctx.config.publicUrl).toString())
+      .send(),
   );
   // Admin paths on the public port point to the admin listener (kratos-contract.md §13), never serve them.
   app.all('/admin/*', async (request, reply) =>

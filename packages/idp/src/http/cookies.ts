@@ -6,12 +6,18 @@ import type { IdpConfig } from '../config.js';
 export const SESSION_COOKIE = 'ory_kratos_session';
 
 /** `csrf_token_<hex(sha256(public base URL))>` (kratos-contract.md §0.5). */
-export const csrfCookieName = (config: IdpConfig): string =>
+const csrfCookieName = (config: IdpConfig): string =>
   `csrf_token_${crypto.createHash('sha256').update(config.publicUrl.toString()).digest('hex')}`;
 
 const secure = (config: IdpConfig) => config.publicUrl.protocol === 'https:';
 
-export function setSessionCookie(reply: FastifyReply, config: IdpConfig, token: string, expiresAt: Date, now: Date): void {
+export function setSessionCookie(
+  reply: FastifyReply,
+  config: IdpConfig,
+  token: string,
+  expiresAt: Date,
+  now: Date,
+): void {
   void reply.setCookie(SESSION_COOKIE, token, {
     httpOnly: true,
     secure: secure(config),
@@ -22,7 +28,13 @@ export function setSessionCookie(reply: FastifyReply, config: IdpConfig, token: 
 }
 
 export function clearSessionCookie(reply: FastifyReply, config: IdpConfig): void {
-  void reply.setCookie(SESSION_COOKIE, '', { httpOnly: true, secure: secure(config), sameSite: 'lax', path: '/', maxAge: -1 });
+  void reply.setCookie(SESSION_COOKIE, '', {
+    httpOnly: true,
+    secure: secure(config),
+    sameSite: 'lax',
+    path: '/',
+    maxAge: -1,
+  });
 }
 
 /** The anti-CSRF cookie's value: the real token, 32 random bytes in standard base64. */
@@ -52,7 +64,7 @@ export function maskCsrfToken(real: string): string {
   return Buffer.concat([pad, masked]).toString('base64');
 }
 
-export function unmaskCsrfToken(masked: string): string | undefined {
+function unmaskCsrfToken(masked: string): string | undefined {
   const bytes = Buffer.from(masked, 'base64');
   if (bytes.length !== 64) return undefined;
   const pad = bytes.subarray(0, 32);

@@ -20,7 +20,9 @@ const refused = (value: string) => {
 
 describe('return_to allow-list', () => {
   it('accepts the portal itself, relative paths and allowed path prefixes', () => {
-    expect(validateReturnTo(config, 'https://portaal.example.nl/settings').toString()).toBe('https://portaal.example.nl/settings');
+    expect(validateReturnTo(config, 'https://portaal.example.nl/settings').toString()).toBe(
+      'https://portaal.example.nl/settings',
+    );
     expect(validateReturnTo(config, '/permissies').toString()).toBe('https://portaal.example.nl/permissies');
     expect(validateReturnTo(config, 'https://data.example.nl/diensten/kaart').host).toBe('data.example.nl');
     expect(validateReturnTo(config, 'https://data.example.nl/diensten').host).toBe('data.example.nl');
@@ -75,9 +77,17 @@ describe('return_to, more rules', () => {
   });
 
   it('allows subdomains with a wildcard entry, but not the bare domain or look-alikes', () => {
-    const wild = { publicUrl: new URL('https://portaal.example.nl/'), allowedReturnUrls: [new URL('https://*.apps.example.nl/')] } as unknown as IdpConfig;
+    const wild = {
+      publicUrl: new URL('https://portaal.example.nl/'),
+      allowedReturnUrls: [new URL('https://*.apps.example.nl/')],
+    } as unknown as IdpConfig;
     expect(validateReturnTo(wild, 'https://kaart.apps.example.nl/a').host).toBe('kaart.apps.example.nl');
-    for (const value of ['https://apps.example.nl/', 'https://evilapps.example.nl/', 'https://apps.example.nl.evil.com/', 'http://kaart.apps.example.nl/']) {
+    for (const value of [
+      'https://apps.example.nl/',
+      'https://evilapps.example.nl/',
+      'https://apps.example.nl.evil.com/',
+      'http://kaart.apps.example.nl/',
+    ]) {
       expect(() => validateReturnTo(wild, value), value).toThrow(HttpError);
     }
   });
@@ -95,7 +105,11 @@ describe('return_to, more rules', () => {
       expect.unreachable();
     } catch (error) {
       expect((error as HttpError).toEnvelope()).toMatchObject({
-        error: { code: 400, id: 'self_service_flow_return_to_forbidden', reason: 'Requested return_to URL "https://evil.com/" is not allowed.' },
+        error: {
+          code: 400,
+          id: 'self_service_flow_return_to_forbidden',
+          reason: 'Requested return_to URL "https://evil.com/" is not allowed.',
+        },
       });
     }
   });
@@ -103,16 +117,23 @@ describe('return_to, more rules', () => {
   it('only ever returns a URL on an allowed origin, whatever it is given', () => {
     const origins = new Set(['https://portaal.example.nl', 'https://data.example.nl']);
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string().map((s) => `//${s}`)), (value) => {
-        let result: URL;
-        try {
-          result = validateReturnTo(config, value);
-        } catch {
-          return;
-        }
-        expect(origins.has(result.origin)).toBe(true);
-        expect(result.username + result.password).toBe('');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.webUrl({ withQueryParameters: true, withFragments: true }),
+          fc.string().map((s) => `//${s}`),
+        ),
+        (value) => {
+          let result: URL;
+          try {
+            result = validateReturnTo(config, value);
+          } catch {
+            return;
+          }
+          expect(origins.has(result.origin)).toBe(true);
+          expect(result.username + result.password).toBe('');
+        },
+      ),
       { numRuns: 500 },
     );
   });

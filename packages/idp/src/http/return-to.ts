@@ -2,7 +2,7 @@ import type { IdpConfig } from '../config.js';
 import { UI_PATHS } from '../config.js';
 import { HttpError } from '../errors/herodot.js';
 
-export const returnToForbidden = (value: string) =>
+const returnToForbidden = (value: string) =>
   new HttpError({
     code: 400,
     id: 'self_service_flow_return_to_forbidden',
@@ -15,6 +15,7 @@ export const returnToForbidden = (value: string) =>
  * closes `/\evil`, `https://ok@evil` and similar tricks.
  */
 export function validateReturnTo(config: IdpConfig, value: string): URL {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters in a return_to are refused on purpose
   if (value.length > 2048 || /[\\\u0000-\u001f\u007f]/.test(value)) throw returnToForbidden(value);
   let target: URL;
   try {
@@ -36,7 +37,11 @@ function matches(entry: URL, target: URL): boolean {
   const hostOk = host.startsWith('*.') ? targetHost.endsWith(host.slice(1)) : host === targetHost;
   if (!hostOk) return false;
   const prefix = entry.pathname;
-  return prefix === '/' || target.pathname === prefix || target.pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
+  return (
+    prefix === '/' ||
+    target.pathname === prefix ||
+    target.pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`)
+  );
 }
 
 export const uiUrl = (config: IdpConfig, path: keyof typeof UI_PATHS, query?: Record<string, string>): string => {

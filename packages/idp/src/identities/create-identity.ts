@@ -21,13 +21,19 @@ export async function createIdentityWithPassword(
   let hashed: string | undefined;
   if (input.password !== undefined) {
     const violation = await services.passwordPolicy.validate(input.password, [traits.email]);
-    if (violation) throw new HttpError({ code: 400, reason: violation.text, details: { messages: [{ ...violation, node: 'password' }] } });
+    if (violation)
+      throw new HttpError({
+        code: 400,
+        reason: violation.text,
+        details: { messages: [{ ...violation, node: 'password' }] },
+      });
     hashed = await services.passwords.hash(input.password);
   }
   const { db, clock } = services.ctx;
   return db.kysely.transaction().execute(async (trx) => {
     const id = await insertIdentity(trx, clock, { traits, addressVerified: input.verified === true });
-    if (hashed) await saveCredential(trx, clock, id, 'password', { hashed_password: hashed }, [normaliseEmail(traits.email)]);
+    if (hashed)
+      await saveCredential(trx, clock, id, 'password', { hashed_password: hashed }, [normaliseEmail(traits.email)]);
     return id;
   });
 }

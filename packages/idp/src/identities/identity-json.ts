@@ -14,7 +14,10 @@ export function identityJson(identity: IdentityRecord, options: IdentityJsonOpti
   const body: Record<string, unknown> = {
     id: identity.id,
     schema_id: identity.schemaId,
-    schema_url: new URL(`/schemas/${Buffer.from(identity.schemaId).toString('base64url')}`, options.publicUrl).toString(),
+    schema_url: new URL(
+      `/schemas/${Buffer.from(identity.schemaId).toString('base64url')}`,
+      options.publicUrl,
+    ).toString(),
     state: identity.state,
   };
   if (identity.stateChangedAt) body.state_changed_at = identity.stateChangedAt;

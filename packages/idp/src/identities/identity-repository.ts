@@ -56,7 +56,7 @@ export interface CredentialRecord {
   updatedAt: string;
 }
 
-export const identityConflict = () =>
+const identityConflict = () =>
   new HttpError({ code: 409, reason: 'This identity conflicts with another identity that already exists.' });
 
 export interface NewIdentity {
@@ -134,8 +134,18 @@ export async function findIdentities(db: DbExecutor, ids: string[]): Promise<Ide
   if (ids.length === 0) return [];
   const rows = await db.selectFrom('identities').selectAll().where('id', 'in', ids).execute();
   const [verifiable, recovery] = await Promise.all([
-    db.selectFrom('identity_verifiable_addresses').selectAll().where('identity_id', 'in', ids).orderBy('created_at').execute(),
-    db.selectFrom('identity_recovery_addresses').selectAll().where('identity_id', 'in', ids).orderBy('created_at').execute(),
+    db
+      .selectFrom('identity_verifiable_addresses')
+      .selectAll()
+      .where('identity_id', 'in', ids)
+      .orderBy('created_at')
+      .execute(),
+    db
+      .selectFrom('identity_recovery_addresses')
+      .selectAll()
+      .where('identity_id', 'in', ids)
+      .orderBy('created_at')
+      .execute(),
   ]);
   const byId = new Map(
     rows.map((row): [string, IdentityRecord] => [
@@ -181,7 +191,11 @@ export async function findIdentities(db: DbExecutor, ids: string[]): Promise<Ide
 }
 
 /** The identity whose credential of `type` has this identifier (e-mail for passwords), if any. */
-export async function findIdentityIdByIdentifier(db: DbExecutor, type: string, identifier: string): Promise<string | undefined> {
+export async function findIdentityIdByIdentifier(
+  db: DbExecutor,
+  type: string,
+  identifier: string,
+): Promise<string | undefined> {
   const row = await db
     .selectFrom('identity_credential_identifiers')
     .select('identity_id')
@@ -206,7 +220,10 @@ export async function findCredentials(db: DbExecutor, identityId: string): Promi
   return map.get(identityId) ?? [];
 }
 
-export async function findCredentialsOf(db: DbExecutor, identityIds: string[]): Promise<Map<string, CredentialRecord[]>> {
+export async function findCredentialsOf(
+  db: DbExecutor,
+  identityIds: string[],
+): Promise<Map<string, CredentialRecord[]>> {
   const result = new Map<string, CredentialRecord[]>();
   if (identityIds.length === 0) return result;
   const [rows, identifiers] = await Promise.all([
@@ -218,7 +235,8 @@ export async function findCredentialsOf(db: DbExecutor, identityIds: string[]): 
       .execute(),
   ]);
   const identifiersOf = new Map<string, string[]>();
-  for (const { credential_id, identifier } of identifiers) identifiersOf.set(credential_id, [...(identifiersOf.get(credential_id) ?? []), identifier]);
+  for (const { credential_id, identifier } of identifiers)
+    identifiersOf.set(credential_id, [...(identifiersOf.get(credential_id) ?? []), identifier]);
   for (const row of rows) {
     const list = result.get(row.identity_id) ?? [];
     list.push({
@@ -238,7 +256,11 @@ export async function findCredentialsOf(db: DbExecutor, identityIds: string[]): 
   return result;
 }
 
-export async function findCredential(db: DbExecutor, identityId: string, type: string): Promise<CredentialRecord | undefined> {
+export async function findCredential(
+  db: DbExecutor,
+  identityId: string,
+  type: string,
+): Promise<CredentialRecord | undefined> {
   return (await findCredentials(db, identityId)).find((c) => c.type === type);
 }
 
@@ -263,7 +285,12 @@ export async function saveCredential(
     if (existing) {
       await db
         .updateTable('identity_credentials')
-        .set((eb) => ({ config: JSON.stringify(config), updated_at: now, revision: eb('revision', '+', 1), last_used_step: null }))
+        .set((eb) => ({
+          config: JSON.stringify(config),
+          updated_at: now,
+          revision: eb('revision', '+', 1),
+          last_used_step: null,
+        }))
         .where('id', '=', id)
         .execute();
       await db.deleteFrom('identity_credential_identifiers').where('credential_id', '=', id).execute();
@@ -326,7 +353,12 @@ export async function claimTotpStep(db: DbExecutor, credentialId: string, step: 
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function deleteCredential(db: DbExecutor, clock: Clock, identityId: string, type: string): Promise<boolean> {
+export async function deleteCredential(
+  db: DbExecutor,
+  clock: Clock,
+  identityId: string,
+  type: string,
+): Promise<boolean> {
   const result = await db
     .deleteFrom('identity_credentials')
     .where('identity_id', '=', identityId)
@@ -344,7 +376,13 @@ export async function updateIdentity(
   db: DbExecutor,
   clock: Clock,
   id: string,
-  changes: { traits?: Traits; state?: IdentityState; metadataPublic?: unknown; metadataAdmin?: unknown; externalId?: string | null },
+  changes: {
+    traits?: Traits;
+    state?: IdentityState;
+    metadataPublic?: unknown;
+    metadataAdmin?: unknown;
+    externalId?: string | null;
+  },
 ): Promise<void> {
   const now = clock.now().toISOString();
   const current = await findIdentity(db, id);
@@ -380,7 +418,12 @@ export async function updateIdentity(
   }
 }
 
-export async function markAddressVerified(db: DbExecutor, clock: Clock, identityId: string, address: string): Promise<void> {
+export async function markAddressVerified(
+  db: DbExecutor,
+  clock: Clock,
+  identityId: string,
+  address: string,
+): Promise<void> {
   const now = clock.now().toISOString();
   await db
     .updateTable('identity_verifiable_addresses')

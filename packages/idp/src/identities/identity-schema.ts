@@ -64,7 +64,9 @@ const typeOf = (value: unknown): string =>
  * Validates traits against the schema above and returns them normalised (e-mail trimmed), or the errors as Kratos
  * reports them: missing → 4000002, wrong type → 4000026, length → 4000003/4000017, e-mail format → 4000040.
  */
-export function validateTraits(input: unknown): { traits: Traits; errors: [] } | { traits: undefined; errors: TraitError[] } {
+export function validateTraits(
+  input: unknown,
+): { traits: Traits; errors: [] } | { traits: undefined; errors: TraitError[] } {
   const errors: TraitError[] = [];
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return { traits: undefined, errors: [{ node: 'traits.email', message: messages.missingProperty('email') }] };
@@ -83,7 +85,8 @@ export function validateTraits(input: unknown): { traits: Traits; errors: [] } |
   } else {
     email = raw.email.trim();
     if ([...email].length < 3) errors.push({ node: 'traits.email', message: messages.tooShort(3, [...email].length) });
-    else if ([...email].length > 320) errors.push({ node: 'traits.email', message: messages.tooLong(320, [...email].length) });
+    else if ([...email].length > 320)
+      errors.push({ node: 'traits.email', message: messages.tooLong(320, [...email].length) });
     else if (!EMAIL.test(email)) errors.push({ node: 'traits.email', message: messages.invalidEmail(email) });
   }
   let name: Traits['name'];
@@ -96,7 +99,6 @@ export function validateTraits(input: unknown): { traits: Traits; errors: [] } |
         if (key !== 'first' && key !== 'last') {
           errors.push({ node: undefined, message: messages.generic(`additionalProperties "${key}" not allowed`) });
         } else if (value === undefined || value === null || value === '') {
-          continue;
         } else if (typeof value !== 'string') {
           errors.push({ node: `traits.name.${key}`, message: messages.wrongType('string', typeOf(value)) });
         } else if ([...value].length > 50) {

@@ -1,7 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/cookie';
 import type { IdpServices } from '../services.js';
-import { findCredentials, findIdentity, type CredentialRecord, type IdentityRecord } from '../identities/identity-repository.js';
+import {
+  findCredentials,
+  findIdentity,
+  type CredentialRecord,
+  type IdentityRecord,
+} from '../identities/identity-repository.js';
 import { SESSION_COOKIE } from '../http/cookies.js';
 import { findSessionByToken, touchSession, type SessionRecord } from './session-repository.js';
 import { isSessionActive } from './session-json.js';
@@ -15,7 +20,7 @@ export interface Authenticated {
 }
 
 /** The session token from `X-Session-Token`, the session cookie or `Authorization: Bearer`, in Kratos' order. */
-export function sessionTokenOf(request: FastifyRequest): { token: string; via: 'token' | 'cookie' } | undefined {
+function sessionTokenOf(request: FastifyRequest): { token: string; via: 'token' | 'cookie' } | undefined {
   const header = request.headers['x-session-token'];
   if (typeof header === 'string' && header) return { token: header, via: 'token' };
   const cookie = request.cookies[SESSION_COOKIE];

@@ -6,7 +6,12 @@ import { sessionAal } from './aal.js';
 import type { SessionRecord } from './session-repository.js';
 
 /** Whether the session can be used now: not revoked, not expired, not idle too long, identity active. */
-export function isSessionActive(session: SessionRecord, identity: IdentityRecord | undefined, now: Date, idleMs: number): boolean {
+export function isSessionActive(
+  session: SessionRecord,
+  identity: IdentityRecord | undefined,
+  now: Date,
+  idleMs: number,
+): boolean {
   return (
     session.active &&
     new Date(session.expiresAt).getTime() > now.getTime() &&
@@ -32,7 +37,9 @@ export function sessionJson(
     issued_at: session.issuedAt,
     ...(options.includeIdentity === false
       ? {}
-      : { identity: identity ? identityJson(identity, { publicUrl: ctx.config.publicUrl, admin: options.admin }) : null }),
+      : {
+          identity: identity ? identityJson(identity, { publicUrl: ctx.config.publicUrl, admin: options.admin }) : null,
+        }),
     devices: [{ id: session.id, ip_address: session.ipAddress, user_agent: session.userAgent, location: '' }],
   };
 }

@@ -18,7 +18,7 @@ export interface SessionRecord {
   userAgent: string;
 }
 
-export const toSessionRecord = (row: SessionsTable): SessionRecord => ({
+const toSessionRecord = (row: SessionsTable): SessionRecord => ({
   id: row.id,
   identityId: row.identity_id,
   active: row.active === 1,
@@ -35,7 +35,13 @@ export const toSessionRecord = (row: SessionsTable): SessionRecord => ({
 export async function insertSession(
   db: DbExecutor,
   clock: Clock,
-  input: { identityId: string; methods: AuthenticationMethod[]; lifespanMs: number; ipAddress: string; userAgent: string },
+  input: {
+    identityId: string;
+    methods: AuthenticationMethod[];
+    lifespanMs: number;
+    ipAddress: string;
+    userAgent: string;
+  },
 ): Promise<{ session: SessionRecord; token: string }> {
   const now = clock.now();
   const token = randomToken('ory_st_');
@@ -124,7 +130,11 @@ export async function revokeSession(db: DbExecutor, id: string): Promise<void> {
 
 /** Revokes every session of the identity, except `keepId` when given; returns how many were active. */
 export async function revokeSessionsOfIdentity(db: DbExecutor, identityId: string, keepId?: string): Promise<number> {
-  let query = db.updateTable('sessions').set({ active: 0 }).where('identity_id', '=', identityId).where('active', '=', 1);
+  let query = db
+    .updateTable('sessions')
+    .set({ active: 0 })
+    .where('identity_id', '=', identityId)
+    .where('active', '=', 1);
   if (keepId) query = query.where('id', '!=', keepId);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);

@@ -73,4 +73,3 @@ export function registerSessionRoutes(app: FastifyInstance, services: IdpService
     return reply.code(204).send();
   });
 }
-

@@ -17,12 +17,6 @@ export function randomToken(prefix: string, length = 32): string {
 /** Only hashes of tokens and codes are stored, so a database leak does not hand out sessions. */
 export const sha256 = (value: string): string => crypto.createHash('sha256').update(value).digest('hex');
 
-export function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(sha256(a), 'hex');
-  const right = Buffer.from(sha256(b), 'hex');
-  return crypto.timingSafeEqual(left, right);
-}
-
 /** Six random digits from a CSPRNG. */
 export const randomDigits = (count = 6): string =>
   Array.from({ length: count }, () => crypto.randomInt(0, 10).toString()).join('');

@@ -11,8 +11,14 @@ export function createFailureThrottle(ctx: IdpContext): FailureThrottle {
   const { db, clock } = ctx;
   return {
     async isLocked(key) {
-      const row = await db.kysely.selectFrom('throttles').select('locked_until').where('key', '=', key).executeTakeFirst();
-      return row?.locked_until !== null && row?.locked_until !== undefined && row.locked_until > clock.now().toISOString();
+      const row = await db.kysely
+        .selectFrom('throttles')
+        .select('locked_until')
+        .where('key', '=', key)
+        .executeTakeFirst();
+      return (
+        row?.locked_until !== null && row?.locked_until !== undefined && row.locked_until > clock.now().toISOString()
+      );
     },
     async recordFailure(key, limit, windowMs, lockMs) {
       return db.kysely.transaction().execute(async (trx) => {
@@ -27,13 +33,23 @@ export function createFailureThrottle(ctx: IdpContext): FailureThrottle {
             oc.column('key').doUpdateSet((eb) => ({
               failures: eb
                 .case()
-                .when(eb.or([eb('throttles.window_started_at', '<', windowStart), eb('throttles.locked_until', '<=', nowIso)]))
+                .when(
+                  eb.or([
+                    eb('throttles.window_started_at', '<', windowStart),
+                    eb('throttles.locked_until', '<=', nowIso),
+                  ]),
+                )
                 .then(1)
                 .else(eb('throttles.failures', '+', 1))
                 .end(),
               window_started_at: eb
                 .case()
-                .when(eb.or([eb('throttles.window_started_at', '<', windowStart), eb('throttles.locked_until', '<=', nowIso)]))
+                .when(
+                  eb.or([
+                    eb('throttles.window_started_at', '<', windowStart),
+                    eb('throttles.locked_until', '<=', nowIso),
+                  ]),
+                )
                 .then(nowIso)
                 .else(eb.ref('throttles.window_started_at'))
                 .end(),
@@ -86,5 +102,8 @@ function ipv6Prefix64(address: string): string {
   const tailParts = tail ? tail.split(':') : [];
   const missing = 8 - headParts.length - tailParts.length;
   const parts = [...headParts, ...Array(Math.max(0, missing)).fill('0'), ...tailParts];
-  return `${parts.slice(0, 4).map((p) => p.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${parts
+    .slice(0, 4)
+    .map((p) => p.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

@@ -50,7 +50,8 @@ export const messages = {
   lookupSecretList: (secrets: UiText[]) =>
     info(1050015, secrets.map((s) => (s.id === 1050014 ? 'used' : s.text)).join(', '), { secrets }),
   disableMethod: () => info(1050016, 'Disable this method'),
-  totpSecretLabel: () => info(1050017, 'This is your authenticator app secret. Use it if you can not scan the QR code.'),
+  totpSecretLabel: () =>
+    info(1050017, 'This is your authenticator app secret. Use it if you can not scan the QR code.'),
   // recovery
   recoverySuccessful: (privilegedUntil: Date, now: Date) =>
     success(
@@ -93,15 +94,20 @@ export const messages = {
   generic: (reason: string) => error(4000001, reason, { reason }),
   missingProperty: (property: string) => error(4000002, `Property ${property} is missing.`, { property }),
   tooShort: (minLength: number, actual: number) =>
-    error(4000003, `length must be >= ${minLength}, but got ${actual}`, { min_length: minLength, actual_length: actual }),
-  patternMismatch: (pattern: string) => error(4000004, `does not match pattern ${JSON.stringify(pattern)}`, { pattern }),
+    error(4000003, `length must be >= ${minLength}, but got ${actual}`, {
+      min_length: minLength,
+      actual_length: actual,
+    }),
+  patternMismatch: (pattern: string) =>
+    error(4000004, `does not match pattern ${JSON.stringify(pattern)}`, { pattern }),
   passwordPolicy: (reason: string) => error(4000005, `The password can not be used because ${reason}.`, { reason }),
   invalidCredentials: () =>
     error(
       4000006,
       'The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.',
     ),
-  duplicateIdentifier: () => error(4000007, 'An account with the same identifier (email, phone, username, ...) exists already.'),
+  duplicateIdentifier: () =>
+    error(4000007, 'An account with the same identifier (email, phone, username, ...) exists already.'),
   invalidTotp: () => error(4000008, 'The provided authentication code is invalid, please try again.'),
   noIdentifiers: () =>
     error(
@@ -113,7 +119,10 @@ export const messages = {
   noLookupSecrets: () => error(4000014, 'You have no backup recovery codes set up.'),
   invalidLookupSecret: () => error(4000016, 'The backup recovery code is not valid.'),
   tooLong: (maxLength: number, actual: number) =>
-    error(4000017, `length must be <= ${maxLength}, but got ${actual}`, { max_length: maxLength, actual_length: actual }),
+    error(4000017, `length must be <= ${maxLength}, but got ${actual}`, {
+      max_length: maxLength,
+      actual_length: actual,
+    }),
   wrongType: (expected: string, actual: string) =>
     error(4000026, `expected ${expected}, but got ${actual}`, { expected_type: expected, actual_type: actual }),
   passwordTooSimilar: () => error(4000031, 'The password can not be used because it is too similar to the identifier.'),
@@ -133,7 +142,8 @@ export const messages = {
   invalidEmail: (value: string) => error(4000040, 'Enter a valid email address', { value }),
   // flow errors
   loginFlowExpired: (expiredAt: Date, now: Date) => expired(4010001, 'login', expiredAt, now),
-  noLoginStrategy: () => error(4010002, 'Could not find a strategy to log you in with. Did you fill out the form correctly?'),
+  noLoginStrategy: () =>
+    error(4010002, 'Could not find a strategy to log you in with. Did you fill out the form correctly?'),
   noRegistrationStrategy: () =>
     error(4010003, 'Could not find a strategy to sign you up with. Did you fill out the form correctly?'),
   noSettingsStrategy: () =>
@@ -148,9 +158,11 @@ export const messages = {
   registrationAlreadyCompleted: () =>
     error(4040002, 'The request was already completed successfully and can not be retried.'),
   settingsFlowExpired: (expiredAt: Date, now: Date) => expired(4050001, 'settings', expiredAt, now),
-  recoveryAlreadyCompleted: () => error(4060001, 'The request was already completed successfully and can not be retried.'),
+  recoveryAlreadyCompleted: () =>
+    error(4060001, 'The request was already completed successfully and can not be retried.'),
   recoveryFailureState: () => error(4060002, 'The recovery flow reached a failure state and must be retried.'),
-  invalidRecoveryToken: () => error(4060004, 'The recovery token is invalid or has already been used. Please retry the flow.'),
+  invalidRecoveryToken: () =>
+    error(4060004, 'The recovery token is invalid or has already been used. Please retry the flow.'),
   recoveryFlowExpired: (expiredAt: Date, now: Date) => expired(4060005, 'recovery', expiredAt, now),
   invalidRecoveryCode: () => error(4060006, 'The recovery code is invalid or has already been used. Please try again.'),
   verificationAlreadyCompleted: () =>
@@ -159,9 +171,10 @@ export const messages = {
   verificationFlowExpired: (expiredAt: Date, now: Date) => expired(4070005, 'verification', expiredAt, now),
   invalidVerificationCode: () =>
     error(4070006, 'The verification code is invalid or has already been used. Please try again.'),
-  submittedTooOften: () => error(4000001, 'The request was submitted too often. Please request another code.', {
-    reason: 'The request was submitted too often. Please request another code.',
-  }),
+  submittedTooOften: () =>
+    error(4000001, 'The request was submitted too often. Please request another code.', {
+      reason: 'The request was submitted too often. Please request another code.',
+    }),
 };
 
 function expired(id: number, flow: string, expiredAt: Date, now: Date): UiText {

@@ -21,7 +21,15 @@ export function inputNode(
   group: NodeGroup,
   name: string,
   type: string,
-  options: { value?: unknown; required?: boolean; autocomplete?: string; label?: UiText; pattern?: string; maxlength?: number; disabled?: boolean } = {},
+  options: {
+    value?: unknown;
+    required?: boolean;
+    autocomplete?: string;
+    label?: UiText;
+    pattern?: string;
+    maxlength?: number;
+    disabled?: boolean;
+  } = {},
 ): UiNode {
   const attributes: Record<string, unknown> = { name, type };
   if (options.value !== undefined) attributes.value = options.value;
@@ -61,8 +69,7 @@ export const anchorNode = (group: NodeGroup, id: string, href: string, title: Ui
 export const csrfNode = (maskedToken: string): UiNode =>
   inputNode('default', 'csrf_token', 'hidden', { value: maskedToken, required: true });
 
-export const nodeName = (node: UiNode): string =>
-  String(node.type === 'input' ? node.attributes.name : node.attributes.id);
+const nodeName = (node: UiNode): string => String(node.type === 'input' ? node.attributes.name : node.attributes.id);
 
 /** Attaches a message to the named node, or to a new text input node in `default` when there is none (Kratos). */
 export function addNodeMessage(ui: UiContainer, name: string, message: UiText): void {

@@ -6,7 +6,7 @@ const migrations: Record<string, Migration> = {
 };
 
 /** Applies the relation store's migrations, tracked in their own table next to the identity provider's. */
-export async function migrateRelations(db: Kysely<any>): Promise<string[]> {
+export async function migrateRelations<DB>(db: Kysely<DB>): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

@@ -2,7 +2,14 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RelationsDb } from '../tuples/tuple-repository.js';
 import { allTuples, deleteTuples, insertTuple, listTuples } from '../tuples/tuple-repository.js';
 import { checkTuple, DEFAULT_MAX_DEPTH } from '../tuples/check.js';
-import { parseQuery, parseTuple, tupleJson, tupleQueryString, type RelationTuple, type TupleQuery } from '../tuples/tuple.js';
+import {
+  parseQuery,
+  parseTuple,
+  tupleJson,
+  tupleQueryString,
+  type RelationTuple,
+  type TupleQuery,
+} from '../tuples/tuple.js';
 import { KetoError, badRequest, unknownNamespace } from './keto-error.js';
 import { decodePageToken, encodePageToken } from './page-token.js';
 
@@ -11,7 +18,15 @@ export interface KetoRouteOptions {
   namespaces: string[];
 }
 
-const QUERY_KEYS = new Set(['namespace', 'object', 'relation', 'subject_id', 'subject_set.namespace', 'subject_set.object', 'subject_set.relation']);
+const QUERY_KEYS = new Set([
+  'namespace',
+  'object',
+  'relation',
+  'subject_id',
+  'subject_set.namespace',
+  'subject_set.object',
+  'subject_set.relation',
+]);
 
 const single = (query: Record<string, unknown>, key: string): string | undefined => {
   const value = query[key];
@@ -29,7 +44,9 @@ function flatQuery(raw: unknown): Record<string, string> {
 
 function send(reply: FastifyReply, status: number, body?: unknown) {
   void reply.code(status).header('Cache-Control', 'private, no-cache, no-store, must-revalidate');
-  return body === undefined ? reply.send() : reply.header('Content-Type', 'application/json').send(JSON.stringify(body));
+  return body === undefined
+    ? reply.send()
+    : reply.header('Content-Type', 'application/json').send(JSON.stringify(body));
 }
 
 /** The Keto read and write REST API (kratos-contract.md §16), in its own scope with Keto's error envelopes. */
@@ -45,7 +62,8 @@ export async function registerKetoRoutes(app: FastifyInstance, options: KetoRout
     if (!Number.isInteger(depth)) throw badRequest('max-depth must be an integer');
     return depth <= 0 || depth > DEFAULT_MAX_DEPTH ? DEFAULT_MAX_DEPTH : depth;
   };
-  const check = async (tuple: RelationTuple, depth: number) => known.has(tuple.namespace) && (await checkTuple(db, tuple, depth));
+  const check = async (tuple: RelationTuple, depth: number) =>
+    known.has(tuple.namespace) && (await checkTuple(db, tuple, depth));
 
   await app.register(async (scope) => {
     scope.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
@@ -53,10 +71,14 @@ export async function registerKetoRoutes(app: FastifyInstance, options: KetoRout
         error instanceof KetoError
           ? error
           : error.statusCode && error.statusCode < 500
-            ? new KetoError(error.statusCode, error.statusCode === 400 ? 'Unable to decode JSON payload' : error.message)
+            ? new KetoError(
+                error.statusCode,
+                error.statusCode === 400 ? 'Unable to decode JSON payload' : error.message,
+              )
             : undefined;
       if (!keto) request.log.error({ err: error }, 'relation store error');
-      const answer = keto ?? new KetoError(500, 'An internal server error occurred, please contact the system administrator');
+      const answer =
+        keto ?? new KetoError(500, 'An internal server error occurred, please contact the system administrator');
       return send(reply, answer.code, answer.toEnvelope());
     });
 
@@ -68,12 +90,19 @@ export async function registerKetoRoutes(app: FastifyInstance, options: KetoRout
       const size = sizeText === undefined ? 100 : Number(sizeText);
       if (!Number.isInteger(size) || size < 1) throw badRequest('page_size must be a positive integer');
       const token = single(raw, 'page_token');
-      const page = await listTuples(db, query, { size: Math.min(size, 1000), after: token ? decodePageToken(token) : undefined });
-      return send(reply, 200, { relation_tuples: page.tuples.map(tupleJson), next_page_token: page.last ? encodePageToken(page.last) : '' });
+      const page = await listTuples(db, query, {
+        size: Math.min(size, 1000),
+        after: token ? decodePageToken(token) : undefined,
+      });
+      return send(reply, 200, {
+        relation_tuples: page.tuples.map(tupleJson),
+        next_page_token: page.last ? encodePageToken(page.last) : '',
+      });
     });
 
     const checkFromQuery = async (raw: Record<string, unknown>) => check(parseTuple(flatQuery(raw)), maxDepthOf(raw));
-    const checkFromBody = async (body: unknown, raw: Record<string, unknown>) => check(parseTuple(body), maxDepthOf(raw));
+    const checkFromBody = async (body: unknown, raw: Record<string, unknown>) =>
+      check(parseTuple(body), maxDepthOf(raw));
 
     scope.get('/relation-tuples/check', async (request, reply) => {
       const allowed = await checkFromQuery(request.query as Record<string, unknown>);
@@ -104,7 +133,9 @@ export async function registerKetoRoutes(app: FastifyInstance, options: KetoRout
       return send(reply, 200, { results });
     });
 
-    scope.get('/namespaces', async (_request, reply) => send(reply, 200, { namespaces: [...known].map((name) => ({ name })) }));
+    scope.get('/namespaces', async (_request, reply) =>
+      send(reply, 200, { namespaces: [...known].map((name) => ({ name })) }),
+    );
 
     scope.put('/admin/relation-tuples', async (request, reply) => {
       const tuple = parseTuple(request.body);
@@ -129,8 +160,10 @@ export async function registerKetoRoutes(app: FastifyInstance, options: KetoRout
       const deltas = request.body;
       if (!Array.isArray(deltas)) throw badRequest('Unable to decode JSON payload');
       const parsed = deltas.map((delta: { action?: unknown; relation_tuple?: unknown }) => {
-        if (!delta || typeof delta !== 'object' || delta.relation_tuple === undefined) throw badRequest('relation_tuple is missing');
-        if (delta.action !== 'insert' && delta.action !== 'delete') throw badRequest(`unknown action ${String(delta.action)}`);
+        if (!delta || typeof delta !== 'object' || delta.relation_tuple === undefined)
+          throw badRequest('relation_tuple is missing');
+        if (delta.action !== 'insert' && delta.action !== 'delete')
+          throw badRequest(`unknown action ${String(delta.action)}`);
         const tuple = parseTuple(delta.relation_tuple);
         requireNamespace(tuple.namespace);
         return { action: delta.action, tuple };
@@ -146,13 +179,19 @@ export async function registerKetoRoutes(app: FastifyInstance, options: KetoRout
 
     scope.get('/relation-tuples/expand', async (request, reply) => {
       const raw = flatQuery(request.query);
-      if (!raw.namespace || raw.object === undefined || !raw.relation) throw badRequest('namespace, object and relation are required');
+      if (!raw.namespace || raw.object === undefined || !raw.relation)
+        throw badRequest('namespace, object and relation are required');
       requireNamespace(raw.namespace);
       const tuples = await allTuples(db, { namespace: raw.namespace, object: raw.object, relation: raw.relation });
       if (tuples.length === 0) throw new KetoError(404, 'The requested resource could not be found');
       return send(reply, 200, {
         type: 'union',
-        tuple: { namespace: raw.namespace, object: raw.object, relation: raw.relation, subject_set: { namespace: raw.namespace, object: raw.object, relation: raw.relation } },
+        tuple: {
+          namespace: raw.namespace,
+          object: raw.object,
+          relation: raw.relation,
+          subject_set: { namespace: raw.namespace, object: raw.object, relation: raw.relation },
+        },
         children: tuples.map((tuple) => ({ type: 'leaf', tuple: tupleJson(tuple) })),
       });
     });

@@ -1,7 +1,8 @@
 import { badRequest } from './keto-error.js';
 
 // Opaque to clients, as Keto's are; they only carry the id of the last tuple shown.
-export const encodePageToken = (lastId: string): string => Buffer.from(JSON.stringify({ after: lastId }), 'utf8').toString('base64url');
+export const encodePageToken = (lastId: string): string =>
+  Buffer.from(JSON.stringify({ after: lastId }), 'utf8').toString('base64url');
 
 export function decodePageToken(token: string): string {
   try {

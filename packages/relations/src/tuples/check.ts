@@ -17,7 +17,11 @@ const IMPLIED_BY: Record<string, Record<string, string[]>> = {
  * Keto's check: true when the tuple exists, when an implying relation holds, or when a subject set on the object
  * leads to the subject within `maxDepth` steps.
  */
-export async function checkTuple(db: RelationsDb, tuple: RelationTuple, maxDepth = DEFAULT_MAX_DEPTH): Promise<boolean> {
+export async function checkTuple(
+  db: RelationsDb,
+  tuple: RelationTuple,
+  maxDepth = DEFAULT_MAX_DEPTH,
+): Promise<boolean> {
   if (maxDepth <= 0) return false;
   const relations = IMPLIED_BY[tuple.namespace]?.[tuple.relation] ?? [tuple.relation];
   for (const relation of relations) {

@@ -12,12 +12,18 @@ const subjectColumns = (tuple: RelationTuple | TupleQuery) => ({
   subject_set_relation: tuple.subject_set?.relation ?? '',
 });
 
-export const fromRow = (row: RelationTuplesTable): RelationTuple => ({
+const fromRow = (row: RelationTuplesTable): RelationTuple => ({
   namespace: row.namespace,
   object: row.object,
   relation: row.relation,
   ...(row.subject_set_namespace
-    ? { subject_set: { namespace: row.subject_set_namespace, object: row.subject_set_object, relation: row.subject_set_relation } }
+    ? {
+        subject_set: {
+          namespace: row.subject_set_namespace,
+          object: row.subject_set_object,
+          relation: row.subject_set_relation,
+        },
+      }
     : { subject_id: row.subject_id }),
 });
 
@@ -25,10 +31,25 @@ export const fromRow = (row: RelationTuplesTable): RelationTuple => ({
 export async function insertTuple(db: RelationsDb, tuple: RelationTuple, now = new Date()): Promise<void> {
   await db
     .insertInto('relation_tuples')
-    .values({ id: randomUUID(), namespace: tuple.namespace, object: tuple.object, relation: tuple.relation, ...subjectColumns(tuple), created_at: now.toISOString() })
+    .values({
+      id: randomUUID(),
+      namespace: tuple.namespace,
+      object: tuple.object,
+      relation: tuple.relation,
+      ...subjectColumns(tuple),
+      created_at: now.toISOString(),
+    })
     .onConflict((oc) =>
       oc
-        .columns(['namespace', 'object', 'relation', 'subject_id', 'subject_set_namespace', 'subject_set_object', 'subject_set_relation'])
+        .columns([
+          'namespace',
+          'object',
+          'relation',
+          'subject_id',
+          'subject_set_namespace',
+          'subject_set_object',
+          'subject_set_relation',
+        ])
         .doNothing(),
     )
     .execute();
@@ -39,7 +60,8 @@ function filtered(db: RelationsDb, query: TupleQuery) {
   if (query.namespace !== undefined) select = select.where('namespace', '=', query.namespace);
   if (query.object !== undefined) select = select.where('object', '=', query.object);
   if (query.relation !== undefined) select = select.where('relation', '=', query.relation);
-  if (query.subject_id !== undefined) select = select.where('subject_id', '=', query.subject_id).where('subject_set_namespace', '=', '');
+  if (query.subject_id !== undefined)
+    select = select.where('subject_id', '=', query.subject_id).where('subject_set_namespace', '=', '');
   if (query.subject_set) {
     select = select
       .where('subject_set_namespace', '=', query.subject_set.namespace)
@@ -51,7 +73,10 @@ function filtered(db: RelationsDb, query: TupleQuery) {
 
 /** Deletes every tuple that matches; returns how many. */
 export async function deleteTuples(db: RelationsDb, query: TupleQuery): Promise<number> {
-  const result = await db.deleteFrom('relation_tuples').where('id', 'in', filtered(db, query).select('id')).executeTakeFirst();
+  const result = await db
+    .deleteFrom('relation_tuples')
+    .where('id', 'in', filtered(db, query).select('id'))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
@@ -61,7 +86,10 @@ export async function listTuples(
   query: TupleQuery,
   page: { size: number; after?: string },
 ): Promise<{ tuples: RelationTuple[]; last?: string }> {
-  let select = filtered(db, query).selectAll().orderBy('id').limit(page.size + 1);
+  let select = filtered(db, query)
+    .selectAll()
+    .orderBy('id')
+    .limit(page.size + 1);
   if (page.after) select = select.where('id', '>', page.after);
   const rows = await select.execute();
   const shown = rows.slice(0, page.size);

@@ -28,14 +28,19 @@ const MAX_PART = 255;
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 function checkLength(...parts: (string | undefined)[]) {
-  if (parts.some((p) => p !== undefined && p.length > MAX_PART)) throw badRequest('a tuple part is longer than 255 characters');
+  if (parts.some((p) => p !== undefined && p.length > MAX_PART))
+    throw badRequest('a tuple part is longer than 255 characters');
 }
 
 /** Reads a subject from a JSON body or from query parameters (`subject_set.namespace` and friends). */
 function subjectOf(source: Record<string, unknown>): { subject_id?: string; subject_set?: SubjectSet } {
-  if ('subject' in source) throw badRequest('the "subject" key is no longer supported, use "subject_id" or "subject_set"');
+  if ('subject' in source)
+    throw badRequest('the "subject" key is no longer supported, use "subject_id" or "subject_set"');
   const id = text(source.subject_id);
-  const nested = source.subject_set && typeof source.subject_set === 'object' ? (source.subject_set as Record<string, unknown>) : undefined;
+  const nested =
+    source.subject_set && typeof source.subject_set === 'object'
+      ? (source.subject_set as Record<string, unknown>)
+      : undefined;
   const set = {
     namespace: text(nested?.namespace ?? source['subject_set.namespace']),
     object: text(nested?.object ?? source['subject_set.object']),
@@ -43,7 +48,8 @@ function subjectOf(source: Record<string, unknown>): { subject_id?: string; subj
   };
   const setParts = [set.namespace, set.object, set.relation].filter((p) => p !== undefined).length;
   if (id !== undefined && setParts > 0) throw badRequest('exactly one of subject_set or subject_id has to be provided');
-  if (setParts > 0 && setParts < 3) throw badRequest('incomplete subject, provide "subject_id" or a complete "subject_set.*"');
+  if (setParts > 0 && setParts < 3)
+    throw badRequest('incomplete subject, provide "subject_id" or a complete "subject_set.*"');
   if (setParts === 3) return { subject_set: set as SubjectSet };
   return id !== undefined ? { subject_id: id } : {};
 }
@@ -52,11 +58,29 @@ export function parseTuple(source: unknown): RelationTuple {
   if (!source || typeof source !== 'object' || Array.isArray(source)) throw badRequest('Unable to decode JSON payload');
   const record = source as Record<string, unknown>;
   const subject = subjectOf(record);
-  const tuple = { namespace: text(record.namespace), object: text(record.object), relation: text(record.relation), ...subject };
-  if (!tuple.namespace || tuple.object === undefined || !tuple.relation || (!subject.subject_id && !subject.subject_set)) {
+  const tuple = {
+    namespace: text(record.namespace),
+    object: text(record.object),
+    relation: text(record.relation),
+    ...subject,
+  };
+  if (
+    !tuple.namespace ||
+    tuple.object === undefined ||
+    !tuple.relation ||
+    (!subject.subject_id && !subject.subject_set)
+  ) {
     throw badRequest('incomplete tuple, provide "namespace", "object", "relation", and a subject');
   }
-  checkLength(tuple.namespace, tuple.object, tuple.relation, subject.subject_id, subject.subject_set?.namespace, subject.subject_set?.object, subject.subject_set?.relation);
+  checkLength(
+    tuple.namespace,
+    tuple.object,
+    tuple.relation,
+    subject.subject_id,
+    subject.subject_set?.namespace,
+    subject.subject_set?.object,
+    subject.subject_set?.relation,
+  );
   return tuple as RelationTuple;
 }
 

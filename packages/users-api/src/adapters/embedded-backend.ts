@@ -27,7 +27,10 @@ const toUser = (identity: IdentityRecord, credentials: CredentialRecord[]): User
   id: identity.id,
   schema_id: identity.schemaId,
   state: identity.state,
-  traits: { email: identity.traits.email, name: { first: identity.traits.name?.first ?? '', last: identity.traits.name?.last ?? '' } },
+  traits: {
+    email: identity.traits.email,
+    name: { first: identity.traits.name?.first ?? '', last: identity.traits.name?.last ?? '' },
+  },
   created_at: identity.createdAt,
   credentials: credentials.map((c) => c.type).sort(),
   verified: identity.verifiableAddresses.some((a) => a.verified),
@@ -58,7 +61,11 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
     async sessionOf(request: FastifyRequest) {
       const auth = await authenticate(services, request);
       if (!auth) return undefined;
-      return { sessionId: auth.session.id, aal: sessionAal(auth.session.methods), identity: toUser(auth.identity, auth.credentials) };
+      return {
+        sessionId: auth.session.id,
+        aal: sessionAal(auth.session.methods),
+        identity: toUser(auth.identity, auth.credentials),
+      };
     },
     get: (ids) => usersOf(db, ids),
     async findByEmail(email) {

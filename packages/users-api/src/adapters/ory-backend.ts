@@ -1,8 +1,22 @@
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { Configuration, FrontendApi, IdentityApi, RelationshipApi, type Identity, type Relationship } from '@ory/client';
+import {
+  Configuration,
+  FrontendApi,
+  IdentityApi,
+  RelationshipApi,
+  type Identity,
+  type Relationship,
+} from '@ory/client';
 import type { RelationTuple, TupleQuery } from '@portaal/relations';
-import { ConflictError, type Backend, type IdentityPort, type MailPort, type RelationsPort, type UserIdentity } from '../ports.js';
+import {
+  ConflictError,
+  type Backend,
+  type IdentityPort,
+  type MailPort,
+  type RelationsPort,
+  type UserIdentity,
+} from '../ports.js';
 
 export interface OryUrls {
   kratosPublicUrl: URL;
@@ -48,9 +62,17 @@ function identityPort(urls: OryUrls): IdentityPort {
       if (!cookie && typeof token !== 'string') return undefined;
       try {
         // Needs Kratos' `session.whoami.required_aal: aal1`: the Users API enforces aal2 itself (ARCHITECTURE §5).
-        const { data } = await frontend.toSession({ cookie, xSessionToken: typeof token === 'string' ? token : undefined });
+        const { data } = await frontend.toSession({
+          cookie,
+          xSessionToken: typeof token === 'string' ? token : undefined,
+        });
         if (!data.identity || data.active === false) return undefined;
-        const aal = data.authenticator_assurance_level === 'aal2' ? 'aal2' : data.authenticator_assurance_level === 'aal0' ? 'aal0' : 'aal1';
+        const aal =
+          data.authenticator_assurance_level === 'aal2'
+            ? 'aal2'
+            : data.authenticator_assurance_level === 'aal0'
+              ? 'aal0'
+              : 'aal1';
         return { sessionId: data.id, aal, identity: await getOne(data.identity.id) };
       } catch (error) {
         if (statusOf(error) === 401 || statusOf(error) === 403) return undefined;
@@ -73,7 +95,11 @@ function identityPort(urls: OryUrls): IdentityPort {
     async create(traits) {
       try {
         const { data } = await identities.createIdentity({
-          createIdentityBody: { schema_id: 'default', traits, credentials: { password: { config: { hashed_password: unusablePasswordHash() } } } },
+          createIdentityBody: {
+            schema_id: 'default',
+            traits,
+            credentials: { password: { config: { hashed_password: unusablePasswordHash() } } },
+          },
         });
         return getOne(data.id);
       } catch (error) {
@@ -99,7 +125,8 @@ function identityPort(urls: OryUrls): IdentityPort {
       await identities.deleteIdentity({ id }).catch(ignore404);
     },
     async removeSecondFactors(id) {
-      for (const type of ['totp', 'lookup_secret'] as const) await identities.deleteIdentityCredentials({ id, type }).catch(ignore404);
+      for (const type of ['totp', 'lookup_secret'] as const)
+        await identities.deleteIdentityCredentials({ id, type }).catch(ignore404);
     },
     async revokeSessions(id) {
       await identities.deleteIdentitySessions({ id }).catch(ignore404);
@@ -128,7 +155,10 @@ const queryParams = (query: TupleQuery) => ({
 });
 
 const isFullTuple = (query: TupleQuery): query is RelationTuple =>
-  query.namespace !== undefined && query.object !== undefined && query.relation !== undefined && (query.subject_id !== undefined || query.subject_set !== undefined);
+  query.namespace !== undefined &&
+  query.object !== undefined &&
+  query.relation !== undefined &&
+  (query.subject_id !== undefined || query.subject_set !== undefined);
 
 function relationsPort(urls: OryUrls): RelationsPort {
   const read = new RelationshipApi(new Configuration({ basePath: base(urls.ketoReadUrl) }));
@@ -139,7 +169,14 @@ function relationsPort(urls: OryUrls): RelationsPort {
       let pageToken: string | undefined;
       do {
         const { data } = await read.getRelationships({ ...queryParams(query), pageSize: 500, pageToken });
-        tuples.push(...(data.relation_tuples ?? []).map((t: Relationship) => ({ namespace: t.namespace, object: t.object, relation: t.relation, ...(t.subject_set ? { subject_set: t.subject_set } : { subject_id: t.subject_id }) })));
+        tuples.push(
+          ...(data.relation_tuples ?? []).map((t: Relationship) => ({
+            namespace: t.namespace,
+            object: t.object,
+            relation: t.relation,
+            ...(t.subject_set ? { subject_set: t.subject_set } : { subject_id: t.subject_id }),
+          })),
+        );
         pageToken = data.next_page_token || undefined;
       } while (pageToken);
       return tuples;

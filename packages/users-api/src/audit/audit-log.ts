@@ -28,8 +28,8 @@ export interface AuditLog {
   all(): AsyncGenerator<AuditRecord>;
 }
 
-export function createAuditLog(db: Kysely<any>, now: () => Date = () => new Date()): AuditLog {
-  const typed = db as Kysely<UsersApiDatabase>;
+export function createAuditLog<DB>(db: Kysely<DB>, now: () => Date = () => new Date()): AuditLog {
+  const typed = db as unknown as Kysely<UsersApiDatabase>;
   const toRecord = (row: UsersApiDatabase['audit_log']): AuditRecord => ({
     id: row.id,
     at: row.at,

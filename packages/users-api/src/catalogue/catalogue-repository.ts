@@ -12,13 +12,22 @@ export async function replaceCatalogue(db: Db, catalogue: Catalogue): Promise<vo
     await trx.deleteFrom('catalogue_data_roles').execute();
     await trx.deleteFrom('catalogue_organisations').execute();
     for (const [position, org] of catalogue.organisations.entries()) {
-      await trx.insertInto('catalogue_organisations').values({ id: org.id, label: org.label, requires_aal2: org.requiresAal2 ? 1 : 0, position }).execute();
+      await trx
+        .insertInto('catalogue_organisations')
+        .values({ id: org.id, label: org.label, requires_aal2: org.requiresAal2 ? 1 : 0, position })
+        .execute();
       for (const [rolePosition, role] of org.dataRoles.entries()) {
-        await trx.insertInto('catalogue_data_roles').values({ organisation_id: org.id, role_id: role.id, label: role.label, position: rolePosition }).execute();
+        await trx
+          .insertInto('catalogue_data_roles')
+          .values({ organisation_id: org.id, role_id: role.id, label: role.label, position: rolePosition })
+          .execute();
       }
     }
     for (const [position, service] of catalogue.services.entries()) {
-      await trx.insertInto('catalogue_services').values({ id: service.id, name: service.name, description: service.description, url: service.url, position }).execute();
+      await trx
+        .insertInto('catalogue_services')
+        .values({ id: service.id, name: service.name, description: service.description, url: service.url, position })
+        .execute();
       const access = [
         ...service.organisations.map((object) => ({ service_id: service.id, kind: 'organisation', object })),
         ...service.dataRoles.map((object) => ({ service_id: service.id, kind: 'data_role', object })),

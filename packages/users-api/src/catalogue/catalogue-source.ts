@@ -19,8 +19,8 @@ export interface CatalogueSource {
 /** How long a read catalogue is trusted; `portaal catalogue load` in another process is seen within this time. */
 const CACHE_MS = 5_000;
 
-export function createCatalogueSource(db: Kysely<any>, now: () => number = Date.now): CatalogueSource {
-  const typed = db as Kysely<UsersApiDatabase>;
+export function createCatalogueSource<DB>(db: Kysely<DB>, now: () => number = Date.now): CatalogueSource {
+  const typed = db as unknown as Kysely<UsersApiDatabase>;
   let cached: { catalogue: Promise<Catalogue>; at: number } | undefined;
   return {
     current() {
@@ -38,7 +38,8 @@ export function createCatalogueSource(db: Kysely<any>, now: () => number = Date.
       try {
         raw = JSON.parse(await fs.readFile(file, 'utf8'));
       } catch (error) {
-        const reason = error instanceof SyntaxError ? `geen geldige JSON (${error.message})` : 'kan het bestand niet lezen';
+        const reason =
+          error instanceof SyntaxError ? `geen geldige JSON (${error.message})` : 'kan het bestand niet lezen';
         throw new CatalogueError(`${String(file instanceof URL ? file.pathname : file)}: ${reason}`);
       }
       const catalogue = parseCatalogue(raw);

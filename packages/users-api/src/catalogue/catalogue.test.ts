@@ -35,19 +35,31 @@ describe('catalogue', () => {
   });
 
   it('refuses duplicate ids and services that name unknown organisations or data roles', () => {
-    expect(refusal({ organisations: [{ id: 'a', label: 'A' }, { id: 'a', label: 'B' }] })).toBe("organisations[1].id: 'a' komt vaker voor");
+    expect(
+      refusal({
+        organisations: [
+          { id: 'a', label: 'A' },
+          { id: 'a', label: 'B' },
+        ],
+      }),
+    ).toBe("organisations[1].id: 'a' komt vaker voor");
     const service = (access: unknown) => ({
       organisations: [{ id: 'a', label: 'A', dataRoles: [{ id: 'r', label: 'R' }] }],
       services: [{ id: 's', name: 'S', url: 'https://s.example.nl', access }],
     });
-    expect(refusal(service({ organisations: ['b'] }))).toBe("services[0].access.organisations[0]: onbekende organisatie 'b'");
+    expect(refusal(service({ organisations: ['b'] }))).toBe(
+      "services[0].access.organisations[0]: onbekende organisatie 'b'",
+    );
     expect(refusal(service({ dataRoles: ['x_a'] }))).toBe("services[0].access.dataRoles[0]: onbekende datarol 'x_a'");
     expect(refusal(service({}))).toMatch(/^services\[0\]\.access: /);
     expect(parseCatalogue(service({ dataRoles: ['r_a'] })).services[0]?.dataRoles).toEqual(['r_a']);
   });
 
   it('refuses service URLs that are not http(s)', () => {
-    const raw = { organisations: [{ id: 'a', label: 'A' }], services: [{ id: 's', name: 'S', url: 'javascript:alert(1)', access: { organisations: ['a'] } }] };
+    const raw = {
+      organisations: [{ id: 'a', label: 'A' }],
+      services: [{ id: 's', name: 'S', url: 'javascript:alert(1)', access: { organisations: ['a'] } }],
+    };
     expect(refusal(raw)).toMatch(/^services\[0\]\.url: /);
   });
 });

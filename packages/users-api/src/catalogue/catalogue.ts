@@ -19,16 +19,19 @@ const service = z
     description: z.string().trim().max(2000).default(''),
     url: z.url({ protocol: /^https?$/ }),
     access: z
-      .object({ organisations: z.array(id).default([]), dataRoles: z.array(z.string().regex(/^[a-z0-9-]+_[a-z0-9-]+$/, 'schrijf een datarol als rolId_organisatieId')).default([]) })
+      .object({
+        organisations: z.array(id).default([]),
+        dataRoles: z
+          .array(z.string().regex(/^[a-z0-9-]+_[a-z0-9-]+$/, 'schrijf een datarol als rolId_organisatieId'))
+          .default([]),
+      })
       .strict(),
   })
   .strict();
 
-export const catalogueFileSchema = z
+const catalogueFileSchema = z
   .object({ organisations: z.array(organisation), services: z.array(service).default([]) })
   .strict();
-
-export type CatalogueFile = z.infer<typeof catalogueFileSchema>;
 
 export interface DataRole {
   id: string;
@@ -56,7 +59,10 @@ export interface Catalogue {
 export class CatalogueError extends Error {}
 
 const pathText = (path: PropertyKey[]) =>
-  path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), '');
+  path.reduce<string>(
+    (text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)),
+    '',
+  );
 
 /**
  * Validates a catalogue: shape, unique ids, and services that only name known organisations and data roles.
@@ -74,7 +80,8 @@ export function parseCatalogue(raw: unknown): Catalogue {
     if (organisations.has(org.id)) throw new CatalogueError(`organisations[${index}].id: '${org.id}' komt vaker voor`);
     const roles = new Set<string>();
     org.dataRoles.forEach((role, roleIndex) => {
-      if (roles.has(role.id)) throw new CatalogueError(`organisations[${index}].dataRoles[${roleIndex}].id: '${role.id}' komt vaker voor`);
+      if (roles.has(role.id))
+        throw new CatalogueError(`organisations[${index}].dataRoles[${roleIndex}].id: '${role.id}' komt vaker voor`);
       roles.add(role.id);
     });
     organisations.set(org.id, org);
@@ -84,7 +91,8 @@ export function parseCatalogue(raw: unknown): Catalogue {
     if (serviceIds.has(item.id)) throw new CatalogueError(`services[${index}].id: '${item.id}' komt vaker voor`);
     serviceIds.add(item.id);
     item.access.organisations.forEach((orgId, i) => {
-      if (!organisations.has(orgId)) throw new CatalogueError(`services[${index}].access.organisations[${i}]: onbekende organisatie '${orgId}'`);
+      if (!organisations.has(orgId))
+        throw new CatalogueError(`services[${index}].access.organisations[${i}]: onbekende organisatie '${orgId}'`);
     });
     item.access.dataRoles.forEach((object, i) => {
       const [roleId, orgId] = object.split('_') as [string, string];
@@ -93,9 +101,18 @@ export function parseCatalogue(raw: unknown): Catalogue {
       }
     });
     if (item.access.organisations.length + item.access.dataRoles.length === 0) {
-      throw new CatalogueError(`services[${index}].access: geef aan welke organisaties of datarollen deze dienst mogen gebruiken`);
+      throw new CatalogueError(
+        `services[${index}].access: geef aan welke organisaties of datarollen deze dienst mogen gebruiken`,
+      );
     }
-    return { id: item.id, name: item.name, description: item.description, url: item.url, organisations: item.access.organisations, dataRoles: item.access.dataRoles };
+    return {
+      id: item.id,
+      name: item.name,
+      description: item.description,
+      url: item.url,
+      organisations: item.access.organisations,
+      dataRoles: item.access.dataRoles,
+    };
   });
   return { organisations: [...organisations.values()], services };
 }

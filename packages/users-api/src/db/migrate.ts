@@ -6,7 +6,7 @@ const migrations: Record<string, Migration> = {
 };
 
 /** Applies the Users API's migrations (catalogue and audit log), tracked in their own table. */
-export async function migrateUsersApi(db: Kysely<any>): Promise<string[]> {
+export async function migrateUsersApi<DB>(db: Kysely<DB>): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

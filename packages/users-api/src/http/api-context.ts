@@ -42,10 +42,19 @@ export interface AdminCaller extends Caller {
 export const clientAddressOf = (request: FastifyRequest) => request.ip;
 
 /** The caller of a request with a live session; `aal1` allows the calls the portal's guards need before aal2. */
-export async function callerOf(ctx: ApiContext, request: FastifyRequest, options: { aal1?: boolean } = {}): Promise<Caller> {
+export async function callerOf(
+  ctx: ApiContext,
+  request: FastifyRequest,
+  options: { aal1?: boolean } = {},
+): Promise<Caller> {
   const session = await ctx.backend.identities.sessionOf(request);
   if (!session) throw errors.noSession();
-  const caller = await resolveCaller(session, ctx.backend.relations, await ctx.catalogue.current(), ctx.options.dashboardAllowlist);
+  const caller = await resolveCaller(
+    session,
+    ctx.backend.relations,
+    await ctx.catalogue.current(),
+    ctx.options.dashboardAllowlist,
+  );
   if (!options.aal1 && caller.aal2Required && session.aal !== 'aal2') {
     throw errors.aal2Required(new URL('/self-service/login/browser?aal=aal2', ctx.options.publicUrl).toString());
   }
@@ -56,13 +65,21 @@ export async function callerOf(ctx: ApiContext, request: FastifyRequest, options
 export async function adminOf(ctx: ApiContext, request: FastifyRequest, action: string): Promise<AdminCaller> {
   const caller = await callerOf(ctx, request);
   if (!caller.activeOrg || !caller.isAdmin) {
-    await ctx.audit.record({ ...actorOf(caller, request), action, result: 'denied', details: { reason: 'not an administrator' } });
+    await ctx.audit.record({
+      ...actorOf(caller, request),
+      action,
+      result: 'denied',
+      details: { reason: 'not an administrator' },
+    });
     throw caller.activeOrg ? errors.notAdmin() : errors.noOrganisation();
   }
   return caller as AdminCaller;
 }
 
-export function actorOf(caller: Caller, request: FastifyRequest): Pick<AuditEntry, 'organisationId' | 'actorId' | 'actorEmail' | 'clientAddress'> {
+export function actorOf(
+  caller: Caller,
+  request: FastifyRequest,
+): Pick<AuditEntry, 'organisationId' | 'actorId' | 'actorEmail' | 'clientAddress'> {
   return {
     organisationId: caller.activeOrg?.id ?? null,
     actorId: caller.session.identity.id,

@@ -17,25 +17,73 @@ export class ApiError extends Error {
 
   toEnvelope() {
     return {
-      error: { id: this.id, code: this.code, status: STATUS_CODES[this.code] ?? 'Error', reason: this.reason, message: this.message },
+      error: {
+        id: this.id,
+        code: this.code,
+        status: STATUS_CODES[this.code] ?? 'Error',
+        reason: this.reason,
+        message: this.message,
+      },
       ...this.extra,
     };
   }
 }
 
 export const errors = {
-  noSession: () => new ApiError(401, 'session_inactive', 'No active session was found in this request.', 'Je bent niet ingelogd.'),
+  noSession: () =>
+    new ApiError(401, 'session_inactive', 'No active session was found in this request.', 'Je bent niet ingelogd.'),
   aal2Required: (redirect: string) =>
-    new ApiError(403, 'session_aal2_required', 'Session does not fulfill the requested Authenticator Assurance Level', 'Log eerst in met je tweede stap (authenticator-app).', {
-      redirect_browser_to: redirect,
-    }),
-  badOrigin: () => new ApiError(403, 'security_origin_mismatch', 'The request did not come from the portal.', 'Dit verzoek komt niet van het portaal en is geweigerd.'),
-  notAdmin: () => new ApiError(403, 'forbidden_not_admin', 'Only administrators of the active organisation may do this.', 'Alleen beheerders van je organisatie mogen dit doen.'),
-  noOrganisation: () => new ApiError(403, 'forbidden_no_organisation', 'The caller belongs to no organisation.', 'Je account hoort nog niet bij een organisatie.'),
-  notMember: () => new ApiError(404, 'user_not_found', 'The user does not belong to your organisation.', 'Deze gebruiker hoort niet bij jouw organisatie.'),
+    new ApiError(
+      403,
+      'session_aal2_required',
+      'Session does not fulfill the requested Authenticator Assurance Level',
+      'Log eerst in met je tweede stap (authenticator-app).',
+      {
+        redirect_browser_to: redirect,
+      },
+    ),
+  badOrigin: () =>
+    new ApiError(
+      403,
+      'security_origin_mismatch',
+      'The request did not come from the portal.',
+      'Dit verzoek komt niet van het portaal en is geweigerd.',
+    ),
+  notAdmin: () =>
+    new ApiError(
+      403,
+      'forbidden_not_admin',
+      'Only administrators of the active organisation may do this.',
+      'Alleen beheerders van je organisatie mogen dit doen.',
+    ),
+  noOrganisation: () =>
+    new ApiError(
+      403,
+      'forbidden_no_organisation',
+      'The caller belongs to no organisation.',
+      'Je account hoort nog niet bij een organisatie.',
+    ),
+  notMember: () =>
+    new ApiError(
+      404,
+      'user_not_found',
+      'The user does not belong to your organisation.',
+      'Deze gebruiker hoort niet bij jouw organisatie.',
+    ),
   forbiddenTuple: () =>
-    new ApiError(403, 'forbidden_permission', 'The requested permission is outside your organisation.', 'Je kunt alleen rechten binnen je eigen organisatie geven.'),
-  selfChange: () => new ApiError(403, 'forbidden_self', 'Administrators cannot block, delete or demote themselves.', 'Je kunt jezelf niet blokkeren, verwijderen of je eigen beheerrechten afnemen.'),
+    new ApiError(
+      403,
+      'forbidden_permission',
+      'The requested permission is outside your organisation.',
+      'Je kunt alleen rechten binnen je eigen organisatie geven.',
+    ),
+  selfChange: () =>
+    new ApiError(
+      403,
+      'forbidden_self',
+      'Administrators cannot block, delete or demote themselves.',
+      'Je kunt jezelf niet blokkeren, verwijderen of je eigen beheerrechten afnemen.',
+    ),
   sharedUser: () =>
     new ApiError(
       409,
@@ -44,7 +92,25 @@ export const errors = {
       'Deze gebruiker hoort ook bij een andere organisatie. Blokkeren, het e-mailadres wijzigen of 2FA resetten kan daarom niet.',
     ),
   invalid: (reason: string, message: string) => new ApiError(400, 'invalid_request', reason, message),
-  invalidName: () => new ApiError(400, 'invalid_request', 'First name and surname must be 1 to 50 characters.', 'Vul de naam in van de gebruiker (1 tot 50 tekens).'),
-  emailInUse: () => new ApiError(409, 'email_in_use', 'An account with this e-mail address exists already.', 'Er bestaat al een account met dit e-mailadres.'),
-  tooMany: () => new ApiError(429, 'too_many_requests', 'Too many requests, please try again later.', 'Te veel verzoeken. Probeer het over een paar minuten opnieuw.'),
+  invalidName: () =>
+    new ApiError(
+      400,
+      'invalid_request',
+      'First name and surname must be 1 to 50 characters.',
+      'Vul de naam in van de gebruiker (1 tot 50 tekens).',
+    ),
+  emailInUse: () =>
+    new ApiError(
+      409,
+      'email_in_use',
+      'An account with this e-mail address exists already.',
+      'Er bestaat al een account met dit e-mailadres.',
+    ),
+  tooMany: () =>
+    new ApiError(
+      429,
+      'too_many_requests',
+      'Too many requests, please try again later.',
+      'Te veel verzoeken. Probeer het over een paar minuten opnieuw.',
+    ),
 };

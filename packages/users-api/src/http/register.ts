@@ -14,21 +14,34 @@ export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): P
     async (scope) => {
       scope.addHook('onRequest', async (request, reply) => {
         void reply.header('Cache-Control', 'no-store');
-        if (!SAFE_METHODS.has(request.method) && request.headers.origin !== ctx.options.publicUrl.origin) throw errors.badOrigin();
+        if (!SAFE_METHODS.has(request.method) && request.headers.origin !== ctx.options.publicUrl.origin)
+          throw errors.badOrigin();
       });
       scope.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
         let answer: ApiError;
         if (error instanceof ApiError) answer = error;
         else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-          answer = new ApiError(error.statusCode, 'invalid_request', 'The request could not be read.', 'Het verzoek kon niet worden gelezen.');
+          answer = new ApiError(
+            error.statusCode,
+            'invalid_request',
+            'The request could not be read.',
+            'Het verzoek kon niet worden gelezen.',
+          );
         } else {
           request.log.error({ err: error }, 'users api error');
-          answer = new ApiError(500, 'internal_error', 'An internal server error occurred.', 'Er ging iets mis op de server. Probeer het later nog eens.');
+          answer = new ApiError(
+            500,
+            'internal_error',
+            'An internal server error occurred.',
+            'Er ging iets mis op de server. Probeer het later nog eens.',
+          );
         }
         return reply.code(answer.code).header('Cache-Control', 'no-store').send(answer.toEnvelope());
       });
       scope.setNotFoundHandler((_request, reply) =>
-        reply.code(404).send(new ApiError(404, 'not_found', 'This call does not exist.', 'Deze functie bestaat niet.').toEnvelope()),
+        reply
+          .code(404)
+          .send(new ApiError(404, 'not_found', 'This call does not exist.', 'Deze functie bestaat niet.').toEnvelope()),
       );
       registerSelfRoutes(scope, ctx);
       registerUserRoutes(scope, ctx);

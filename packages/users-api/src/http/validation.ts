@@ -4,12 +4,17 @@ import { errors } from './api-error.js';
 export const emailSchema = z.string().trim().toLowerCase().max(320).pipe(z.email());
 const name = z.string().trim().min(1).max(50);
 
-export const traitsSchema = z.object({
+const traitsSchema = z.object({
   email: emailSchema,
   name: z.object({ first: name, last: name }),
 });
 
-const permission = z.object({ namespace: z.unknown(), object: z.unknown(), relation: z.unknown(), subject_id: z.unknown().optional() });
+const permission = z.object({
+  namespace: z.unknown(),
+  object: z.unknown(),
+  relation: z.unknown(),
+  subject_id: z.unknown().optional(),
+});
 
 // The names may be left out when the address has an account already: the form then only adds permissions (spec §4).
 export const createUserSchema = z.object({
@@ -30,8 +35,14 @@ export function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const issue = result.error.issues[0]!;
   const path = issue.path.join('.');
   if (path.startsWith('traits.email')) {
-    throw errors.invalid('The e-mail address is not valid.', 'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.');
+    throw errors.invalid(
+      'The e-mail address is not valid.',
+      'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.',
+    );
   }
   if (path.startsWith('traits.name')) throw errors.invalidName();
-  throw errors.invalid(`The request body is invalid at ${path || 'the top level'}: ${issue.message}`, 'Het verzoek is niet compleet of niet geldig.');
+  throw errors.invalid(
+    `The request body is invalid at ${path || 'the top level'}: ${issue.message}`,
+    'Het verzoek is niet compleet of niet geldig.',
+  );
 }

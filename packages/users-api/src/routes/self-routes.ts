@@ -32,9 +32,13 @@ export function registerSelfRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const org = caller.activeOrg;
     return {
       active: caller.session.identity.state === 'active',
-      identity: org ? userJson(caller.session.identity, caller.tuples, org) : { ...caller.session.identity, permissions: [], userType: { id: 'analyst', label: 'Medewerker' } },
+      identity: org
+        ? userJson(caller.session.identity, caller.tuples, org)
+        : { ...caller.session.identity, permissions: [], userType: { id: 'analyst', label: 'Medewerker' } },
       permissions: org ? permissionsWithin(caller.tuples, org) : [],
-      activeOrg: org ? { id: org.id, label: org.label, subdivisions: org.dataRoles.map((r) => ({ id: r.id, label: r.label })) } : null,
+      activeOrg: org
+        ? { id: org.id, label: org.label, subdivisions: org.dataRoles.map((r) => ({ id: r.id, label: r.label })) }
+        : null,
       organisations: caller.organisations.map((o) => ({ id: o.id, label: o.label })),
       isAdmin: caller.isAdmin,
       authenticator_assurance_level: caller.session.aal,
@@ -56,7 +60,9 @@ export function registerSelfRoutes(app: FastifyInstance, ctx: ApiContext): void 
       .map((t) => t.subject_id!)
       .filter((id) => id !== caller.session.identity.id);
     const admins = await backend.identities.get([...new Set(ids)]);
-    return admins.filter((a) => a.state === 'active').map((a) => ({ id: a.id, state: a.state, traits: { email: a.traits.email } }));
+    return admins
+      .filter((a) => a.state === 'active')
+      .map((a) => ({ id: a.id, state: a.state, traits: { email: a.traits.email } }));
   });
 
   app.get('/services', async (request) => {
@@ -69,7 +75,9 @@ export function registerSelfRoutes(app: FastifyInstance, ctx: ApiContext): void 
         s.dataRoles.some((object) => holds(caller.tuples, 'subdivisions', object)),
     );
     const dataRoles = org
-      ? org.dataRoles.filter((r) => holds(caller.tuples, 'subdivisions', dataRoleObject(r.id, org.id))).map((r) => ({ roleId: r.id, label: r.label }))
+      ? org.dataRoles
+          .filter((r) => holds(caller.tuples, 'subdivisions', dataRoleObject(r.id, org.id)))
+          .map((r) => ({ roleId: r.id, label: r.label }))
       : [];
     return {
       organisation: org ? { id: org.id, label: org.label } : null,
@@ -86,16 +94,28 @@ export function registerSelfRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const email = parsed.data;
     const client = clientAddressOf(request);
     const window = 15 * 60_000;
-    const allowed = (await ctx.limiter.allow(`users-api:recovery:client:${client}`, 30, window)) && (await ctx.limiter.allow(`users-api:recovery:address:${email}`, 5, window));
+    const allowed =
+      (await ctx.limiter.allow(`users-api:recovery:client:${client}`, 30, window)) &&
+      (await ctx.limiter.allow(`users-api:recovery:address:${email}`, 5, window));
     // The mail is prepared after the answer, so that known and unknown addresses also take the same time.
     setImmediate(() => {
       void (async () => {
         if (!allowed) return;
         const user = await backend.identities.findByEmail(email);
-        if (!user || user.state !== 'active') return;
+        if (user?.state !== 'active') return;
         const url = await backend.identities.recoveryLink(user.id, options.recoveryMs);
-        await backend.mail.send({ to: user.traits.email, ...recoveryLinkMail({ url, validMinutes: Math.round(options.recoveryMs / 60_000) }), templateType: 'recovery_link' });
-        await ctx.audit.record({ action: 'user.password_recovery', objectId: user.id, objectEmail: user.traits.email, result: 'success', clientAddress: client });
+        await backend.mail.send({
+          to: user.traits.email,
+          ...recoveryLinkMail({ url, validMinutes: Math.round(options.recoveryMs / 60_000) }),
+          templateType: 'recovery_link',
+        });
+        await ctx.audit.record({
+          action: 'user.password_recovery',
+          objectId: user.id,
+          objectEmail: user.traits.email,
+          result: 'success',
+          clientAddress: client,
+        });
       })().catch((error: unknown) => request.log.error({ err: error }, 'password recovery mail failed'));
     });
     return reply.code(200).send({ sent: true });

@@ -24,7 +24,12 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const url = await backend.identities.recoveryLink(user.id, options.invitationMs);
     await backend.mail.send({
       to: user.traits.email,
-      ...invitationMail({ url, validHours: Math.round(options.invitationMs / 3_600_000), organisationLabel: orgLabel, firstName: user.traits.name.first }),
+      ...invitationMail({
+        url,
+        validHours: Math.round(options.invitationMs / 3_600_000),
+        organisationLabel: orgLabel,
+        firstName: user.traits.name.first,
+      }),
       templateType: 'invitation',
     });
   }
@@ -46,7 +51,9 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
       own.push(tuple);
       bySubject.set(tuple.subject_id, own);
     }
-    const memberIds = [...bySubject].filter(([, tuples]) => tuples.some((t) => t.namespace === 'organizations' && MEMBERSHIP.has(t.relation))).map(([id]) => id);
+    const memberIds = [...bySubject]
+      .filter(([, tuples]) => tuples.some((t) => t.namespace === 'organizations' && MEMBERSHIP.has(t.relation)))
+      .map(([id]) => id);
     let users = await backend.identities.get(memberIds);
     if (typeof query.email === 'string') {
       const wanted = query.email.trim().toLowerCase();
@@ -59,12 +66,24 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
   app.head('/users', async (request, reply) => {
     const caller = await adminOf(ctx, request, 'user.exists');
     const query = request.query as Record<string, unknown>;
-    if (Object.keys(query).some((key) => key !== 'email')) throw errors.invalid('Only the email field can be checked.', 'Alleen een e-mailadres kan worden gecontroleerd.');
+    if (Object.keys(query).some((key) => key !== 'email'))
+      throw errors.invalid('Only the email field can be checked.', 'Alleen een e-mailadres kan worden gecontroleerd.');
     const email = emailSchema.safeParse(query.email);
-    if (!email.success) throw errors.invalid('The e-mail address is not valid.', 'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.');
-    if (!(await ctx.limiter.allow(`users-api:exists:${caller.session.identity.id}`, 120, 60_000))) throw errors.tooMany();
+    if (!email.success)
+      throw errors.invalid(
+        'The e-mail address is not valid.',
+        'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.',
+      );
+    if (!(await ctx.limiter.allow(`users-api:exists:${caller.session.identity.id}`, 120, 60_000)))
+      throw errors.tooMany();
     const found = await backend.identities.findByEmail(email.data);
-    await ctx.audit.record({ ...actorOf(caller, request), action: 'user.exists', objectEmail: email.data, result: 'success', details: { exists: Boolean(found) } });
+    await ctx.audit.record({
+      ...actorOf(caller, request),
+      action: 'user.exists',
+      objectEmail: email.data,
+      result: 'success',
+      details: { exists: Boolean(found) },
+    });
     return reply.code(found ? 200 : 404).send();
   });
 
@@ -74,11 +93,21 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const body = parse(createUserSchema, request.body);
     const existing = await backend.identities.findByEmail(body.traits.email);
     if (existing) {
-      const tuples = tuplesFor(org, existing.id, [{ namespace: 'organizations', object: org.id, relation: 'issuer' }, ...body.permissions]);
+      const tuples = tuplesFor(org, existing.id, [
+        { namespace: 'organizations', object: org.id, relation: 'issuer' },
+        ...body.permissions,
+      ]);
       await backend.relations.patch({ insert: tuples });
       // An account whose invitation was never followed (address still unverified) gets a fresh one.
       if (!existing.verified && existing.state === 'active') await invite(existing, org.label);
-      await ctx.audit.record({ ...actorOf(caller, request), action: 'user.add_to_organisation', objectId: existing.id, objectEmail: existing.traits.email, result: 'success', details: { relations: tuples.map((t) => `${t.namespace}:${t.object}#${t.relation}`) } });
+      await ctx.audit.record({
+        ...actorOf(caller, request),
+        action: 'user.add_to_organisation',
+        objectId: existing.id,
+        objectEmail: existing.traits.email,
+        result: 'success',
+        details: { relations: tuples.map((t) => `${t.namespace}:${t.object}#${t.relation}`) },
+      });
       return reply.code(200).send(true);
     }
     const newName = body.traits.name;
@@ -102,7 +131,14 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
       throw error;
     }
     await invite(created, org.label);
-    await ctx.audit.record({ ...actorOf(caller, request), action: 'user.create', objectId: created.id, objectEmail: created.traits.email, result: 'success', details: { relations: requested.map((t) => `${t.namespace}:${t.object}#${t.relation}`) } });
+    await ctx.audit.record({
+      ...actorOf(caller, request),
+      action: 'user.create',
+      objectId: created.id,
+      objectEmail: created.traits.email,
+      result: 'success',
+      details: { relations: requested.map((t) => `${t.namespace}:${t.object}#${t.relation}`) },
+    });
     return reply.code(201).send(true);
   });
 
@@ -125,8 +161,18 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
       if (error instanceof ConflictError) throw errors.emailInUse();
       throw error;
     }
-    const action = blocking ? 'user.block' : body.state === 'active' && current.state === 'inactive' ? 'user.unblock' : 'user.update';
-    await ctx.audit.record({ ...actorOf(caller, request), action, objectId: id, objectEmail: updated.traits.email, result: 'success' });
+    const action = blocking
+      ? 'user.block'
+      : body.state === 'active' && current.state === 'inactive'
+        ? 'user.unblock'
+        : 'user.update';
+    await ctx.audit.record({
+      ...actorOf(caller, request),
+      action,
+      objectId: id,
+      objectEmail: updated.traits.email,
+      result: 'success',
+    });
     return userJson(updated, tuples, org);
   });
 
@@ -139,10 +185,23 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const [target] = await backend.identities.get([id]);
     const deletesIdentity = !belongsElsewhere(tuples, org.id);
     await backend.atomically(async (ports) => {
-      await ports.relations.patch({ delete: deletesIdentity ? [{ subject_id: id, namespace: 'organizations' }, { subject_id: id, namespace: 'subdivisions' }] : removalWithin(tuples, org.id) });
+      await ports.relations.patch({
+        delete: deletesIdentity
+          ? [
+              { subject_id: id, namespace: 'organizations' },
+              { subject_id: id, namespace: 'subdivisions' },
+            ]
+          : removalWithin(tuples, org.id),
+      });
       if (deletesIdentity) await ports.identities.delete(id);
     });
-    await ctx.audit.record({ ...actorOf(caller, request), action: deletesIdentity ? 'user.delete' : 'user.remove_from_organisation', objectId: id, objectEmail: target?.traits.email ?? null, result: 'success' });
+    await ctx.audit.record({
+      ...actorOf(caller, request),
+      action: deletesIdentity ? 'user.delete' : 'user.remove_from_organisation',
+      objectId: id,
+      objectEmail: target?.traits.email ?? null,
+      result: 'success',
+    });
     return reply.code(204).send();
   });
 
@@ -157,9 +216,19 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     await backend.atomically(async (ports) => {
       await ports.identities.removeSecondFactors(id);
       await ports.identities.revokeSessions(id);
-      await ports.mail.send({ to: target.traits.email, ...twoFactorResetMail({ firstName: target.traits.name.first }), templateType: 'two_factor_reset' });
+      await ports.mail.send({
+        to: target.traits.email,
+        ...twoFactorResetMail({ firstName: target.traits.name.first }),
+        templateType: 'two_factor_reset',
+      });
     });
-    await ctx.audit.record({ ...actorOf(caller, request), action: 'user.reset_2fa', objectId: id, objectEmail: target.traits.email, result: 'success' });
+    await ctx.audit.record({
+      ...actorOf(caller, request),
+      action: 'user.reset_2fa',
+      objectId: id,
+      objectEmail: target.traits.email,
+      result: 'success',
+    });
     return reply.code(204).send();
   });
 }

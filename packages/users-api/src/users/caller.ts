@@ -17,12 +17,14 @@ export interface Caller {
 export const MEMBERSHIP = new Set(['issuer', 'access']);
 
 /** An organisation named in a tuple but missing from the catalogue still counts, with its id as label. */
-export function organisationOf(catalogue: Catalogue, id: string): Organisation {
+function organisationOf(catalogue: Catalogue, id: string): Organisation {
   return catalogue.organisations.find((o) => o.id === id) ?? { id, label: id, requiresAal2: true, dataRoles: [] };
 }
 
-export function organisationsOf(catalogue: Catalogue, tuples: RelationTuple[]): Organisation[] {
-  const ids = new Set(tuples.filter((t) => t.namespace === 'organizations' && MEMBERSHIP.has(t.relation)).map((t) => t.object));
+function organisationsOf(catalogue: Catalogue, tuples: RelationTuple[]): Organisation[] {
+  const ids = new Set(
+    tuples.filter((t) => t.namespace === 'organizations' && MEMBERSHIP.has(t.relation)).map((t) => t.object),
+  );
   return [...ids].map((id) => organisationOf(catalogue, id)).sort((a, b) => a.label.localeCompare(b.label, 'nl'));
 }
 
@@ -35,7 +37,9 @@ export async function resolveCaller(
   const tuples = await relations.list({ subject_id: session.identity.id });
   const organisations = organisationsOf(catalogue, tuples);
   const activeOrg = organisations[0];
-  const adminTuple = activeOrg !== undefined && tuples.some((t) => t.namespace === 'organizations' && t.object === activeOrg.id && t.relation === 'admin');
+  const adminTuple =
+    activeOrg !== undefined &&
+    tuples.some((t) => t.namespace === 'organizations' && t.object === activeOrg.id && t.relation === 'admin');
   const allowed = allowlist.length === 0 || allowlist.includes(session.identity.traits.email.toLowerCase());
   return {
     session,

@@ -5,7 +5,7 @@ import { errors } from '../http/api-error.js';
 import { MEMBERSHIP } from './caller.js';
 import { withinOrganisation } from './user-json.js';
 
-export const isMemberVia = (tuples: RelationTuple[], orgId: string) =>
+const isMemberVia = (tuples: RelationTuple[], orgId: string) =>
   tuples.some((t) => t.namespace === 'organizations' && t.object === orgId && MEMBERSHIP.has(t.relation));
 
 /** Whether the user's tuples make them a member of an organisation other than `orgId`. */
@@ -13,7 +13,11 @@ export const belongsElsewhere = (tuples: RelationTuple[], orgId: string) =>
   tuples.some((t) => t.namespace === 'organizations' && t.object !== orgId && MEMBERSHIP.has(t.relation));
 
 /** The target's tuples, after checking that the target is a member of the organisation (404 otherwise). */
-export async function memberTuples(relations: RelationsPort, org: Organisation, userId: string): Promise<RelationTuple[]> {
+export async function memberTuples(
+  relations: RelationsPort,
+  org: Organisation,
+  userId: string,
+): Promise<RelationTuple[]> {
   const tuples = await relations.list({ subject_id: userId });
   if (!isMemberVia(tuples, org.id)) throw errors.notMember();
   return tuples;
@@ -21,7 +25,9 @@ export async function memberTuples(relations: RelationsPort, org: Organisation, 
 
 /** Queries that remove every relation of a user on an organisation and on its data roles. */
 export const removalWithin = (tuples: RelationTuple[], orgId: string): TupleQuery[] =>
-  tuples.filter((t) => withinOrganisation(t, orgId)).map((t) => ({ namespace: t.namespace, object: t.object, relation: t.relation, subject_id: t.subject_id }));
+  tuples
+    .filter((t) => withinOrganisation(t, orgId))
+    .map((t) => ({ namespace: t.namespace, object: t.object, relation: t.relation, subject_id: t.subject_id }));
 
 export interface RequestedPermission {
   namespace?: unknown;
@@ -37,11 +43,19 @@ export function tuplesFor(org: Organisation, userId: string, requested: Requeste
   const tuples: RelationTuple[] = [];
   for (const item of requested) {
     const { namespace, object, relation } = item;
-    const orgTuple = namespace === 'organizations' && object === org.id && (relation === 'issuer' || relation === 'admin');
+    const orgTuple =
+      namespace === 'organizations' && object === org.id && (relation === 'issuer' || relation === 'admin');
     const roleTuple =
-      namespace === 'subdivisions' && relation === 'issuer' && org.dataRoles.some((r) => dataRoleObject(r.id, org.id) === object);
+      namespace === 'subdivisions' &&
+      relation === 'issuer' &&
+      org.dataRoles.some((r) => dataRoleObject(r.id, org.id) === object);
     if (!orgTuple && !roleTuple) throw errors.forbiddenTuple();
-    tuples.push({ namespace: namespace as string, object: object as string, relation: relation as string, subject_id: userId });
+    tuples.push({
+      namespace: namespace as string,
+      object: object as string,
+      relation: relation as string,
+      subject_id: userId,
+    });
   }
   return tuples;
 }

@@ -9,7 +9,8 @@ export interface Permission extends RelationTuple {
 
 /** Whether a tuple concerns the organisation itself or one of its data roles (`roleId_orgId`). */
 export const withinOrganisation = (tuple: RelationTuple, orgId: string) =>
-  (tuple.namespace === 'organizations' && tuple.object === orgId) || (tuple.namespace === 'subdivisions' && tuple.object.endsWith(`_${orgId}`));
+  (tuple.namespace === 'organizations' && tuple.object === orgId) ||
+  (tuple.namespace === 'subdivisions' && tuple.object.endsWith(`_${orgId}`));
 
 /**
  * The permissions a user shows within one organisation, labelled from the catalogue; one per relation and object
@@ -24,7 +25,12 @@ export function permissionsWithin(tuples: RelationTuple[], org: Organisation): P
     const key = `${tuple.relation}|${tuple.namespace}:${tuple.object}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    if (tuple.relation === 'issuer' && tuple.namespace === 'subdivisions' && hasAccess.has(`${tuple.namespace}:${tuple.object}`)) continue;
+    if (
+      tuple.relation === 'issuer' &&
+      tuple.namespace === 'subdivisions' &&
+      hasAccess.has(`${tuple.namespace}:${tuple.object}`)
+    )
+      continue;
     if (tuple.namespace === 'organizations') {
       permissions.push({ ...tuple, label: org.label });
     } else {

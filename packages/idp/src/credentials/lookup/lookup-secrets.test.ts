@@ -18,7 +18,9 @@ describe('backup codes', () => {
   });
 
   it('reads stored codes defensively', () => {
-    expect(recoveryCodesOf({ recovery_codes: [{ code: 'abcd1234' }, { nope: 1 }, 'x', null] })).toEqual([{ code: 'abcd1234' }]);
+    expect(recoveryCodesOf({ recovery_codes: [{ code: 'abcd1234' }, { nope: 1 }, 'x', null] })).toEqual([
+      { code: 'abcd1234' },
+    ]);
     expect(recoveryCodesOf({})).toEqual([]);
   });
 

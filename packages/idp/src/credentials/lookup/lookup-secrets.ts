@@ -18,7 +18,9 @@ export function newRecoveryCodes(): RecoveryCode[] {
 export function recoveryCodesOf(config: Record<string, unknown>): RecoveryCode[] {
   const codes = config.recovery_codes;
   return Array.isArray(codes)
-    ? codes.filter((c): c is RecoveryCode => typeof c === 'object' && c !== null && typeof (c as RecoveryCode).code === 'string')
+    ? codes.filter(
+        (c): c is RecoveryCode => typeof c === 'object' && c !== null && typeof (c as RecoveryCode).code === 'string',
+      )
     : [];
 }
 

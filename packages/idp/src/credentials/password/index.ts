@@ -1,2 +1,2 @@
-export { createPasswordHasher, HashingBusyError } from './password-hasher.js';
+export { createPasswordHasher } from './password-hasher.js';
 export { createPasswordPolicy, loadCommonPasswords } from './password-policy.js';

@@ -44,7 +44,11 @@ describe('password hasher', () => {
 
   it('refuses work beyond concurrency plus queue with a 503 instead of queueing without end', async () => {
     const tiny = createPasswordHasher({ concurrency: 1, queueLimit: 1 });
-    const results = await Promise.allSettled([tiny.hash('een-twee-drie-1'), tiny.hash('een-twee-drie-2'), tiny.hash('een-twee-drie-3')]);
+    const results = await Promise.allSettled([
+      tiny.hash('een-twee-drie-1'),
+      tiny.hash('een-twee-drie-2'),
+      tiny.hash('een-twee-drie-3'),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
     const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(refused.reason).toBeInstanceOf(HashingBusyError);
@@ -63,8 +67,18 @@ describe('password hasher edge cases', () => {
   });
 
   it('verifies argon2 hashes made with other parameters and asks to rehash them', async () => {
-    const weaker = await argon2Hash('Oude-Parameters-9', { algorithm: Algorithm.Argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 });
-    const argon2i = await argon2Hash('Oude-Parameters-9', { algorithm: Algorithm.Argon2i, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+    const weaker = await argon2Hash('Oude-Parameters-9', {
+      algorithm: Algorithm.Argon2id,
+      memoryCost: 4096,
+      timeCost: 1,
+      parallelism: 1,
+    });
+    const argon2i = await argon2Hash('Oude-Parameters-9', {
+      algorithm: Algorithm.Argon2i,
+      memoryCost: 19456,
+      timeCost: 2,
+      parallelism: 1,
+    });
     for (const stored of [weaker, argon2i]) {
       expect(await hasher.verify('Oude-Parameters-9', stored)).toBe(true);
       expect(hasher.needsRehash(stored)).toBe(true);
@@ -87,7 +101,11 @@ describe('password hasher edge cases', () => {
 
   it('with concurrency 1 and no queue, refuses all but one concurrent hash with HashingBusyError', async () => {
     const tiny = createPasswordHasher({ concurrency: 1, queueLimit: 0 });
-    const results = await Promise.allSettled([tiny.hash('een-twee-drie-1'), tiny.hash('een-twee-drie-2'), tiny.hash('een-twee-drie-3')]);
+    const results = await Promise.allSettled([
+      tiny.hash('een-twee-drie-1'),
+      tiny.hash('een-twee-drie-2'),
+      tiny.hash('een-twee-drie-3'),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
     for (const r of results.slice(1) as PromiseRejectedResult[]) {
       expect(r.reason).toBeInstanceOf(HashingBusyError);

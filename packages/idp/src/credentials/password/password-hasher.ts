@@ -20,7 +20,10 @@ export class HashingBusyError extends HttpError {
  * argon2id on libuv's thread pool with at most `concurrency` hashes at once and a bounded queue, so a burst of
  * sign-ins answers 503 quickly instead of queueing without end (security-and-performance.md B5).
  */
-export function createPasswordHasher(options: { concurrency: number; queueLimit: number }): PasswordHashing & { inFlight(): number } {
+export function createPasswordHasher(options: {
+  concurrency: number;
+  queueLimit: number;
+}): PasswordHashing & { inFlight(): number } {
   let running = 0;
   // A hash of a random string, made once: verifying against it costs what a real verify costs.
   let dummyHash: Promise<string> | undefined;

@@ -44,7 +44,11 @@ describe('password policy', () => {
     beforeAll(async () => {
       const sha1 = crypto.createHash('sha1').update(breached).digest('hex').toUpperCase();
       server = http.createServer((request, response) => {
-        response.end(request.url === `/range/${sha1.slice(0, 5)}` ? `0000000000000000000000000000000000A:1\r\n${sha1.slice(5)}:42\r\n` : '');
+        response.end(
+          request.url === `/range/${sha1.slice(0, 5)}`
+            ? `0000000000000000000000000000000000A:1\r\n${sha1.slice(5)}:42\r\n`
+            : '',
+        );
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
@@ -57,7 +61,9 @@ describe('password policy', () => {
     });
 
     it('accepts a password the service does not know', async () => {
-      expect(await createPasswordPolicy({ minLength: 8, hibpUrl: url }).validate('Zonnebloem-Kanaal-Fiets-42', [email])).toBeUndefined();
+      expect(
+        await createPasswordPolicy({ minLength: 8, hibpUrl: url }).validate('Zonnebloem-Kanaal-Fiets-42', [email]),
+      ).toBeUndefined();
     });
 
     it('fails open when the service is unreachable', async () => {
@@ -139,7 +145,8 @@ describe('Have I Been Pwned request', () => {
     server = http.createServer((request, response) => {
       seen.push(request.url ?? '');
       if (request.url?.startsWith('/broken/')) return void response.writeHead(500).end(`${sha1.slice(5)}:9`);
-      if (request.url?.startsWith('/moved/')) return void response.writeHead(302, { location: '/api/range/00000' }).end();
+      if (request.url?.startsWith('/moved/'))
+        return void response.writeHead(302, { location: '/api/range/00000' }).end();
       if (request.url?.startsWith('/padded/')) return void response.end(`${sha1.slice(5)}:0\r\n`);
       response.end(`${sha1.slice(5)}:7\r\n`);
     });
@@ -150,7 +157,10 @@ describe('Have I Been Pwned request', () => {
 
   it('sends only the first five hex characters of the SHA-1, under the base path', async () => {
     seen.length = 0;
-    const message = await createPasswordPolicy({ minLength: 8, hibpUrl: new URL(`http://127.0.0.1:${port}/api`) }).validate(password, []);
+    const message = await createPasswordPolicy({
+      minLength: 8,
+      hibpUrl: new URL(`http://127.0.0.1:${port}/api`),
+    }).validate(password, []);
     expect(message).toMatchObject({ id: 4000034, context: { breaches: 7 } });
     expect(seen).toEqual([`/api/range/${sha1.slice(0, 5)}`]);
   });

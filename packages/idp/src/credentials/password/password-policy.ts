@@ -18,7 +18,11 @@ const stripDecoration = (password: string) => password.toLowerCase().replace(/^[
  * Rules in Kratos' order: length, similarity to the identifiers, breached/common list, then the optional HIBP range
  * check. Length counts characters (code points), not bytes as Kratos does, so multibyte passwords are not penalised.
  */
-export function createPasswordPolicy(options: { minLength: number; hibpUrl?: URL; commonPasswords?: Set<string> }): PasswordPolicy {
+export function createPasswordPolicy(options: {
+  minLength: number;
+  hibpUrl?: URL;
+  commonPasswords?: Set<string>;
+}): PasswordPolicy {
   const common = options.commonPasswords ?? loadCommonPasswords();
   return {
     async validate(password, identifiers) {
@@ -27,10 +31,15 @@ export function createPasswordPolicy(options: { minLength: number; hibpUrl?: URL
       if (length > MAX_LENGTH) return messages.passwordPolicy('it is too long');
       for (const identifier of identifiers) {
         const local = identifier.split('@')[0] ?? identifier;
-        if (tooSimilar(identifier, password) || (local.length >= 4 && tooSimilar(local, password))) return messages.passwordTooSimilar();
+        if (tooSimilar(identifier, password) || (local.length >= 4 && tooSimilar(local, password)))
+          return messages.passwordTooSimilar();
       }
       const lower = password.toLowerCase();
-      if (common.has(lower) || CONTEXT_WORDS.includes(stripDecoration(password)) || common.has(stripDecoration(password))) {
+      if (
+        common.has(lower) ||
+        CONTEXT_WORDS.includes(stripDecoration(password)) ||
+        common.has(stripDecoration(password))
+      ) {
         return messages.passwordBreached(1);
       }
       if (options.hibpUrl) {
@@ -46,10 +55,13 @@ export function createPasswordPolicy(options: { minLength: number; hibpUrl?: URL
 async function breachCount(base: URL, password: string): Promise<number> {
   const sha1 = crypto.createHash('sha1').update(password).digest('hex').toUpperCase();
   try {
-    const response = await fetch(new URL(`range/${sha1.slice(0, 5)}`, base.toString().endsWith('/') ? base : `${base}/`), {
-      redirect: 'error',
-      signal: AbortSignal.timeout(3000),
-    });
+    const response = await fetch(
+      new URL(`range/${sha1.slice(0, 5)}`, base.toString().endsWith('/') ? base : `${base}/`),
+      {
+        redirect: 'error',
+        signal: AbortSignal.timeout(3000),
+      },
+    );
     if (!response.ok) return 0;
     for (const line of (await response.text()).split('\n')) {
       const [suffix, count] = line.trim().split(':');

@@ -43,12 +43,17 @@ describe('similarity, edge cases', () => {
 
   it('satisfies the triangle inequality and is bounded by the longer length', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 }), (a, b, c) => {
-        expect(levenshtein(a, c)).toBeLessThanOrEqual(levenshtein(a, b) + levenshtein(b, c));
-        expect(levenshtein(a, b)).toBeLessThanOrEqual(Math.max([...a].length, [...b].length));
-        expect(longestCommonSubstring(a, b)).toBe(longestCommonSubstring(b, a));
-        expect(longestCommonSubstring(a, a + b)).toBe([...a].length);
-      }),
+      fc.property(
+        fc.string({ maxLength: 12 }),
+        fc.string({ maxLength: 12 }),
+        fc.string({ maxLength: 12 }),
+        (a, b, c) => {
+          expect(levenshtein(a, c)).toBeLessThanOrEqual(levenshtein(a, b) + levenshtein(b, c));
+          expect(levenshtein(a, b)).toBeLessThanOrEqual(Math.max([...a].length, [...b].length));
+          expect(longestCommonSubstring(a, b)).toBe(longestCommonSubstring(b, a));
+          expect(longestCommonSubstring(a, a + b)).toBe([...a].length);
+        },
+      ),
     );
   });
 

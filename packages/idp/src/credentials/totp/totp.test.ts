@@ -2,7 +2,8 @@ import { generate } from 'otplib';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { newTotpSecret, secretOfTotpUrl, totpQrDataUrl, totpUrl, verifyTotpCode } from './totp.js';
 
-const at = (secret: string, stepOffset: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + stepOffset * 30 });
+const at = (secret: string, stepOffset: number) =>
+  generate({ secret, epoch: Math.floor(Date.now() / 1000) + stepOffset * 30 });
 const currentStep = () => Math.floor(Date.now() / 1000 / 30);
 
 describe('TOTP', () => {
@@ -34,7 +35,8 @@ describe('TOTP', () => {
 
   it('refuses malformed codes without throwing', async () => {
     const secret = newTotpSecret();
-    for (const code of ['', '12345', '1234567', 'abcdef', ' 123456']) expect(await verifyTotpCode(secret, code, null)).toBeUndefined();
+    for (const code of ['', '12345', '1234567', 'abcdef', ' 123456'])
+      expect(await verifyTotpCode(secret, code, null)).toBeUndefined();
     expect(await verifyTotpCode('not-base32!', '123456', null)).toBeUndefined();
   });
 

@@ -22,7 +22,11 @@ export function secretOfTotpUrl(url: unknown): string | undefined {
  * Checks a 6-digit code with one step of drift either way. Returns the matched time step so the caller can record
  * it and refuse the same or an earlier step next time (RFC 6238 §5.2, Kratos does not do this).
  */
-export async function verifyTotpCode(secret: string, code: string, afterStep: number | null): Promise<number | undefined> {
+export async function verifyTotpCode(
+  secret: string,
+  code: string,
+  afterStep: number | null,
+): Promise<number | undefined> {
   if (!/^\d{6}$/.test(code)) return undefined;
   try {
     const result = await verify({

@@ -17,8 +17,17 @@ export function registerErrorRoutes(app: FastifyInstance, services: IdpServices)
       return sendJson(reply, 200, { id, error, created_at: now, updated_at: now });
     }
     if (!UUID.test(id)) throw kratosErrors.flowNotFound();
-    const row = await services.ctx.db.kysely.selectFrom('selfservice_errors').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await services.ctx.db.kysely
+      .selectFrom('selfservice_errors')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw kratosErrors.flowNotFound();
-    return sendJson(reply, 200, { id: row.id, error: JSON.parse(row.error), created_at: row.created_at, updated_at: row.created_at });
+    return sendJson(reply, 200, {
+      id: row.id,
+      error: JSON.parse(row.error),
+      created_at: row.created_at,
+      updated_at: row.created_at,
+    });
   });
 }

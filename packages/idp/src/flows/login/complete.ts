@@ -35,7 +35,10 @@ export async function answerLoginSuccess(
   }
   setSessionCookie(reply, ctx.config, issued.token, new Date(issued.session.expiresAt), now);
   if (wantsRedirect(request, flow, true)) return redirect(reply, returnUrl);
-  return sendJson(reply, 200, { session: json, continue_with: [{ action: 'redirect_browser_to', redirect_browser_to: returnUrl }] });
+  return sendJson(reply, 200, {
+    session: json,
+    continue_with: [{ action: 'redirect_browser_to', redirect_browser_to: returnUrl }],
+  });
 }
 
 /**
@@ -55,10 +58,17 @@ export async function answerSecondFactorRequired(
   const now = ctx.clock.now();
   if (flow.type === 'api') {
     const json = sessionJson(ctx, issued.session, issued.identity);
-    return sendJson(reply, 200, { session_token: issued.token, session: { ...json, identity: null }, continue_with: null });
+    return sendJson(reply, 200, {
+      session_token: issued.token,
+      session: { ...json, identity: null },
+      continue_with: null,
+    });
   }
   setSessionCookie(reply, ctx.config, issued.token, new Date(issued.session.expiresAt), now);
-  const next = publicUrlOf(ctx.config, '/self-service/login/browser', { aal: 'aal2', return_to: flow.returnTo ?? undefined });
+  const next = publicUrlOf(ctx.config, '/self-service/login/browser', {
+    aal: 'aal2',
+    return_to: flow.returnTo ?? undefined,
+  });
   if (wantsRedirect(request, flow, true)) return redirect(reply, next);
   throw kratosErrors.browserLocationChangeRequired(next);
 }

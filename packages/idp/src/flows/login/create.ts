@@ -15,7 +15,14 @@ import { passwordLoginNodes, refreshLoginNodes, secondFactorNodes } from './node
 /** Builds a login flow for the given session state; used at init and when an expired flow is replaced. */
 export function buildLoginFlow(
   services: IdpServices,
-  init: { type: FlowType; requestUrl: string; csrfToken: string; returnTo: string | null; refresh: boolean; aal: 'aal1' | 'aal2' },
+  init: {
+    type: FlowType;
+    requestUrl: string;
+    csrfToken: string;
+    returnTo: string | null;
+    refresh: boolean;
+    aal: 'aal1' | 'aal2';
+  },
   auth: Authenticated | undefined,
 ): Flow {
   const flow = newFlow(services.ctx, services.ctx.config.lifespans.flowMs, {
@@ -40,13 +47,21 @@ export function buildLoginFlow(
 }
 
 /** `GET /self-service/login/{browser,api}` (kratos-contract.md §2, init rules). */
-export async function createLoginFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply, type: FlowType) {
+export async function createLoginFlow(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: FlowType,
+) {
   const asRedirect = type === 'browser' && wantsRedirect(request);
   return withBrowserErrors(services, request, reply, asRedirect, async () => {
     const query = queryOf(request);
     const aal = query.aal === undefined || query.aal === '' ? 'aal1' : query.aal;
     if (aal !== 'aal1' && aal !== 'aal2') {
-      throw new HttpError({ code: 400, reason: `Unable to parse AuthenticationMethod Assurance Level (AAL): expected one of [aal1, aal2] but got ${aal}` });
+      throw new HttpError({
+        code: 400,
+        reason: `Unable to parse AuthenticationMethod Assurance Level (AAL): expected one of [aal1, aal2] but got ${aal}`,
+      });
     }
     const returnTo = returnToOf(services, query);
     const auth = await authenticate(services, request);
@@ -54,15 +69,21 @@ export async function createLoginFlow(services: IdpServices, request: FastifyReq
     const refresh = auth !== undefined && query.refresh === 'true';
 
     if (auth && !refresh) {
-      const alreadyEnough = aal === 'aal1' || sessionAal(auth.session.methods) === 'aal2' || availableAal(auth.credentials) !== 'aal2';
+      const alreadyEnough =
+        aal === 'aal1' || sessionAal(auth.session.methods) === 'aal2' || availableAal(auth.credentials) !== 'aal2';
       if (alreadyEnough) {
         if (asRedirect) return redirect(reply, returnUrlOf(services, returnTo));
         throw kratosErrors.sessionAlreadyAvailable('login');
       }
     }
 
-    const csrfToken = type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
-    const flow = buildLoginFlow(services, { type, requestUrl: requestUrlOf(services, request), csrfToken, returnTo, refresh, aal }, auth);
+    const csrfToken =
+      type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
+    const flow = buildLoginFlow(
+      services,
+      { type, requestUrl: requestUrlOf(services, request), csrfToken, returnTo, refresh, aal },
+      auth,
+    );
     await insertFlow(services.ctx.db.kysely, flow);
     if (asRedirect) return redirect(reply, flowUiUrl(services, flow));
     return sendFlow(services, reply, 200, flow);

@@ -9,7 +9,11 @@ const identifierLabel = () => messages.schemaTitle('E-Mail', 'traits.email');
 export const passwordLoginNodes = (): UiNode[] => [
   csrfNode(''),
   inputNode('default', 'identifier', 'text', { value: '', required: true, label: identifierLabel() }),
-  inputNode('password', 'password', 'password', { required: true, autocomplete: 'current-password', label: messages.password() }),
+  inputNode('password', 'password', 'password', {
+    required: true,
+    autocomplete: 'current-password',
+    label: messages.password(),
+  }),
   inputNode('password', 'method', 'submit', { value: 'password', label: messages.signInWithPassword() }),
 ];
 
@@ -17,7 +21,11 @@ export const passwordLoginNodes = (): UiNode[] => [
 export const refreshLoginNodes = (identifier: string): UiNode[] => [
   csrfNode(''),
   inputNode('default', 'identifier', 'hidden', { value: identifier, required: true, label: identifierLabel() }),
-  inputNode('password', 'password', 'password', { required: true, autocomplete: 'current-password', label: messages.password() }),
+  inputNode('password', 'password', 'password', {
+    required: true,
+    autocomplete: 'current-password',
+    label: messages.password(),
+  }),
   inputNode('password', 'method', 'submit', { value: 'password', label: messages.signIn() }),
 ];
 
@@ -26,15 +34,27 @@ export function secondFactorNodes(credentials: CredentialRecord[]): UiNode[] {
   const nodes: UiNode[] = [csrfNode('')];
   if (credentials.some((c) => c.type === 'totp')) {
     nodes.push(
-      inputNode('totp', 'totp_code', 'text', { value: '', required: true, autocomplete: 'one-time-code', label: messages.authenticationCode() }),
+      inputNode('totp', 'totp_code', 'text', {
+        value: '',
+        required: true,
+        autocomplete: 'one-time-code',
+        label: messages.authenticationCode(),
+      }),
       inputNode('totp', 'method', 'submit', { value: 'totp', label: messages.useAuthenticator() }),
     );
   }
   const lookup = credentials.find((c) => c.type === 'lookup_secret');
   if (lookup && recoveryCodesOf(lookup.config).length > 0) {
     nodes.push(
-      inputNode('lookup_secret', 'lookup_secret', 'text', { value: '', required: true, label: messages.backupRecoveryCode() }),
-      inputNode('lookup_secret', 'method', 'submit', { value: 'lookup_secret', label: messages.useBackupRecoveryCode() }),
+      inputNode('lookup_secret', 'lookup_secret', 'text', {
+        value: '',
+        required: true,
+        label: messages.backupRecoveryCode(),
+      }),
+      inputNode('lookup_secret', 'method', 'submit', {
+        value: 'lookup_secret',
+        label: messages.useBackupRecoveryCode(),
+      }),
     );
   }
   return nodes;

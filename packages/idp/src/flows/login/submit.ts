@@ -65,7 +65,12 @@ export async function submitLoginFlow(services: IdpServices, request: FastifyReq
       return answerWithFlow(services, request, reply, flow);
     }
 
-    const method = typeof body.method === 'string' ? body.method : body.identifier !== undefined || body.password_identifier !== undefined ? 'password' : undefined;
+    const method =
+      typeof body.method === 'string'
+        ? body.method
+        : body.identifier !== undefined || body.password_identifier !== undefined
+          ? 'password'
+          : undefined;
     const upgrading = flow.refresh || flow.requestedAal === 'aal2';
     if (auth && !upgrading) {
       if (asRedirect) return redirect(reply, returnUrlOf(services, null));
@@ -91,8 +96,11 @@ function requiredString(flow: Flow, body: Body, name: string, json: boolean, min
   const value = body[name];
   let message: UiText | undefined;
   if (value === undefined || value === null) message = messages.missingProperty(name);
-  else if (typeof value !== 'string') message = messages.wrongType('string', Array.isArray(value) ? 'array' : typeof value);
-  else if ([...value].length < minLength) message = json || value.length > 0 ? messages.tooShort(minLength, [...value].length) : messages.missingProperty(name);
+  else if (typeof value !== 'string')
+    message = messages.wrongType('string', Array.isArray(value) ? 'array' : typeof value);
+  else if ([...value].length < minLength)
+    message =
+      json || value.length > 0 ? messages.tooShort(minLength, [...value].length) : messages.missingProperty(name);
   if (message) {
     addNodeMessage(flow.ui, name, message);
     return undefined;
@@ -111,7 +119,8 @@ async function submitPassword(
 ) {
   const { ctx, throttle, passwords } = services;
   const { db, clock, config } = ctx;
-  if (body.identifier === undefined && body.password_identifier !== undefined) body.identifier = body.password_identifier;
+  if (body.identifier === undefined && body.password_identifier !== undefined)
+    body.identifier = body.password_identifier;
   const identifier = requiredString(flow, body, 'identifier', json);
   const password = requiredString(flow, body, 'password', json);
   if (typeof body.identifier === 'string') setNodeValue(flow.ui, 'identifier', body.identifier);
@@ -121,7 +130,8 @@ async function submitPassword(
   const idKey = identifierKey('login', identifier);
   const ipKey = clientAddressKey('login', clientAddress(request));
   const locked = (await throttle.isLocked(idKey)) || (await throttle.isLocked(ipKey));
-  const identityId = identifier.length <= 320 ? await findIdentityIdByIdentifier(db.kysely, 'password', identifier) : undefined;
+  const identityId =
+    identifier.length <= 320 ? await findIdentityIdByIdentifier(db.kysely, 'password', identifier) : undefined;
   const credentials = identityId ? await findCredentials(db.kysely, identityId) : [];
   const hashed = credentials.find((c) => c.type === 'password')?.config.hashed_password;
 
@@ -132,7 +142,10 @@ async function submitPassword(
   if (!valid || locked) {
     const result = await throttle.recordFailure(idKey, maxFailures, lockMs, lockMs);
     await throttle.recordFailure(ipKey, maxFailuresPerAddress, lockMs, lockMs);
-    ctx.log.info({ event: 'login.failure', identity: identityId ?? null, locked: locked || result.locked }, 'sign-in failed');
+    ctx.log.info(
+      { event: 'login.failure', identity: identityId ?? null, locked: locked || result.locked },
+      'sign-in failed',
+    );
     emitAuthEvent(ctx, {
       type: result.locked && !locked ? 'login.locked' : 'login.failure',
       method: 'password',
@@ -155,13 +168,23 @@ async function submitPassword(
   await throttle.reset(idKey);
   if (passwords.needsRehash(hashed as string)) {
     const passwordCredential = credentials.find((c) => c.type === 'password')!;
-    await saveCredential(db.kysely, clock, identity.id, 'password', { hashed_password: await passwords.hash(password) }, passwordCredential.identifiers);
+    await saveCredential(
+      db.kysely,
+      clock,
+      identity.id,
+      'password',
+      { hashed_password: await passwords.hash(password) },
+      passwordCredential.identifiers,
+    );
   }
 
   const method: AuthenticationMethod = { method: 'password', aal: 'aal1', completed_at: clock.now().toISOString() };
   const issued =
     flow.refresh && auth && auth.identity.id === identity.id
-      ? await upgradeSession(db.kysely, clock, auth.session, [method], { reauthenticated: true, lifespanMs: config.lifespans.sessionMs })
+      ? await upgradeSession(db.kysely, clock, auth.session, [method], {
+          reauthenticated: true,
+          lifespanMs: config.lifespans.sessionMs,
+        })
       : await insertSession(db.kysely, clock, {
           identityId: identity.id,
           methods: [method],
@@ -170,21 +193,35 @@ async function submitPassword(
           userAgent: userAgent(request),
         });
   ctx.log.info({ event: 'login.success', identity: identity.id, method: 'password' }, 'first factor passed');
-  emitAuthEvent(ctx, { type: 'login.success', method: 'password', identityId: identity.id, identifier, clientAddress: clientAddress(request) });
+  emitAuthEvent(ctx, {
+    type: 'login.success',
+    method: 'password',
+    identityId: identity.id,
+    identifier,
+    clientAddress: clientAddress(request),
+  });
   const result = { ...issued, identity };
-  const needsSecondFactor = availableAal(credentials) === 'aal2' && !issued.session.methods.some((m) => m.aal === 'aal2');
+  const needsSecondFactor =
+    availableAal(credentials) === 'aal2' && !issued.session.methods.some((m) => m.aal === 'aal2');
   if (needsSecondFactor) return answerSecondFactorRequired(services, request, reply, flow, result);
   return answerLoginSuccess(services, request, reply, flow, result);
 }
 
-async function secondFactorPrecheck(services: IdpServices, flow: Flow, auth: Authenticated | undefined): Promise<Authenticated> {
+async function secondFactorPrecheck(flow: Flow, auth: Authenticated | undefined): Promise<Authenticated> {
   if (!auth) throw kratosErrors.sessionAal1Required();
   if (flow.identityId === null) flow.identityId = auth.identity.id;
   return auth;
 }
 
-async function submitTotp(services: IdpServices, request: FastifyRequest, reply: FastifyReply, flow: Flow, body: Body, maybeAuth: Authenticated | undefined) {
-  const auth = await secondFactorPrecheck(services, flow, maybeAuth);
+async function submitTotp(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  body: Body,
+  maybeAuth: Authenticated | undefined,
+) {
+  const auth = await secondFactorPrecheck(flow, maybeAuth);
   const { ctx, throttle } = services;
   const code = requiredString(flow, body, 'totp_code', true, 6);
   if (code === undefined) return answerWithFlow(services, request, reply, flow);
@@ -202,7 +239,12 @@ async function submitTotp(services: IdpServices, request: FastifyRequest, reply:
   if (!claimed) {
     const result = await throttle.recordFailure(key, maxFailures, lockMs, lockMs);
     ctx.log.info({ event: 'login.totp_failure', identity: auth.identity.id }, 'second factor failed');
-    emitAuthEvent(ctx, { type: result.locked && !locked ? 'login.locked' : 'login.failure', method: 'totp', identityId: auth.identity.id, clientAddress: clientAddress(request) });
+    emitAuthEvent(ctx, {
+      type: result.locked && !locked ? 'login.locked' : 'login.failure',
+      method: 'totp',
+      identityId: auth.identity.id,
+      clientAddress: clientAddress(request),
+    });
     addFlowMessage(flow.ui, messages.invalidTotp());
     setNodeValue(flow.ui, 'totp_code', '');
     return answerWithFlow(services, request, reply, flow);
@@ -219,7 +261,7 @@ async function submitLookupSecret(
   body: Body,
   maybeAuth: Authenticated | undefined,
 ) {
-  const auth = await secondFactorPrecheck(services, flow, maybeAuth);
+  const auth = await secondFactorPrecheck(flow, maybeAuth);
   const { ctx, throttle } = services;
   const submitted = requiredString(flow, body, 'lookup_secret', true);
   if (submitted === undefined) return answerWithFlow(services, request, reply, flow);
@@ -239,7 +281,10 @@ async function submitLookupSecret(
   else {
     const usedAt = new Date(Math.floor(ctx.clock.now().getTime() / 1000) * 1000).toISOString();
     const updated = codes.map((c) => (c === match ? { ...c, used_at: usedAt } : c));
-    const won = await updateCredentialConfigIfUnchanged(ctx.db.kysely, ctx.clock, credential, { ...credential.config, recovery_codes: updated });
+    const won = await updateCredentialConfigIfUnchanged(ctx.db.kysely, ctx.clock, credential, {
+      ...credential.config,
+      recovery_codes: updated,
+    });
     if (!won) failure = messages.lookupSecretAlreadyUsed();
   }
   if (failure) {
@@ -268,12 +313,22 @@ async function completeSecondFactor(
 ) {
   const { db, clock, config, log } = services.ctx;
   const identity = auth.identity;
-  const upgraded = await upgradeSession(db.kysely, clock, auth.session, [{ method, aal: 'aal2', completed_at: clock.now().toISOString() }], {
-    reauthenticated: false,
-    lifespanMs: config.lifespans.sessionMs,
-  });
+  const upgraded = await upgradeSession(
+    db.kysely,
+    clock,
+    auth.session,
+    [{ method, aal: 'aal2', completed_at: clock.now().toISOString() }],
+    {
+      reauthenticated: false,
+      lifespanMs: config.lifespans.sessionMs,
+    },
+  );
   log.info({ event: 'login.success', identity: identity.id, method }, 'second factor passed');
-  emitAuthEvent(services.ctx, { type: 'login.success', method, identityId: identity.id, clientAddress: clientAddress(request) });
+  emitAuthEvent(services.ctx, {
+    type: 'login.success',
+    method,
+    identityId: identity.id,
+    clientAddress: clientAddress(request),
+  });
   return answerLoginSuccess(services, request, reply, flow, { ...upgraded, identity });
 }
-

@@ -40,7 +40,8 @@ export function registerLogoutRoutes(app: FastifyInstance, services: IdpServices
       if (!auth) throw kratosErrors.noSessionCredentials('No active session was found in this request.');
       const expected = logoutTokenOf(ctx.config.cookieSecret, auth.session.id);
       const ok =
-        query.token.length === expected.length && crypto.timingSafeEqual(Buffer.from(query.token), Buffer.from(expected));
+        query.token.length === expected.length &&
+        crypto.timingSafeEqual(Buffer.from(query.token), Buffer.from(expected));
       if (!ok) {
         throw new HttpError({
           code: 403,
@@ -58,8 +59,9 @@ export function registerLogoutRoutes(app: FastifyInstance, services: IdpServices
   app.delete('/self-service/logout/api', async (request, reply) => {
     const body = request.body as Record<string, unknown> | undefined;
     const token = body && typeof body === 'object' ? body.session_token : undefined;
-    const session = typeof token === 'string' && token.length < 200 ? await findSessionByToken(ctx.db.kysely, token) : undefined;
-    if (!session || !session.active) {
+    const session =
+      typeof token === 'string' && token.length < 200 ? await findSessionByToken(ctx.db.kysely, token) : undefined;
+    if (!session?.active) {
       throw new HttpError({
         code: 403,
         reason: 'The provided Ory Session Token could not be found, is invalid, or otherwise malformed.',

@@ -5,6 +5,10 @@ import crypto from 'node:crypto';
  * exactly one session (Kratos' `ory_lo_` tokens).
  */
 export function logoutTokenOf(secret: string, sessionId: string): string {
-  const mac = crypto.createHmac('sha256', secret).update(`logout:${sessionId}`).digest('base64url').replace(/[-_]/g, '');
+  const mac = crypto
+    .createHmac('sha256', secret)
+    .update(`logout:${sessionId}`)
+    .digest('base64url')
+    .replace(/[-_]/g, '');
   return `ory_lo_${mac.slice(0, 32)}`;
 }

@@ -13,14 +13,22 @@ import { recoveryCodeNodes } from './nodes.js';
 import { startRecoveryFlow } from './create.js';
 
 const body = z
-  .object({ identity_id: z.string().max(64), expires_in: z.string().max(32).optional(), flow_type: z.enum(['browser', 'api']).optional() })
+  .object({
+    identity_id: z.string().max(64),
+    expires_in: z.string().max(32).optional(),
+    flow_type: z.enum(['browser', 'api']).optional(),
+  })
   .strict();
 
 /**
  * `POST /admin/recovery/code` and `/admin/recovery/link` (kratos-contract.md §13.5): a recovery flow already in
  * `sent_email` state, without CSRF, whose code or link the caller hands to the person (the invitation mail).
  */
-async function startAdminRecoveryFlow(services: IdpServices, lifespanMs: number, type: 'browser' | 'api' = 'browser'): Promise<Flow> {
+async function startAdminRecoveryFlow(
+  services: IdpServices,
+  lifespanMs: number,
+  type: 'browser' | 'api' = 'browser',
+): Promise<Flow> {
   const { config } = services.ctx;
   const flow = await startRecoveryFlow(services, {
     type,
@@ -39,15 +47,23 @@ export function registerAdminRecoveryRoutes(app: FastifyInstance, services: IdpS
 
   async function prepare(raw: unknown) {
     const parsed = body.safeParse(raw);
-    if (!parsed.success) throw new HttpError({ code: 400, reason: `The request body is invalid: ${parsed.error.issues.map((i) => i.message).join('; ')}` });
+    if (!parsed.success)
+      throw new HttpError({
+        code: 400,
+        reason: `The request body is invalid: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
+      });
     const { identity_id: identityId, expires_in: expiresIn } = parsed.data;
     let lifespanMs = ctx.config.lifespans.codeMs;
     if (expiresIn !== undefined) {
       const parsedMs = parseDuration(expiresIn);
       if (parsedMs === undefined) {
-        throw new HttpError({ code: 400, reason: `Unable to parse "expires_in" as a duration string (e.g. "1h", "1m30s", "500ms"): ${expiresIn}` });
+        throw new HttpError({
+          code: 400,
+          reason: `Unable to parse "expires_in" as a duration string (e.g. "1h", "1m30s", "500ms"): ${expiresIn}`,
+        });
       }
-      if (parsedMs <= 0) throw new HttpError({ code: 400, reason: 'Value from "expires_in" must result to a future time.' });
+      if (parsedMs <= 0)
+        throw new HttpError({ code: 400, reason: 'Value from "expires_in" must result to a future time.' });
       lifespanMs = parsedMs;
     }
     const identity = /^[0-9a-f-]{36}$/i.test(identityId) ? await findIdentity(ctx.db.kysely, identityId) : undefined;

@@ -12,7 +12,14 @@ import { recoveryEmailNodes } from './nodes.js';
 
 export async function startRecoveryFlow(
   services: IdpServices,
-  init: { type: FlowType; requestUrl: string; csrfToken: string; returnTo: string | null; message?: UiText; lifespanMs?: number },
+  init: {
+    type: FlowType;
+    requestUrl: string;
+    csrfToken: string;
+    returnTo: string | null;
+    message?: UiText;
+    lifespanMs?: number;
+  },
 ): Promise<Flow> {
   const flow = newFlow(services.ctx, init.lifespanMs ?? services.ctx.config.lifespans.flowMs, {
     kind: 'recovery',
@@ -28,7 +35,12 @@ export async function startRecoveryFlow(
 }
 
 /** `GET /self-service/recovery/{browser,api}` (kratos-contract.md §4). */
-export async function createRecoveryFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply, type: FlowType) {
+export async function createRecoveryFlow(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: FlowType,
+) {
   const asRedirect = type === 'browser' && wantsRedirect(request);
   return withBrowserErrors(services, request, reply, asRedirect, async () => {
     const returnTo = returnToOf(services, queryOf(request));
@@ -36,8 +48,14 @@ export async function createRecoveryFlow(services: IdpServices, request: Fastify
       if (asRedirect) return redirect(reply, returnUrlOf(services, null), 302);
       throw kratosErrors.sessionAlreadyAvailable('recovery');
     }
-    const csrfToken = type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
-    const flow = await startRecoveryFlow(services, { type, requestUrl: requestUrlOf(services, request), csrfToken, returnTo });
+    const csrfToken =
+      type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
+    const flow = await startRecoveryFlow(services, {
+      type,
+      requestUrl: requestUrlOf(services, request),
+      csrfToken,
+      returnTo,
+    });
     if (asRedirect) return redirect(reply, flowUiUrl(services, flow));
     return sendFlow(services, reply, 200, flow);
   });

@@ -32,7 +32,7 @@ export async function finishRecovery(
   const { db, clock, config } = ctx;
   const identity = await findIdentity(db.kysely, identityId);
   // The login lock applies to every path that issues a session.
-  if (!identity || identity.state !== 'active' || (await throttle.isLocked(identifierKey('login', identity.traits.email)))) {
+  if (identity?.state !== 'active' || (await throttle.isLocked(identifierKey('login', identity.traits.email)))) {
     return false;
   }
   const now = clock.now();
@@ -50,7 +50,10 @@ export async function finishRecovery(
     });
     return { issued, revoked };
   });
-  ctx.log.info({ event: 'recovery.success', identity: identity.id, method, revokedSessions: revoked }, 'account recovered');
+  ctx.log.info(
+    { event: 'recovery.success', identity: identity.id, method, revokedSessions: revoked },
+    'account recovered',
+  );
   flow.state = 'passed_challenge';
   const csrfToken = flow.type === 'browser' ? regenerateCsrfCookie(services, reply) : flow.csrfToken;
   const credentials = await findCredentials(db.kysely, identity.id);
@@ -77,7 +80,8 @@ export async function finishRecovery(
   }
   await saveFlow(db.kysely, clock, flow);
   setSessionCookie(reply, config, issued.token, new Date(issued.session.expiresAt), now);
-  if (!forceRedirect && !wantsRedirect(request, flow, true)) throw kratosErrors.browserLocationChangeRequired(settingsUi);
+  if (!forceRedirect && !wantsRedirect(request, flow, true))
+    throw kratosErrors.browserLocationChangeRequired(settingsUi);
   redirect(reply, settingsUi);
   return true;
 }

@@ -12,7 +12,16 @@ import { issueCode, consumeCode } from '../../codes/one-time-codes.js';
 import { messages } from '../../ui/messages.js';
 import { addFlowMessage, addNodeMessage, clearMessages } from '../../ui/nodes.js';
 import { countSubmission, findFlow, isExpired, type Flow } from '../flow.js';
-import { ensureCsrf, ensureCsrfCookie, flowUiUrl, readSubmitBody, redirect, sendFlow, wantsRedirect, withBrowserErrors } from '../flow-http.js';
+import {
+  ensureCsrf,
+  ensureCsrfCookie,
+  flowUiUrl,
+  readSubmitBody,
+  redirect,
+  sendFlow,
+  wantsRedirect,
+  withBrowserErrors,
+} from '../flow-http.js';
 import { answerWithFlow } from '../flow-submit.js';
 import { returnUrlOf } from '../flow-request.js';
 import { recoveryCodeNodes, recoveryEmailNodes } from './nodes.js';
@@ -93,18 +102,47 @@ async function sendRecoveryMail(
   const identityId = await findIdentityIdByAddress(db.kysely, email);
   const identity = identityId ? await findIdentity(db.kysely, identityId) : undefined;
   const lockMs = config.throttling.lockMs;
-  const addressLimited = (await throttle.recordFailure(identifierKey('recovery_mail', email), MAX_MAILS_PER_ADDRESS, lockMs, lockMs)).locked;
-  const clientLimited = (await throttle.recordFailure(clientAddressKey('recovery_mail', clientAddress(request)), MAX_MAILS_PER_CLIENT, lockMs, lockMs)).locked;
+  const addressLimited = (
+    await throttle.recordFailure(identifierKey('recovery_mail', email), MAX_MAILS_PER_ADDRESS, lockMs, lockMs)
+  ).locked;
+  const clientLimited = (
+    await throttle.recordFailure(
+      clientAddressKey('recovery_mail', clientAddress(request)),
+      MAX_MAILS_PER_CLIENT,
+      lockMs,
+      lockMs,
+    )
+  ).locked;
   const minutes = Math.round(config.lifespans.codeMs / 60_000);
   await db.kysely.transaction().execute(async (trx) => {
-    if (!identity || identity.state !== 'active' || addressLimited || clientLimited) return;
+    if (identity?.state !== 'active' || addressLimited || clientLimited) return;
     if (method === 'code') {
-      const code = await issueCode(trx, clock, { flowId: flow.id, purpose: 'recovery_code', identityId: identity.id, address: email, lifespanMs: config.lifespans.codeMs });
-      await services.mail.enqueue(trx, { to: email, ...recoveryCodeMail({ code: code.value, validMinutes: minutes }), templateType: 'recovery_code' });
+      const code = await issueCode(trx, clock, {
+        flowId: flow.id,
+        purpose: 'recovery_code',
+        identityId: identity.id,
+        address: email,
+        lifespanMs: config.lifespans.codeMs,
+      });
+      await services.mail.enqueue(trx, {
+        to: email,
+        ...recoveryCodeMail({ code: code.value, validMinutes: minutes }),
+        templateType: 'recovery_code',
+      });
     } else {
-      const token = await issueCode(trx, clock, { flowId: flow.id, purpose: 'recovery_link', identityId: identity.id, address: email, lifespanMs: config.lifespans.codeMs });
+      const token = await issueCode(trx, clock, {
+        flowId: flow.id,
+        purpose: 'recovery_link',
+        identityId: identity.id,
+        address: email,
+        lifespanMs: config.lifespans.codeMs,
+      });
       const url = publicUrlOf(config, '/self-service/recovery', { flow: flow.id, token: token.value });
-      await services.mail.enqueue(trx, { to: email, ...recoveryLinkMail({ url, validMinutes: minutes }), templateType: 'recovery_link' });
+      await services.mail.enqueue(trx, {
+        to: email,
+        ...recoveryLinkMail({ url, validMinutes: minutes }),
+        templateType: 'recovery_link',
+      });
     }
   });
   flow.state = 'sent_email';
@@ -115,7 +153,13 @@ async function sendRecoveryMail(
   return answerWithFlow(services, request, reply, flow, 200);
 }
 
-async function submitCode(services: IdpServices, request: FastifyRequest, reply: FastifyReply, flow: Flow, rawCode: unknown) {
+async function submitCode(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  rawCode: unknown,
+) {
   const { ctx } = services;
   const asRedirect = wantsRedirect(request, flow, true);
   if ((await countSubmission(ctx.db.kysely, flow.id)) > MAX_CODE_SUBMISSIONS) {
@@ -126,7 +170,8 @@ async function submitCode(services: IdpServices, request: FastifyRequest, reply:
   const code = typeof rawCode === 'string' && rawCode.length <= 64 ? rawCode : '';
   const spent = code ? await consumeCode(ctx.db.kysely, ctx.clock, flow.id, 'recovery_code', code) : undefined;
   if (spent?.identityId) {
-    if (await finishRecovery(services, request, reply, flow, spent.identityId, spent.address, 'code_recovery')) return reply;
+    if (await finishRecovery(services, request, reply, flow, spent.identityId, spent.address, 'code_recovery'))
+      return reply;
   }
   ctx.log.info({ event: 'recovery.code_failure', flow: flow.id }, 'recovery code refused');
   addFlowMessage(flow.ui, messages.invalidRecoveryCode());
@@ -134,14 +179,23 @@ async function submitCode(services: IdpServices, request: FastifyRequest, reply:
 }
 
 /** `GET /self-service/recovery?flow=&token=`: the link from the mail (kratos-contract.md §4, link method). */
-export async function followRecoveryLink(services: IdpServices, request: FastifyRequest, reply: FastifyReply, token: string) {
+export async function followRecoveryLink(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+) {
   const { ctx } = services;
   const flow = await findFlow(ctx.db.kysely, 'recovery', (request.query as Record<string, unknown>).flow);
   return withBrowserErrors(services, request, reply, true, async () => {
     const now = ctx.clock.now();
-    const spent = flow && token.length <= 64 ? await consumeCode(ctx.db.kysely, ctx.clock, flow.id, 'recovery_link', token) : undefined;
+    const spent =
+      flow && token.length <= 64
+        ? await consumeCode(ctx.db.kysely, ctx.clock, flow.id, 'recovery_link', token)
+        : undefined;
     if (flow && spent?.identityId && !(flow.state === 'passed_challenge')) {
-      if (await finishRecovery(services, request, reply, flow, spent.identityId, spent.address, 'link_recovery', true)) return reply;
+      if (await finishRecovery(services, request, reply, flow, spent.identityId, spent.address, 'link_recovery', true))
+        return reply;
     }
     ctx.log.info({ event: 'recovery.link_failure', flow: flow?.id ?? null }, 'recovery link refused');
     const replacement = await startRecoveryFlow(services, {
@@ -149,7 +203,10 @@ export async function followRecoveryLink(services: IdpServices, request: Fastify
       requestUrl: flow?.requestUrl ?? publicUrlOf(ctx.config, '/self-service/recovery/browser'),
       csrfToken: ensureCsrfCookie(services, request, reply),
       returnTo: flow?.returnTo ?? null,
-      message: flow && isExpired(flow, now) ? messages.recoveryFlowExpired(new Date(flow.expiresAt), now) : messages.invalidRecoveryToken(),
+      message:
+        flow && isExpired(flow, now)
+          ? messages.recoveryFlowExpired(new Date(flow.expiresAt), now)
+          : messages.invalidRecoveryToken(),
     });
     return redirect(reply, flowUiUrl(services, replacement));
   });

@@ -30,7 +30,11 @@ export const profileStepNodes = (traits?: Traits): UiNode[] => [
 export const credentialStepNodes = (traits: Traits): UiNode[] => [
   csrfNode(''),
   ...traitInputs('hidden', traits),
-  inputNode('password', 'password', 'password', { required: true, autocomplete: 'new-password', label: messages.password() }),
+  inputNode('password', 'password', 'password', {
+    required: true,
+    autocomplete: 'new-password',
+    label: messages.password(),
+  }),
   inputNode('password', 'method', 'submit', { value: 'password', label: messages.signUp() }),
   inputNode('profile', 'screen', 'submit', { value: 'previous', label: messages.back() }),
 ];

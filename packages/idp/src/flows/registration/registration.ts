@@ -11,7 +11,17 @@ import { authenticate } from '../../sessions/authenticate.js';
 import { messages } from '../../ui/messages.js';
 import { addFlowMessage, addNodeMessage, clearMessages } from '../../ui/nodes.js';
 import { findFlow, insertFlow, isExpired, newFlow, saveFlow, type Flow, type FlowType } from '../flow.js';
-import { ensureCsrf, ensureCsrfCookie, flowUiUrl, readSubmitBody, redirect, sendFlow, sendJson, wantsRedirect, withBrowserErrors } from '../flow-http.js';
+import {
+  ensureCsrf,
+  ensureCsrfCookie,
+  flowUiUrl,
+  readSubmitBody,
+  redirect,
+  sendFlow,
+  sendJson,
+  wantsRedirect,
+  withBrowserErrors,
+} from '../flow-http.js';
 import { answerWithFlow } from '../flow-submit.js';
 import { queryOf, requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
 import { sendVerificationCode, startVerificationFlow } from '../verification/verification.js';
@@ -19,7 +29,13 @@ import { credentialStepNodes, profileStepNodes } from './nodes.js';
 
 async function startRegistrationFlow(
   services: IdpServices,
-  init: { type: FlowType; requestUrl: string; csrfToken: string; returnTo: string | null; message?: ReturnType<typeof messages.generic> },
+  init: {
+    type: FlowType;
+    requestUrl: string;
+    csrfToken: string;
+    returnTo: string | null;
+    message?: ReturnType<typeof messages.generic>;
+  },
 ): Promise<Flow> {
   const flow = newFlow(services.ctx, services.ctx.config.lifespans.flowMs, {
     kind: 'registration',
@@ -35,7 +51,12 @@ async function startRegistrationFlow(
 }
 
 /** `GET /self-service/registration/{browser,api}` (kratos-contract.md §3); off unless REGISTRATION_ENABLED. */
-export async function createRegistrationFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply, type: FlowType) {
+export async function createRegistrationFlow(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: FlowType,
+) {
   const asRedirect = type === 'browser' && wantsRedirect(request);
   return withBrowserErrors(services, request, reply, asRedirect, async () => {
     if (!services.ctx.config.registrationEnabled) throw kratosErrors.flowDisabled();
@@ -44,8 +65,14 @@ export async function createRegistrationFlow(services: IdpServices, request: Fas
       if (asRedirect) return redirect(reply, returnUrlOf(services, returnTo));
       throw kratosErrors.sessionAlreadyAvailable('registration');
     }
-    const csrfToken = type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
-    const flow = await startRegistrationFlow(services, { type, requestUrl: requestUrlOf(services, request), csrfToken, returnTo });
+    const csrfToken =
+      type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
+    const flow = await startRegistrationFlow(services, {
+      type,
+      requestUrl: requestUrlOf(services, request),
+      csrfToken,
+      returnTo,
+    });
     if (asRedirect) return redirect(reply, flowUiUrl(services, flow));
     return sendFlow(services, reply, 200, flow);
   });
@@ -124,7 +151,9 @@ export async function submitRegistrationFlow(services: IdpServices, request: Fas
     try {
       identityId = await ctx.db.kysely.transaction().execute(async (trx) => {
         const id = await insertIdentity(trx, ctx.clock, { traits });
-        await saveCredential(trx, ctx.clock, id, 'password', { hashed_password: hashed }, [normaliseEmail(traits.email)]);
+        await saveCredential(trx, ctx.clock, id, 'password', { hashed_password: hashed }, [
+          normaliseEmail(traits.email),
+        ]);
         return id;
       });
     } catch (error) {

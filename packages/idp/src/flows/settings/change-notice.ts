@@ -14,6 +14,15 @@ export async function queueChangeNotice(
   change: AccountChange,
   options: { to?: string; newEmail?: string } = {},
 ): Promise<void> {
-  const mail = securityNoticeMail({ change, at: services.ctx.clock.now(), firstName: traits.name?.first, newEmail: options.newEmail });
-  await services.mail.enqueue(db, { to: options.to ?? traits.email, ...mail, templateType: `account_change_${change}` });
+  const mail = securityNoticeMail({
+    change,
+    at: services.ctx.clock.now(),
+    firstName: traits.name?.first,
+    newEmail: options.newEmail,
+  });
+  await services.mail.enqueue(db, {
+    to: options.to ?? traits.email,
+    ...mail,
+    templateType: `account_change_${change}`,
+  });
 }

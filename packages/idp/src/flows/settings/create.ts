@@ -35,7 +35,12 @@ export async function startSettingsFlow(
 }
 
 /** `GET /self-service/settings/{browser,api}` (kratos-contract.md §6). */
-export async function createSettingsFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply, type: FlowType) {
+export async function createSettingsFlow(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: FlowType,
+) {
   const asRedirect = type === 'browser' && wantsRedirect(request);
   return withBrowserErrors(services, request, reply, asRedirect, async () => {
     const query = queryOf(request);
@@ -43,20 +48,37 @@ export async function createSettingsFlow(services: IdpServices, request: Fastify
     const auth = await authenticate(services, request);
     if (!auth) {
       if (asRedirect) {
-        return redirect(reply, publicUrlOf(services.ctx.config, '/self-service/login/browser', { return_to: returnTo ?? undefined }));
+        return redirect(
+          reply,
+          publicUrlOf(services.ctx.config, '/self-service/login/browser', { return_to: returnTo ?? undefined }),
+        );
       }
-      throw type === 'api' ? kratosErrors.noSessionCredentials('A valid Ory Session Cookie or Ory Session Token is missing.') : kratosErrors.sessionInactive();
+      throw type === 'api'
+        ? kratosErrors.noSessionCredentials('A valid Ory Session Cookie or Ory Session Token is missing.')
+        : kratosErrors.sessionInactive();
     }
     try {
       ensureHighestAvailableAal(services, auth, returnTo ?? undefined);
     } catch (error) {
       if (asRedirect) {
-        return redirect(reply, publicUrlOf(services.ctx.config, '/self-service/login/browser', { aal: 'aal2', return_to: returnTo ?? undefined }));
+        return redirect(
+          reply,
+          publicUrlOf(services.ctx.config, '/self-service/login/browser', {
+            aal: 'aal2',
+            return_to: returnTo ?? undefined,
+          }),
+        );
       }
       throw error;
     }
-    const csrfToken = type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
-    const flow = await startSettingsFlow(services, auth, { type, requestUrl: requestUrlOf(services, request), csrfToken, returnTo });
+    const csrfToken =
+      type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
+    const flow = await startSettingsFlow(services, auth, {
+      type,
+      requestUrl: requestUrlOf(services, request),
+      csrfToken,
+      returnTo,
+    });
     if (asRedirect) return redirect(reply, flowUiUrl(services, flow));
     return sendFlow(services, reply, 200, flow, auth.identity);
   });

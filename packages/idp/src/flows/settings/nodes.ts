@@ -6,7 +6,7 @@ import { recoveryCodesOf, recoveryCodesText, type RecoveryCode } from '../../cre
 import { newTotpSecret, secretOfTotpUrl, totpQrDataUrl, totpUrl } from '../../credentials/totp/totp.js';
 import type { Flow } from '../flow.js';
 
-export const profileNodes = (identity: IdentityRecord): UiNode[] => [
+const profileNodes = (identity: IdentityRecord): UiNode[] => [
   inputNode('profile', 'traits.email', 'email', {
     value: identity.traits.email,
     required: true,
@@ -24,8 +24,12 @@ export const profileNodes = (identity: IdentityRecord): UiNode[] => [
   inputNode('profile', 'method', 'submit', { value: 'profile', label: messages.save() }),
 ];
 
-export const passwordNodes = (): UiNode[] => [
-  inputNode('password', 'password', 'password', { required: true, autocomplete: 'new-password', label: messages.password() }),
+const passwordNodes = (): UiNode[] => [
+  inputNode('password', 'password', 'password', {
+    required: true,
+    autocomplete: 'new-password',
+    label: messages.password(),
+  }),
   inputNode('password', 'method', 'submit', { value: 'password', label: messages.save() }),
 ];
 
@@ -35,7 +39,7 @@ const submitTrue = (name: string, label: ReturnType<typeof messages.save>) =>
   inputNode('lookup_secret', name, 'submit', { value: 'true', label });
 
 /** Lookup-secret nodes for the flow's view: pending regenerated codes, revealed codes, or the buttons. */
-export function lookupSecretNodes(flow: Flow, credentials: CredentialRecord[]): UiNode[] {
+function lookupSecretNodes(flow: Flow, credentials: CredentialRecord[]): UiNode[] {
   const pending = flow.internal.pending_recovery_codes as RecoveryCode[] | undefined;
   if (pending) return [codesNode(pending), submitTrue('lookup_secret_confirm', messages.confirmLookupSecrets())];
   const stored = recoveryCodesOf(credentials.find((c) => c.type === 'lookup_secret')?.config ?? {});
@@ -47,13 +51,23 @@ export function lookupSecretNodes(flow: Flow, credentials: CredentialRecord[]): 
       submitTrue('lookup_secret_disable', messages.disableMethod()),
     ];
   }
-  return [submitTrue('lookup_secret_reveal', messages.revealLookupSecrets()), submitTrue('lookup_secret_disable', messages.disableMethod())];
+  return [
+    submitTrue('lookup_secret_reveal', messages.revealLookupSecrets()),
+    submitTrue('lookup_secret_disable', messages.disableMethod()),
+  ];
 }
 
 /** TOTP nodes: unlink when enrolled, else QR code, secret and code input for a pending secret kept in the flow. */
-export async function totpNodes(services: IdpServices, flow: Flow, identity: IdentityRecord, credentials: CredentialRecord[]): Promise<UiNode[]> {
+async function totpNodes(
+  services: IdpServices,
+  flow: Flow,
+  identity: IdentityRecord,
+  credentials: CredentialRecord[],
+): Promise<UiNode[]> {
   if (credentials.some((c) => c.type === 'totp')) {
-    return [inputNode('totp', 'totp_unlink', 'submit', { value: 'true', required: true, label: messages.unlinkTotp() })];
+    return [
+      inputNode('totp', 'totp_unlink', 'submit', { value: 'true', required: true, label: messages.unlinkTotp() }),
+    ];
   }
   let url = flow.internal.totp_url as string | undefined;
   if (!url) {

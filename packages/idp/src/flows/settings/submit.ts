@@ -22,7 +22,15 @@ import { addFlowMessage, addNodeMessage, clearMessages, setNodeValue } from '../
 import { newRecoveryCodes, type RecoveryCode } from '../../credentials/lookup/lookup-secrets.js';
 import { secretOfTotpUrl, verifyTotpCode } from '../../credentials/totp/totp.js';
 import { findFlow, isExpired, saveFlow, type Flow } from '../flow.js';
-import { ensureCsrf, flowUiUrl, readSubmitBody, redirect, sendFlow, wantsRedirect, withBrowserErrors } from '../flow-http.js';
+import {
+  ensureCsrf,
+  flowUiUrl,
+  readSubmitBody,
+  redirect,
+  sendFlow,
+  wantsRedirect,
+  withBrowserErrors,
+} from '../flow-http.js';
 import { answerWithFlow } from '../flow-submit.js';
 import { returnUrlOf } from '../flow-request.js';
 import { queueChangeNotice } from './change-notice.js';
@@ -65,7 +73,16 @@ export async function submitSettingsFlow(services: IdpServices, request: Fastify
     flow.state = 'show_form';
 
     const method = body.method;
-    const handler = method === 'profile' ? submitProfile : method === 'password' ? submitPassword : method === 'totp' ? submitTotp : method === 'lookup_secret' ? submitLookupSecret : undefined;
+    const handler =
+      method === 'profile'
+        ? submitProfile
+        : method === 'password'
+          ? submitPassword
+          : method === 'totp'
+            ? submitTotp
+            : method === 'lookup_secret'
+              ? submitLookupSecret
+              : undefined;
     if (!handler) {
       addFlowMessage(flow.ui, messages.noSettingsStrategy());
       return answerWithFlow(services, request, reply, flow, 400, auth.identity);
@@ -77,14 +94,23 @@ export async function submitSettingsFlow(services: IdpServices, request: Fastify
 /** Password and second-factor changes need a recent sign-in (kratos-contract.md §6, privileged session). */
 function ensurePrivileged(services: IdpServices, flow: Flow, auth: Authenticated): void {
   const { config, clock } = services.ctx;
-  const fresh = new Date(auth.session.authenticatedAt).getTime() + config.lifespans.privilegedSessionMs > clock.now().getTime();
+  const fresh =
+    new Date(auth.session.authenticatedAt).getTime() + config.lifespans.privilegedSessionMs > clock.now().getTime();
   if (!fresh) {
     const back = publicUrlOf(config, '/self-service/settings', { flow: flow.id });
-    throw kratosErrors.sessionRefreshRequired(publicUrlOf(config, '/self-service/login/browser', { refresh: 'true', return_to: back }));
+    throw kratosErrors.sessionRefreshRequired(
+      publicUrlOf(config, '/self-service/login/browser', { refresh: 'true', return_to: back }),
+    );
   }
 }
 
-async function answerSuccess(services: IdpServices, request: FastifyRequest, reply: FastifyReply, flow: Flow, auth: Authenticated) {
+async function answerSuccess(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  auth: Authenticated,
+) {
   const { ctx } = services;
   const identity = (await findIdentity(ctx.db.kysely, auth.identity.id))!;
   const credentials = await findCredentials(ctx.db.kysely, identity.id);
@@ -96,7 +122,9 @@ async function answerSuccess(services: IdpServices, request: FastifyRequest, rep
   flow.ui.nodes = await settingsNodes(services, flow, identity, credentials);
   addFlowMessage(flow.ui, messages.changesSaved());
   if (flow.returnTo) {
-    flow.internal.continue_with = [{ action: 'redirect_browser_to', redirect_browser_to: returnUrlOf(services, flow.returnTo) }];
+    flow.internal.continue_with = [
+      { action: 'redirect_browser_to', redirect_browser_to: returnUrlOf(services, flow.returnTo) },
+    ];
   }
   await saveFlow(ctx.db.kysely, ctx.clock, flow);
   if (wantsRedirect(request, flow, true)) {
@@ -105,14 +133,22 @@ async function answerSuccess(services: IdpServices, request: FastifyRequest, rep
   return sendFlow(services, reply, 200, flow, identity);
 }
 
-async function submitProfile(services: IdpServices, request: FastifyRequest, reply: FastifyReply, flow: Flow, body: Body, auth: Authenticated) {
+async function submitProfile(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  body: Body,
+  auth: Authenticated,
+) {
   const { ctx } = services;
   const raw = body.traits;
   const result = validateTraits(raw);
   for (const name of ['traits.email', 'traits.name.first', 'traits.name.last']) {
     const path = name.split('.').slice(1);
     let value: unknown = raw;
-    for (const part of path) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+    for (const part of path)
+      value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
     if (typeof value === 'string') setNodeValue(flow.ui, name, value);
   }
   if (!result.traits) {
@@ -128,7 +164,8 @@ async function submitProfile(services: IdpServices, request: FastifyRequest, rep
     await ctx.db.kysely.transaction().execute(async (trx) => {
       await updateIdentity(trx, ctx.clock, auth.identity.id, { traits: result.traits });
       // The notice goes to the old address: the one a person who did not make the change still reads.
-      if (newAddress) await queueChangeNotice(services, trx, auth.identity.traits, 'email', { newEmail: result.traits.email });
+      if (newAddress)
+        await queueChangeNotice(services, trx, auth.identity.traits, 'email', { newEmail: result.traits.email });
     });
   } catch (error) {
     if (error instanceof HttpError && error.code === 409) {
@@ -140,11 +177,24 @@ async function submitProfile(services: IdpServices, request: FastifyRequest, rep
   return answerSuccess(services, request, reply, flow, auth);
 }
 
-async function submitPassword(services: IdpServices, request: FastifyRequest, reply: FastifyReply, flow: Flow, body: Body, auth: Authenticated) {
+async function submitPassword(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  body: Body,
+  auth: Authenticated,
+) {
   const { ctx, passwords, passwordPolicy } = services;
   const password = body.password;
   if (typeof password !== 'string' || password === '') {
-    addNodeMessage(flow.ui, 'password', password === undefined || password === '' ? messages.missingProperty('password') : messages.wrongType('string', typeof password));
+    addNodeMessage(
+      flow.ui,
+      'password',
+      password === undefined || password === ''
+        ? messages.missingProperty('password')
+        : messages.wrongType('string', typeof password),
+    );
     return answerWithFlow(services, request, reply, flow, 400, auth.identity);
   }
   ensurePrivileged(services, flow, auth);
@@ -160,7 +210,9 @@ async function submitPassword(services: IdpServices, request: FastifyRequest, re
   }
   const hashed = await passwords.hash(password);
   await ctx.db.kysely.transaction().execute(async (trx) => {
-    await saveCredential(trx, ctx.clock, auth.identity.id, 'password', { hashed_password: hashed }, [normaliseEmail(auth.identity.traits.email)]);
+    await saveCredential(trx, ctx.clock, auth.identity.id, 'password', { hashed_password: hashed }, [
+      normaliseEmail(auth.identity.traits.email),
+    ]);
     // The first password of an invited account is no change to report.
     if (typeof current === 'string') await queueChangeNotice(services, trx, auth.identity.traits, 'password');
   });
@@ -168,23 +220,43 @@ async function submitPassword(services: IdpServices, request: FastifyRequest, re
   return answerSuccess(services, request, reply, flow, auth);
 }
 
-async function addSecondFactorToSession(services: IdpServices, reply: FastifyReply, auth: Authenticated, method: 'totp' | 'lookup_secret') {
+async function addSecondFactorToSession(
+  services: IdpServices,
+  reply: FastifyReply,
+  auth: Authenticated,
+  method: 'totp' | 'lookup_secret',
+) {
   const { db, clock, config } = services.ctx;
   if (auth.session.methods.some((m) => m.aal === 'aal2')) return;
-  const upgraded = await upgradeSession(db.kysely, clock, auth.session, [{ method, aal: 'aal2', completed_at: clock.now().toISOString() }], {
-    reauthenticated: false,
-    lifespanMs: config.lifespans.sessionMs,
-  });
-  if (auth.via === 'cookie') setSessionCookie(reply, config, upgraded.token, new Date(upgraded.session.expiresAt), clock.now());
+  const upgraded = await upgradeSession(
+    db.kysely,
+    clock,
+    auth.session,
+    [{ method, aal: 'aal2', completed_at: clock.now().toISOString() }],
+    {
+      reauthenticated: false,
+      lifespanMs: config.lifespans.sessionMs,
+    },
+  );
+  if (auth.via === 'cookie')
+    setSessionCookie(reply, config, upgraded.token, new Date(upgraded.session.expiresAt), clock.now());
   else reply.header('X-Session-Token', upgraded.token);
 }
 
-async function submitTotp(services: IdpServices, request: FastifyRequest, reply: FastifyReply, flow: Flow, body: Body, auth: Authenticated) {
+async function submitTotp(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  body: Body,
+  auth: Authenticated,
+) {
   const { ctx } = services;
   ensurePrivileged(services, flow, auth);
   if (isTrue(body.totp_unlink)) {
     await ctx.db.kysely.transaction().execute(async (trx) => {
-      if (await deleteCredential(trx, ctx.clock, auth.identity.id, 'totp')) await queueChangeNotice(services, trx, auth.identity.traits, 'totp_unlinked');
+      if (await deleteCredential(trx, ctx.clock, auth.identity.id, 'totp'))
+        await queueChangeNotice(services, trx, auth.identity.traits, 'totp_unlinked');
     });
     ctx.log.info({ event: 'settings.totp_unlinked', identity: auth.identity.id }, 'authenticator removed');
     return answerSuccess(services, request, reply, flow, auth);
@@ -213,7 +285,14 @@ async function submitTotp(services: IdpServices, request: FastifyRequest, reply:
   return answerSuccess(services, request, reply, flow, auth);
 }
 
-async function submitLookupSecret(services: IdpServices, request: FastifyRequest, reply: FastifyReply, flow: Flow, body: Body, auth: Authenticated) {
+async function submitLookupSecret(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  body: Body,
+  auth: Authenticated,
+) {
   const { ctx } = services;
   ensurePrivileged(services, flow, auth);
   const stored = auth.credentials.find((c) => c.type === 'lookup_secret');
@@ -236,16 +315,22 @@ async function submitLookupSecret(services: IdpServices, request: FastifyRequest
   if (isTrue(body.lookup_secret_confirm)) {
     const pending = flow.internal.pending_recovery_codes as RecoveryCode[] | undefined;
     if (!pending) {
-      addFlowMessage(flow.ui, messages.generic('You must (re-)generate recovery backup codes before you can save them.'));
+      addFlowMessage(
+        flow.ui,
+        messages.generic('You must (re-)generate recovery backup codes before you can save them.'),
+      );
       return answerWithFlow(services, request, reply, flow, 400, auth.identity);
     }
-    await saveCredential(ctx.db.kysely, ctx.clock, auth.identity.id, 'lookup_secret', { recovery_codes: pending }, [auth.identity.id]);
+    await saveCredential(ctx.db.kysely, ctx.clock, auth.identity.id, 'lookup_secret', { recovery_codes: pending }, [
+      auth.identity.id,
+    ]);
     await addSecondFactorToSession(services, reply, auth, 'lookup_secret');
     return answerSuccess(services, request, reply, flow, auth);
   }
   if (isTrue(body.lookup_secret_disable)) {
     await ctx.db.kysely.transaction().execute(async (trx) => {
-      if (await deleteCredential(trx, ctx.clock, auth.identity.id, 'lookup_secret')) await queueChangeNotice(services, trx, auth.identity.traits, 'backup_codes_disabled');
+      if (await deleteCredential(trx, ctx.clock, auth.identity.id, 'lookup_secret'))
+        await queueChangeNotice(services, trx, auth.identity.traits, 'backup_codes_disabled');
     });
     return answerSuccess(services, request, reply, flow, auth);
   }

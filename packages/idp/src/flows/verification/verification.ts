@@ -9,9 +9,36 @@ import { normaliseEmail, validateTraits } from '../../identities/identity-schema
 import { clientAddressKey, identifierKey } from '../../throttle/index.js';
 import { consumeCode, issueCode } from '../../codes/one-time-codes.js';
 import { messages, type UiText } from '../../ui/messages.js';
-import { addFlowMessage, addNodeMessage, anchorNode, clearMessages, csrfNode, inputNode, setNodeValue, type UiNode } from '../../ui/nodes.js';
-import { countSubmission, findFlow, insertFlow, isExpired, newFlow, saveFlow, type Flow, type FlowType } from '../flow.js';
-import { ensureCsrf, ensureCsrfCookie, flowUiUrl, readSubmitBody, redirect, sendFlow, wantsRedirect, withBrowserErrors } from '../flow-http.js';
+import {
+  addFlowMessage,
+  addNodeMessage,
+  anchorNode,
+  clearMessages,
+  csrfNode,
+  inputNode,
+  setNodeValue,
+  type UiNode,
+} from '../../ui/nodes.js';
+import {
+  countSubmission,
+  findFlow,
+  insertFlow,
+  isExpired,
+  newFlow,
+  saveFlow,
+  type Flow,
+  type FlowType,
+} from '../flow.js';
+import {
+  ensureCsrf,
+  ensureCsrfCookie,
+  flowUiUrl,
+  readSubmitBody,
+  redirect,
+  sendFlow,
+  wantsRedirect,
+  withBrowserErrors,
+} from '../flow-http.js';
 import { answerWithFlow } from '../flow-submit.js';
 import { queryOf, requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
 
@@ -26,7 +53,11 @@ const emailNodes = (): UiNode[] => [
 const codeNodes = (email: string): UiNode[] => [
   csrfNode(''),
   inputNode('code', 'method', 'hidden', { value: 'code' }),
-  inputNode('code', 'code', 'text', { required: true, autocomplete: 'one-time-code', label: messages.verificationCode() }),
+  inputNode('code', 'code', 'text', {
+    required: true,
+    autocomplete: 'one-time-code',
+    label: messages.verificationCode(),
+  }),
   inputNode('code', 'method', 'submit', { value: 'code', label: messages.continue() }),
   inputNode('code', 'email', 'submit', { value: email, label: messages.resendCode() }),
 ];
@@ -50,7 +81,12 @@ export async function startVerificationFlow(
 }
 
 /** Sends a verification code for a known address (unknown ones get nothing) and moves the flow to `sent_email`. */
-export async function sendVerificationCode(services: IdpServices, flow: Flow, email: string, client: string): Promise<void> {
+export async function sendVerificationCode(
+  services: IdpServices,
+  flow: Flow,
+  email: string,
+  client: string,
+): Promise<void> {
   const { db, clock, config } = services.ctx;
   const lockMs = config.throttling.lockMs;
   const limited =
@@ -59,7 +95,13 @@ export async function sendVerificationCode(services: IdpServices, flow: Flow, em
   const identityId = await findIdentityIdByAddress(db.kysely, email);
   await db.kysely.transaction().execute(async (trx) => {
     if (!identityId || limited) return;
-    const code = await issueCode(trx, clock, { flowId: flow.id, purpose: 'verification_code', identityId, address: email, lifespanMs: config.lifespans.codeMs });
+    const code = await issueCode(trx, clock, {
+      flowId: flow.id,
+      purpose: 'verification_code',
+      identityId,
+      address: email,
+      lifespanMs: config.lifespans.codeMs,
+    });
     await services.mail.enqueue(trx, {
       to: email,
       ...verificationCodeMail({ code: code.value, validMinutes: Math.round(config.lifespans.codeMs / 60_000) }),
@@ -75,12 +117,23 @@ export async function sendVerificationCode(services: IdpServices, flow: Flow, em
 }
 
 /** `GET /self-service/verification/{browser,api}` (kratos-contract.md §5). */
-export async function createVerificationFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply, type: FlowType) {
+export async function createVerificationFlow(
+  services: IdpServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: FlowType,
+) {
   const asRedirect = type === 'browser' && wantsRedirect(request);
   return withBrowserErrors(services, request, reply, asRedirect, async () => {
     const returnTo = returnToOf(services, queryOf(request));
-    const csrfToken = type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
-    const flow = await startVerificationFlow(services, { type, requestUrl: requestUrlOf(services, request), csrfToken, returnTo });
+    const csrfToken =
+      type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
+    const flow = await startVerificationFlow(services, {
+      type,
+      requestUrl: requestUrlOf(services, request),
+      csrfToken,
+      returnTo,
+    });
     if (asRedirect) return redirect(reply, flowUiUrl(services, flow));
     return sendFlow(services, reply, 200, flow);
   });
@@ -96,7 +149,13 @@ export async function submitVerificationFlow(services: IdpServices, request: Fas
     if (!flow) throw kratosErrors.flowNotFound();
     const now = ctx.clock.now();
     const restart = (message: UiText) =>
-      startVerificationFlow(services, { type: flow.type, requestUrl: flow.requestUrl, csrfToken: flow.csrfToken, returnTo: flow.returnTo, message });
+      startVerificationFlow(services, {
+        type: flow.type,
+        requestUrl: flow.requestUrl,
+        csrfToken: flow.csrfToken,
+        returnTo: flow.returnTo,
+        message,
+      });
     if (request.method === 'GET') {
       // Link from a mail: pre-fill the code and let the person submit (kratos-contract.md §5).
       if (query.code) setNodeValue(flow.ui, 'code', query.code.slice(0, 64));

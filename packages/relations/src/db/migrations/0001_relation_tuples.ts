@@ -23,7 +23,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ])
     .execute();
   // "Which objects does this user relate to?" is the Users API's most frequent question.
-  await db.schema.createIndex('relation_tuples_subject_idx').on('relation_tuples').columns(['subject_id', 'namespace']).execute();
+  await db.schema
+    .createIndex('relation_tuples_subject_idx')
+    .on('relation_tuples')
+    .columns(['subject_id', 'namespace'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

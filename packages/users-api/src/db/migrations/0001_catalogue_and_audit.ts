@@ -10,7 +10,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema
     .createTable('catalogue_data_roles')
-    .addColumn('organisation_id', 'varchar(64)', (c) => c.notNull().references('catalogue_organisations.id').onDelete('cascade'))
+    .addColumn('organisation_id', 'varchar(64)', (c) =>
+      c.notNull().references('catalogue_organisations.id').onDelete('cascade'),
+    )
     .addColumn('role_id', 'varchar(64)', (c) => c.notNull())
     .addColumn('label', 'varchar(200)', (c) => c.notNull())
     .addColumn('position', 'integer', (c) => c.notNull())
@@ -45,5 +47,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('client_address', 'varchar(64)')
     .addColumn('details', 'text')
     .execute();
-  await db.schema.createIndex('audit_log_organisation_at_idx').on('audit_log').columns(['organisation_id', 'at']).execute();
+  await db.schema
+    .createIndex('audit_log_organisation_at_idx')
+    .on('audit_log')
+    .columns(['organisation_id', 'at'])
+    .execute();
 }

@@ -1,0 +1,35 @@
+import type { KnipConfig } from 'knip';
+
+// Dead-code check run by `npm test`: unused files, exports and dependencies fail the run.
+const config: KnipConfig = {
+  workspaces: {
+    '.': {
+      entry: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'e2e/**/*.test.ts'],
+      project: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'e2e/**/*.ts'],
+    },
+    'apps/server': {
+      entry: ['src/**/*.test.ts'],
+      project: ['src/**/*.ts'],
+    },
+    'apps/web': {
+      entry: ['src/**/*.test.{ts,tsx}'],
+      project: ['src/**/*.{ts,tsx,css}', '*.ts'],
+      // The root Vitest configuration runs the web project in jsdom.
+      ignoreDependencies: ['jsdom'],
+    },
+    'packages/*': {
+      // Migrations are read as namespaces ({ up, down }) by each package's migrator.
+      entry: ['src/**/*.test.ts', 'src/db/migrations/*.ts'],
+      project: ['src/**/*.ts'],
+    },
+  },
+  // A type used by another exported type of its file is part of that file's public shape.
+  ignoreExportsUsedInFile: { interface: true, type: true },
+  // The NL Design System components come in through CSS @import.
+  compilers: {
+    css: (text: string) =>
+      [...text.matchAll(/@import\s+["']([^"']+)["']/g)].map(([, from]) => `import '${from}';`).join('\n'),
+  },
+};
+
+export default config;
