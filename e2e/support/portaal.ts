@@ -18,6 +18,8 @@ export interface Portaal {
   mail: MailSink;
   /** Everything the process printed so far. */
   output(): string;
+  /** The exit code once the process has ended by itself, otherwise null. */
+  exitCode(): number | null;
   /** Stops the process abruptly (SIGKILL) and waits until it is gone. */
   kill(): Promise<void>;
   /** Starts the process again on the same ports, data directory and database. */
@@ -92,6 +94,7 @@ export async function startPortaal(options: PortaalOptions = {}): Promise<Portaa
     env,
     mail,
     output: () => output,
+    exitCode: () => child?.exitCode ?? null,
     kill: () => halt('SIGKILL'),
     restart: launch,
     async stop() {

@@ -58,53 +58,68 @@ export async function startThrowawayPostgres() {
   ]);
   execFileSync(initCmd, initArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
   const port = await freePort();
-  const [pgCmd, pgArgs] = command('postgres', [
-    '-D',
-    dataDir,
-    '-p',
-    String(port),
-    '-k',
-    dir,
-    '-c',
-    'listen_addresses=127.0.0.1',
-    '-c',
-    'fsync=off',
-    '-c',
-    'synchronous_commit=off',
-    '-c',
-    'full_page_writes=off',
-    '-c',
-    'max_connections=200',
-  ]);
-  const child = spawn(pgCmd, pgArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr.on('data', (chunk) => (log += chunk));
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const { default: pg } = await import('pg');
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`postgres exited early:\n${log}`);
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      break;
-    } catch {
-      await client.end().catch(() => {});
-      if (Date.now() > deadline) throw new Error(`postgres did not start within 30 s:\n${log}`);
-      await new Promise((r) => setTimeout(r, 200));
+  let server = await launchServer();
+
+  // Starts the postmaster on the cluster's port and waits until it accepts connections.
+  async function launchServer() {
+    const [pgCmd, pgArgs] = command('postgres', [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=200',
+    ]);
+    const child = spawn(pgCmd, pgArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    child.stderr.on('data', (chunk) => (log += chunk));
+    const { default: pg } = await import('pg');
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`postgres exited early:\n${log}`);
+      const client = new pg.Client({ connectionString: url });
+      try {
+        await client.connect();
+        await client.end();
+        return child;
+      } catch {
+        await client.end().catch(() => {});
+        if (Date.now() > deadline) throw new Error(`postgres did not start within 30 s:\n${log}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
     }
   }
+
+  // Fast shutdown: open connections are ended, as in a restart or failover.
+  async function stopServer() {
+    if (server.exitCode !== null) return;
+    const exited = new Promise((r) => server.once('exit', r));
+    // runuser does not pass signals on, so signal the postmaster itself.
+    const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(postmaster, 'SIGINT');
+    await exited;
+  }
+
   return {
     url,
+    /** Stops the server, keeping the cluster, so that `startServer` can bring it back (an outage). */
+    stopServer,
+    async startServer() {
+      server = await launchServer();
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        // runuser does not pass signals on, so signal the postmaster itself (fast shutdown).
-        const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-        process.kill(postmaster, 'SIGINT');
-        await exited;
-      }
+      await stopServer();
       rmSync(dir, { recursive: true, force: true });
     },
   };

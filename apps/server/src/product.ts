@@ -38,7 +38,7 @@ export interface Product {
 }
 
 export async function openProduct(config: ServerConfig, log: FastifyBaseLogger): Promise<Product> {
-  const db = openDatabase(config.databaseUrl);
+  const db = openDatabase(config.databaseUrl, log);
   try {
     await migrateAll(db);
   } catch (error) {

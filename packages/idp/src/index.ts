@@ -4,6 +4,7 @@ export type { IdpContext } from './context.js';
 export type { AuthEvent, AuthEventListener } from './events.js';
 export { systemClock, type Clock } from './clock.js';
 export { openDatabase, type Db, type DatabaseDialect } from './db/database.js';
+export { DatabaseUnavailableError, isDatabaseUnavailable } from './db/database-unavailable.js';
 export { migrateToLatest } from './db/migrate.js';
 export { HttpError } from './errors/herodot.js';
 export { parseDuration } from './duration.js';

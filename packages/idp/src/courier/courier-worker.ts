@@ -1,10 +1,13 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { IdpContext } from '../context.js';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 
 const POLL_MS = 500;
 const BATCH = 20;
 const LEASE_MS = 60_000;
 const MAX_ATTEMPTS = 20;
+// While the database is out of reach the courier polls ever less often, up to this interval.
+const MAX_IDLE_POLL_MS = 30_000;
 
 /** Backoff after the n-th failed attempt: 5 s, 10 s, 20 s … at most 15 minutes. */
 const backoffMs = (attempts: number) => Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 15 * 60_000);
@@ -29,6 +32,7 @@ export function createCourier(ctx: IdpContext): Courier {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = true;
+  let pollMs = POLL_MS;
 
   async function sendDue(): Promise<void> {
     const now = clock.now();
@@ -100,12 +104,19 @@ export function createCourier(ctx: IdpContext): Courier {
     if (stopped) return;
     timer = setTimeout(() => {
       running = sendDue()
-        .catch((error: unknown) => log.error({ err: error }, 'courier run failed'))
+        .then(() => {
+          pollMs = POLL_MS;
+        })
+        .catch((error: unknown) => {
+          // The database layer has logged the outage already; back off quietly until it is back.
+          if (isDatabaseUnavailable(error)) pollMs = Math.min(pollMs * 2, MAX_IDLE_POLL_MS);
+          else log.error({ err: error }, 'courier run failed');
+        })
         .finally(() => {
           running = undefined;
           schedule();
         });
-    }, POLL_MS);
+    }, pollMs);
   }
 
   return {

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { unavailableAwareDialect } from './database-unavailable.js';
 import type { Database } from './schema.js';
 
 export type DatabaseDialect = 'sqlite' | 'postgres';
@@ -13,11 +14,36 @@ export interface Db {
   close(): Promise<void>;
 }
 
+/** Where the database layer reports losing its database; a pino or Fastify logger fits. */
+export interface DatabaseLog {
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+// A request waits at most this long for a connection, so an outage answers 503 instead of hanging.
+const CONNECT_TIMEOUT_MS = 5_000;
+// One warning a minute at most while the database stays away.
+const WARN_EVERY_MS = 60_000;
+
 /** Opens the database named by a `postgres://` URL or a SQLite file path (or `sqlite:` / `file:` URL). */
-export function openDatabase(url: string): Db {
+export function openDatabase(url: string, log?: DatabaseLog): Db {
+  const outage = outageLog(log);
+  const open = (dialect: Dialect) => new Kysely<Database>({ dialect: unavailableAwareDialect(dialect, outage.down) });
   if (/^postgres(ql)?:\/\//i.test(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    });
+    // The server may end any connection (restart, failover, idle timeout, a pooler, pg_terminate_backend). Without
+    // these listeners node-postgres raises an unhandled 'error' event, which ends the process.
+    pool.on('error', outage.idleConnectionLost);
+    pool.on('connect', (client) => {
+      client.on('error', outage.idleConnectionLost);
+      outage.up();
+    });
+    const kysely = open(new PostgresDialect({ pool }));
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
   const file = url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:(\/\/)?/i, '');
@@ -28,6 +54,34 @@ export function openDatabase(url: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = open(new SqliteDialect({ database: sqlite }));
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+function outageLog(log: DatabaseLog | undefined) {
+  let downSince: number | undefined;
+  let lastWarning = 0;
+  let lastLostConnection = 0;
+  const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  return {
+    down(error: unknown) {
+      const now = Date.now();
+      downSince ??= now;
+      if (now - lastWarning < WARN_EVERY_MS) return;
+      lastWarning = now;
+      log?.warn({ reason: reason(error) }, 'database unavailable: answering 503 until it is back');
+    },
+    up() {
+      if (downSince === undefined) return;
+      log?.info({ unavailableMs: Date.now() - downSince }, 'database reachable again');
+      downSince = undefined;
+      lastWarning = 0;
+    },
+    idleConnectionLost(error: unknown) {
+      const now = Date.now();
+      if (now - lastLostConnection < WARN_EVERY_MS) return;
+      lastLostConnection = now;
+      log?.warn({ reason: reason(error) }, 'database connection closed by the server; the pool replaces it');
+    },
+  };
 }

@@ -1,16 +1,22 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { IdpContext } from '../context.js';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import { HttpError } from '../errors/herodot.js';
 
 /**
  * Every error leaves as a herodot envelope: our own HttpError as built, Fastify's own client errors (bad JSON,
- * wrong media type, body too large) with their status, anything else as a generic 500 without internals.
+ * wrong media type, body too large) with their status, a database out of reach as 503, anything else as a generic
+ * 500 without internals.
  */
 export function registerErrorHandling(app: FastifyInstance, ctx: IdpContext): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     let httpError: HttpError;
     if (error instanceof HttpError) {
       httpError = error;
+    } else if (isDatabaseUnavailable(error)) {
+      // Logged once per outage by the database layer; the client may simply try again.
+      httpError = new HttpError({ code: 503, reason: 'The database is unavailable, please try again in a moment.' });
+      void reply.header('Retry-After', '5');
     } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       httpError = new HttpError({ code: error.statusCode, reason: clientReason(error) });
     } else {

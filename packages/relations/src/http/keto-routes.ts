@@ -67,15 +67,19 @@ export async function registerKetoRoutes(app: FastifyInstance, options: KetoRout
 
   await app.register(async (scope) => {
     scope.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+      // 503: the database is out of reach for now (logged once by the database layer).
+      if (error.statusCode === 503) void reply.header('Retry-After', '5');
       const keto =
         error instanceof KetoError
           ? error
-          : error.statusCode && error.statusCode < 500
-            ? new KetoError(
-                error.statusCode,
-                error.statusCode === 400 ? 'Unable to decode JSON payload' : error.message,
-              )
-            : undefined;
+          : error.statusCode === 503
+            ? new KetoError(503, 'The service is temporarily unavailable, please try again later')
+            : error.statusCode && error.statusCode < 500
+              ? new KetoError(
+                  error.statusCode,
+                  error.statusCode === 400 ? 'Unable to decode JSON payload' : error.message,
+                )
+              : undefined;
       if (!keto) request.log.error({ err: error }, 'relation store error');
       const answer =
         keto ?? new KetoError(500, 'An internal server error occurred, please contact the system administrator');

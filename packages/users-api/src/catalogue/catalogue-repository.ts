@@ -1,12 +1,21 @@
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { UsersApiDatabase } from '../db/schema.js';
 import type { Catalogue } from './catalogue.js';
 
 type Db = Kysely<UsersApiDatabase>;
 
-/** Replaces the whole catalogue in one transaction: readers see the old one or the new one, never a mix. */
-export async function replaceCatalogue(db: Db, catalogue: Catalogue): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+// Any fixed number, the same in every process: the key of the advisory lock that serialises catalogue loads.
+const CATALOGUE_LOCK_KEY = 461_275_301;
+
+/**
+ * Replaces the whole catalogue in one transaction: readers see the old one or the new one, never a mix. Processes
+ * that start together on one database load the same file at the same moment: the loads take turns, and a catalogue
+ * equal to the stored one is not written again. Answers whether anything was written.
+ */
+export async function replaceCatalogue(db: Db, catalogue: Catalogue): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await lockCatalogue(trx);
+    if (JSON.stringify(await readCatalogue(trx)) === JSON.stringify(catalogue)) return false;
     await trx.deleteFrom('catalogue_service_access').execute();
     await trx.deleteFrom('catalogue_services').execute();
     await trx.deleteFrom('catalogue_data_roles').execute();
@@ -34,7 +43,18 @@ export async function replaceCatalogue(db: Db, catalogue: Catalogue): Promise<vo
       ];
       if (access.length > 0) await trx.insertInto('catalogue_service_access').values(access).execute();
     }
+    return true;
   });
+}
+
+// PostgreSQL: an advisory lock held until the transaction ends. SQLite: a write that changes nothing takes the one
+// write lock (waiting for another writer) before the comparison reads, so no read snapshot goes stale.
+async function lockCatalogue(trx: Transaction<UsersApiDatabase>): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`select pg_advisory_xact_lock(${CATALOGUE_LOCK_KEY})`.execute(trx);
+  } else {
+    await trx.deleteFrom('catalogue_service_access').where(sql<boolean>`1 = 0`).execute();
+  }
 }
 
 export async function readCatalogue(db: Db): Promise<Catalogue> {

@@ -113,4 +113,11 @@ export const errors = {
       'Too many requests, please try again later.',
       'Te veel verzoeken. Probeer het over een paar minuten opnieuw.',
     ),
+  unavailable: () =>
+    new ApiError(
+      503,
+      'service_unavailable',
+      'The service is temporarily unavailable, please try again in a moment.',
+      'De dienst is even niet beschikbaar. Probeer het over een paar minuten opnieuw.',
+    ),
 };

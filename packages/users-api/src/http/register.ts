@@ -20,7 +20,11 @@ export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): P
       scope.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
         let answer: ApiError;
         if (error instanceof ApiError) answer = error;
-        else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+        else if (error.statusCode === 503) {
+          // The database or the identity provider is out of reach for now (logged where it was noticed).
+          answer = errors.unavailable();
+          void reply.header('Retry-After', '5');
+        } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
           answer = new ApiError(
             error.statusCode,
             'invalid_request',
