@@ -39,6 +39,7 @@ describe('Users API for an administrator', () => {
     const self = byEmail.get('beheerder@voorbeeldstad.nl') as any;
     expect(self.userType).toEqual({ id: 'administrator', label: 'Beheerder' });
     expect(self.credentials).toContain('totp');
+    expect(self.home).toBe(true);
     expect(self.permissions).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -58,6 +59,7 @@ describe('Users API for an administrator', () => {
     );
     const member = byEmail.get('medewerker@voorbeeldstad.nl') as any;
     expect(member.userType.id).toBe('analyst');
+    expect(member.home).toBe(true);
     expect(byEmail.has('analist@dego.nl')).toBe(false);
   });
 

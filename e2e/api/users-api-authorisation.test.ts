@@ -16,6 +16,7 @@ import {
 
 let portaal: Deployment;
 let targetId: string;
+let targetEmail: string;
 const callers: Record<string, Browser> = {};
 
 function createWithCli(email: string, password: string, org: string, admin = false) {
@@ -49,6 +50,7 @@ beforeAll(async () => {
     ).status,
   ).toBe(201);
   targetId = (await api(portaal, bea.browser, 'GET', `/users?email=${encodeURIComponent(target)}`)).body[0].id;
+  targetEmail = target;
 
   callers['a member who is not an administrator'] = (
     await signInAtAal2(portaal, 'medewerker@voorbeeldstad.nl', DEMO_PASSWORD)
@@ -148,6 +150,26 @@ describe('an administrator of another organisation', () => {
     const listed = await api(portaal, callers['an administrator of another organisation'], 'GET', '/users');
     expect(listed.status).toBe(200);
     expect(listed.body.map((u: { id: string }) => u.id)).not.toContain(targetId);
+  });
+
+  it('only invites a member of this organisation: the account and its permissions stay as they are', async () => {
+    const dijkstad = callers['an administrator of another organisation']!;
+    expect((await api(portaal, dijkstad, 'GET', '/users/whoami')).status).toBe(200);
+    const before = await databaseSnapshot(portaal);
+    const answer = await api(portaal, dijkstad, 'POST', '/users', {
+      traits: { email: targetEmail, name: { first: 'Over', last: 'Genomen' } },
+      permissions: [{ namespace: 'organizations', object: 'dijkstad', relation: 'admin' }],
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    expect(answer.body.invitation.id).toEqual(expect.any(String));
+    expect(await databaseSnapshot(portaal)).toBe(before);
+    const invited = (await api(portaal, dijkstad, 'GET', '/users')).body.find((u: { id: string }) => u.id === targetId);
+    expect(invited).toMatchObject({ credentials: [], invitation: { id: answer.body.invitation.id } });
+    // An invited person is no member: every administration call on them is still refused.
+    const block = await api(portaal, dijkstad, 'PUT', `/users/${targetId}`, { state: 'inactive' });
+    expect([block.status, block.body.error.id]).toEqual([404, 'user_not_found']);
+    expect((await api(portaal, dijkstad, 'DELETE', `/users?id=${targetId}`)).status).toBe(404);
+    expect(await databaseSnapshot(portaal)).toBe(before);
   });
 });
 

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 
 /**
@@ -21,4 +24,12 @@ export async function testDatabaseUrl(): Promise<string | undefined> {
   const url = new URL(base);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** One new, empty database for several processes: a PostgreSQL database or a SQLite file in a temporary folder. */
+export async function sharedTestDatabase(): Promise<{ url: string; remove(): void }> {
+  const url = await testDatabaseUrl();
+  if (url) return { url, remove: () => {} };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'portaal-shared-'));
+  return { url: path.join(dir, 'portaal.sqlite'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -22,6 +22,8 @@ export interface Portaal {
   exitCode(): number | null;
   /** Stops the process abruptly (SIGKILL) and waits until it is gone. */
   kill(): Promise<void>;
+  /** Sends SIGTERM, as a supervisor does, and answers the exit code once the process has ended. */
+  terminate(): Promise<number | null>;
   /** Starts the process again on the same ports, data directory and database. */
   restart(): Promise<void>;
   /** Stops the process, the mail sink and removes the data directory. */
@@ -49,6 +51,8 @@ export async function startPortaal(options: PortaalOptions = {}): Promise<Portaa
     ADMIN_PORT: String(adminPort),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // Tests stop their servers with SIGTERM; only the shutdown test waits for a drain.
+    SHUTDOWN_DRAIN: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(options.smtp === false ? {} : { SMTP_URL: mail.url }),
     ...options.env,
@@ -96,6 +100,10 @@ export async function startPortaal(options: PortaalOptions = {}): Promise<Portaa
     output: () => output,
     exitCode: () => child?.exitCode ?? null,
     kill: () => halt('SIGKILL'),
+    async terminate() {
+      await halt('SIGTERM');
+      return child?.exitCode ?? null;
+    },
     restart: launch,
     async stop() {
       await halt('SIGTERM');

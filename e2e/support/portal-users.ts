@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Portaal } from './portaal.js';
 import type { Deployment } from './deployment.js';
-import { newBrowser, type Browser } from './ory.js';
+import { csrfTokenOf, explained, newBrowser, type Browser } from './ory.js';
 import { enrolTotp, loginSecondFactor, loginWithPassword } from './flows.js';
 
 const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
@@ -109,4 +109,79 @@ export async function databaseSnapshot(portaal: Portaal): Promise<string> {
 /** GET a JSON document (admin listener reads in tests). */
 export async function getJson(url: string): Promise<any> {
   return (await fetch(url)).json();
+}
+
+/** Creates an account with the CLI, with a password, as a member (optionally the administrator) of `org`. */
+export function cliUser(
+  portaal: Portaal | Deployment,
+  account: { email: string; password: string; org: string; admin?: boolean; first?: string; last?: string },
+): void {
+  const result = portaalCli(portaal, [
+    'user',
+    'create',
+    '--email',
+    account.email,
+    '--first-name',
+    account.first ?? 'Test',
+    '--last-name',
+    account.last ?? 'Persoon',
+    '--password',
+    account.password,
+    '--org',
+    account.org,
+    ...(account.admin ? ['--admin'] : []),
+  ]);
+  if (result.status !== 0) throw new Error(`portaal user create ${account.email} failed: ${result.stderr}`);
+}
+
+/** Follows a mailed link that sets a password (invitation or recovery), then enrols an authenticator app (aal2). */
+export async function setPasswordThroughLink(
+  portaal: Portaal,
+  email: string,
+  link: string,
+  password: string,
+): Promise<Person & { secret: string }> {
+  const browser = newBrowser(portaal.publicUrl);
+  const followed = await browser.fetch(link, { redirect: 'manual' });
+  if (followed.status !== 303) throw new Error(`the link answered ${followed.status}, not a redirect to settings`);
+  const settingsId = new URL(followed.headers.get('location')!).searchParams.get('flow')!;
+  const settings = await explained(browser.frontend.getSettingsFlow({ id: settingsId }));
+  await explained(
+    browser.frontend.updateSettingsFlow({
+      flow: settings.id,
+      updateSettingsFlowBody: { method: 'password', password, csrf_token: csrfTokenOf(settings) },
+    }),
+  );
+  return { email, password, browser, secret: await enrolTotp(browser, -1) };
+}
+
+export interface TupleJson {
+  namespace: string;
+  object: string;
+  relation: string;
+  subject_id?: string;
+}
+
+/** The relation tuples matching a query, read through the admin listener (Keto's read API), every page. */
+export async function relationTuples(portaal: Portaal, query: Record<string, string>): Promise<TupleJson[]> {
+  const tuples: TupleJson[] = [];
+  let token = '';
+  do {
+    const params = new URLSearchParams({ ...query, page_size: '500', ...(token ? { page_token: token } : {}) });
+    const page = (await getJson(`${portaal.adminUrl}/relation-tuples?${params}`)) as {
+      relation_tuples: TupleJson[];
+      next_page_token: string;
+    };
+    tuples.push(...page.relation_tuples);
+    token = page.next_page_token;
+  } while (token);
+  return tuples;
+}
+
+/** One page (up to 200 entries, newest first) of the audit log of the caller's active organisation. */
+export async function auditEntries(portaal: Portaal | Deployment, who: Browser): Promise<any[]> {
+  const answer = await api(portaal, who, 'GET', '/audit?page_size=200');
+  if (answer.status !== 200)
+    throw new Error(`GET /api/audit answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body.entries;
 }

@@ -13,7 +13,7 @@ import { dutchReasonOf } from './cli-errors.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
 import { migrateAll } from './migrate-all.js';
-import { loadConfiguredCatalogue, withProduct } from './product.js';
+import { homeRecord, loadConfiguredCatalogue, withProduct } from './product.js';
 import { demoAccountsText, loadDemo } from './demo-accounts.js';
 
 const usage = `Gebruik: portaal <opdracht>
@@ -112,12 +112,18 @@ async function serve(args: string[]): Promise<number> {
   await server.listen();
   printStartBanner(config, values.demo === true);
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  // SIGTERM (a supervisor or orchestrator) drains first; SIGINT (Ctrl-C at a terminal) closes at once.
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
   });
-  await server.close();
+  const deadline = setTimeout(() => {
+    server.publicApp.log.error({ timeoutMs: config.shutdown.timeoutMs }, 'shutdown took too long; exiting');
+    process.exit(1);
+  }, config.shutdown.timeoutMs);
+  deadline.unref();
+  await (signal === 'SIGTERM' ? server.shutdown() : server.close());
+  clearTimeout(deadline);
   return 0;
 }
 
@@ -216,6 +222,8 @@ async function user(args: string[]): Promise<number> {
         lastName: values['last-name'],
         password: values.password,
         verified: true,
+        // The organisation whose first administrator this makes is the account's home (docs/organisations.md).
+        metadataAdmin: orgId ? homeRecord(orgId) : undefined,
       }));
     if (orgId) {
       await product.relations.patch({

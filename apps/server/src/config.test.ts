@@ -48,6 +48,17 @@ describe('loadConfig', () => {
       privilegedSessionMs: 900_000,
     });
     expect(config.statements).toEqual({ accessibility: undefined, privacy: undefined });
+    expect(config.shutdown).toEqual({ drainMs: 5_000, timeoutMs: 15_000 });
+  });
+
+  it('drains for the given time on SIGTERM, or not at all with 0', () => {
+    expect(loadConfig(env({ SHUTDOWN_DRAIN: '0', SHUTDOWN_TIMEOUT: '30s' })).shutdown).toEqual({
+      drainMs: 0,
+      timeoutMs: 30_000,
+    });
+    expect(refusal({ SHUTDOWN_TIMEOUT: '0' })).toBe(
+      "SHUTDOWN_TIMEOUT moet een duur zijn zoals 15m, 1h of 30s, maar is '0'.",
+    );
   });
 
   it('keeps the generated development cookie secret in the data folder, so sessions survive a restart', () => {

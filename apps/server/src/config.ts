@@ -19,6 +19,8 @@ export interface ServerConfig {
   /** Where the organisation publishes its accessibility and privacy statements, linked at the foot of every page. */
   statements: { accessibility: string | undefined; privacy: string | undefined };
   catalogueFile: string | undefined;
+  /** On SIGTERM: readiness answers 503 for `drainMs` so a load balancer stops sending, then everything closes. */
+  shutdown: { drainMs: number; timeoutMs: number };
   dashboardAllowlist: string[];
   idp: IdpConfig;
 }
@@ -63,10 +65,10 @@ function optionalUrl(env: Env, name: string): string | undefined {
   return raw === undefined ? undefined : url(name, raw).toString();
 }
 
-function duration(env: Env, name: string, fallback: string): number {
+function duration(env: Env, name: string, fallback: string, options: { zero?: boolean } = {}): number {
   const raw = read(env, name) ?? fallback;
-  const value = parseDuration(raw);
-  if (value === undefined || value <= 0) {
+  const value = raw.trim() === '0' && options.zero ? 0 : parseDuration(raw);
+  if (value === undefined || (value <= 0 && !(options.zero && value === 0))) {
     throw new ConfigError(`${name} moet een duur zijn zoals 15m, 1h of 30s, maar is '${raw}'.`);
   }
   return value;
@@ -212,6 +214,10 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       privacy: optionalUrl(env, 'PRIVACY_STATEMENT_URL'),
     },
     catalogueFile: read(env, 'CATALOGUE_FILE'),
+    shutdown: {
+      drainMs: duration(env, 'SHUTDOWN_DRAIN', '5s', { zero: true }),
+      timeoutMs: duration(env, 'SHUTDOWN_TIMEOUT', '15s'),
+    },
     dashboardAllowlist: allowlist,
     idp: {
       publicUrl,

@@ -1,7 +1,7 @@
 import { createIdentityWithPassword, findIdentityIdByIdentifier } from '@portaal/idp';
 import { DEMO_CATALOGUE_FILE, type Catalogue } from '@portaal/users-api';
 import type { RelationTuple } from '@portaal/relations';
-import type { Product } from './product.js';
+import { homeRecord, type Product } from './product.js';
 
 /** Demo identities of `portaal demo` and `npm start`; fictional people, a password only for local use. */
 const DEMO_PASSWORD = 'Tulpen-Molen-Gracht-7';
@@ -71,7 +71,12 @@ export async function loadDemo(product: Product): Promise<{ created: number; cat
   for (const account of demoAccounts) {
     let id = await findIdentityIdByIdentifier(db, 'password', account.email);
     if (!id) {
-      id = await createIdentityWithPassword(services, { ...account, password: DEMO_PASSWORD, verified: true });
+      id = await createIdentityWithPassword(services, {
+        ...account,
+        password: DEMO_PASSWORD,
+        verified: true,
+        metadataAdmin: homeRecord(account.organisation),
+      });
       created += 1;
     }
     await product.relations.patch({ insert: demoTuples(account, id) });

@@ -14,12 +14,14 @@ import {
   createAuditLog,
   createCatalogueSource,
   createEmbeddedBackend,
+  createInvitationStore,
   createOryBackend,
   type ApiContext,
   type AuditLog,
   type Backend,
   type CatalogueSource,
   type RateLimiter,
+  withOrganisationRecord,
 } from '@portaal/users-api';
 import type { ServerConfig } from './config.js';
 import { migrateAll } from './migrate-all.js';
@@ -68,6 +70,7 @@ export async function openProduct(config: ServerConfig, log: FastifyBaseLogger):
     catalogue,
     audit,
     limiter,
+    invitations: createInvitationStore(db.kysely),
     options: {
       publicUrl: config.idp.publicUrl,
       dashboardAllowlist: config.dashboardAllowlist,
@@ -84,6 +87,10 @@ export async function openProduct(config: ServerConfig, log: FastifyBaseLogger):
   };
   return { db, idp, relations, catalogue, audit, backend, limiter, apiContext, close: () => db.close() };
 }
+
+/** `metadata_admin` of an account made for an organisation: that organisation is its home. */
+export const homeRecord = (orgId: string) =>
+  withOrganisationRecord(null, { home: orgId, joined: { [orgId]: new Date().toISOString() } });
 
 /** Loads CATALOGUE_FILE when set; a bad file is reported in one line and the catalogue in force stays. */
 export async function loadConfiguredCatalogue(

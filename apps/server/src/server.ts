@@ -18,6 +18,8 @@ export interface PortaalServer {
   adminApp: FastifyInstance;
   listen(): Promise<void>;
   close(): Promise<void>;
+  /** Graceful stop: readiness 503 and `Connection: close` for the drain period, then `close`. */
+  shutdown(): Promise<void>;
 }
 
 const BODY_LIMIT = 256 * 1024;
@@ -47,6 +49,11 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   }
   metrics.instrument(publicApp, 'public');
   metrics.instrument(adminApp, 'admin');
+  let draining = false;
+  // While draining, clients on kept-alive connections are told to reconnect, so they reach another process.
+  publicApp.addHook('onRequest', async (_request, reply) => {
+    if (draining) void reply.header('Connection', 'close');
+  });
 
   // With IDENTITY_BACKEND=ory the portal serves only its own parts; Kratos and Keto answer the Ory APIs.
   const embedded = config.identityBackend === 'embedded';
@@ -59,7 +66,15 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   } else {
     await idp.registerMailboxOnly(adminApp);
   }
-  registerHealthRoutes(adminApp, db, metrics);
+  registerHealthRoutes(adminApp, db, metrics, () => draining);
+
+  async function close() {
+    // Listeners first: requests under way finish, idle connections close; then the courier's current mail.
+    await publicApp.close();
+    await adminApp.close();
+    await idp.stop();
+    await product.close();
+  }
 
   return {
     product,
@@ -72,11 +87,12 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
       await adminApp.listen({ host: config.adminHost, port: config.adminPort });
       await idp.start();
     },
-    async close() {
-      await idp.stop();
-      await publicApp.close();
-      await adminApp.close();
-      await product.close();
+    close,
+    async shutdown() {
+      draining = true;
+      publicApp.log.info({ drainMs: config.shutdown.drainMs }, 'shutting down: not ready, draining');
+      await new Promise((resolve) => setTimeout(resolve, config.shutdown.drainMs));
+      await close();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   invitationMail,
+  organisationInvitationMail,
   recoveryCodeMail,
   recoveryLinkMail,
   securityNoticeMail,
@@ -28,6 +29,20 @@ describe('Dutch mail templates', () => {
     expect(mail.text).toContain('Deze link is 72 uur geldig');
     expect(mail.text).toMatch(/^Hallo Anna,/);
     expect(mail.text).toContain('De beheerder van Gemeente Voorbeeldstad heeft een account voor je gemaakt');
+  });
+
+  it('names the inviting organisation and says nothing changes before the person accepts', () => {
+    const mail = organisationInvitationMail({
+      url: 'https://portaal.example/settings#organisaties',
+      validHours: 72,
+      organisationLabel: 'DEGO',
+      firstName: 'Anna',
+    });
+    expect(mail.subject).toBe('Uitnodiging van DEGO in het Datavoorzieningen Portaal');
+    expect(mail.text).toMatch(/^Hallo Anna,/);
+    expect(mail.text).toContain('De beheerder van DEGO nodigt je uit');
+    expect(mail.text).toContain('https://portaal.example/settings#organisaties');
+    expect(mail.text).toContain('Zolang je niet accepteert, verandert er niets aan je account.');
   });
 
   it('puts the code and its lifetime in code mails', () => {

@@ -76,6 +76,30 @@ Verwacht je deze e-mail niet? Neem dan contact op met ${by}.${SIGNATURE}`,
   };
 }
 
+/** An existing account is asked to join another organisation; nothing changes until the person accepts. */
+export function organisationInvitationMail(input: {
+  url: string;
+  validHours: number;
+  organisationLabel: string;
+  firstName?: string;
+}): MailText {
+  const greeting = input.firstName ? `Hallo ${input.firstName},` : 'Hallo,';
+  return {
+    subject: `Uitnodiging van ${input.organisationLabel} in het Datavoorzieningen Portaal`,
+    text: `${greeting}
+
+De beheerder van ${input.organisationLabel} nodigt je uit om ook voor ${input.organisationLabel} te werken in het Datavoorzieningen Portaal. Je gebruikt daarvoor je bestaande account.
+
+Log in en kies bij 'Account instellingen' of je de uitnodiging accepteert of weigert:
+
+${input.url}
+
+De uitnodiging is ${input.validHours} uur geldig. Zolang je niet accepteert, verandert er niets aan je account.
+
+Verwacht je deze e-mail niet? Weiger de uitnodiging dan, of neem contact op met de beheerder van je eigen organisatie.${SIGNATURE}`,
+  };
+}
+
 export function twoFactorResetMail(input: { firstName?: string }): MailText {
   const greeting = input.firstName ? `Hallo ${input.firstName},` : 'Hallo,';
   return {

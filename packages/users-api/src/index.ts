@@ -4,6 +4,8 @@ export type { ApiContext, RateLimiter, UsersApiOptions } from './http/api-contex
 export { createEmbeddedBackend } from './adapters/embedded-backend.js';
 export { createOryBackend, type OryUrls } from './adapters/ory-backend.js';
 export type { Backend, IdentityPort, RelationsPort, MailPort, Ports, UserIdentity } from './ports.js';
+export { withOrganisationRecord } from './users/organisation-record.js';
 export { createAuditLog, type AuditLog, type AuditEntry } from './audit/audit-log.js';
+export { createInvitationStore } from './invitations/invitation-store.js';
 export { createCatalogueSource, DEMO_CATALOGUE_FILE, type CatalogueSource } from './catalogue/catalogue-source.js';
 export { CatalogueError, parseCatalogue, type Catalogue } from './catalogue/catalogue.js';

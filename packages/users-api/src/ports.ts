@@ -18,6 +18,18 @@ export interface UserIdentity {
   credentials: string[];
   /** Whether the e-mail address is verified; following the invitation link verifies it. */
   verified: boolean;
+  /** The person's organisations as the Users API records them with the identity (docs/organisations.md). */
+  organisationRecord: OrganisationRecord;
+}
+
+/**
+ * Kept in the identity's `metadata_admin` (both backends have it): the home organisation, the organisation the
+ * person chose to work in, and when each membership began (to find the oldest one when home is removed).
+ */
+export interface OrganisationRecord {
+  home?: string;
+  active?: string;
+  joined?: Record<string, string>;
 }
 
 export interface CallerSession {
@@ -38,7 +50,9 @@ export interface IdentityPort {
   sessionOf(request: FastifyRequest): Promise<CallerSession | undefined>;
   get(ids: string[]): Promise<UserIdentity[]>;
   findByEmail(email: string): Promise<UserIdentity | undefined>;
-  create(traits: UserTraits): Promise<UserIdentity>;
+  create(traits: UserTraits, organisationRecord?: OrganisationRecord): Promise<UserIdentity>;
+  /** Replaces the organisation record, keeping whatever else `metadata_admin` holds. */
+  setOrganisationRecord(id: string, record: OrganisationRecord): Promise<void>;
   update(id: string, changes: { traits?: UserTraits; state?: IdentityState }): Promise<UserIdentity>;
   delete(id: string): Promise<void>;
   removeSecondFactors(id: string): Promise<void>;

@@ -11,6 +11,11 @@ export type DatabaseDialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: DatabaseDialect;
+  /**
+   * Runs start-up work (migrations) while no other process on this database does the same. PostgreSQL's migrators
+   * take advisory locks themselves; Kysely's SQLite migrator takes none, so on SQLite this holds a lock file's lock.
+   */
+  exclusively<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -44,7 +49,7 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
       outage.up();
     });
     const kysely = open(new PostgresDialect({ pool }));
-    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+    return { kysely, dialect: 'postgres', exclusively: (work) => work(), close: () => kysely.destroy() };
   }
   const file = url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:(\/\/)?/i, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -55,7 +60,25 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const kysely = open(new SqliteDialect({ database: sqlite }));
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  const exclusively = <T>(work: () => Promise<T>) =>
+    file === ':memory:' ? work() : withFileLock(`${file}.lock`, work);
+  return { kysely, dialect: 'sqlite', exclusively, close: () => kysely.destroy() };
+}
+
+// SQLite's own locking serves as a lock between processes: an exclusive transaction on a small side file.
+async function withFileLock<T>(lockFile: string, work: () => Promise<T>): Promise<T> {
+  const lock = new SQLite(lockFile);
+  try {
+    lock.pragma('busy_timeout = 60000');
+    lock.exec('begin exclusive');
+    try {
+      return await work();
+    } finally {
+      lock.exec('rollback');
+    }
+  } finally {
+    lock.close();
+  }
 }
 
 function outageLog(log: DatabaseLog | undefined) {

@@ -9,7 +9,14 @@ import { HttpError } from '../errors/herodot.js';
  */
 export async function createIdentityWithPassword(
   services: IdpServices,
-  input: { email: string; firstName?: string; lastName?: string; password?: string; verified?: boolean },
+  input: {
+    email: string;
+    firstName?: string;
+    lastName?: string;
+    password?: string;
+    verified?: boolean;
+    metadataAdmin?: unknown;
+  },
 ): Promise<string> {
   const checked = validateTraits({ email: input.email, name: { first: input.firstName, last: input.lastName } });
   // The messages travel along (with the field they concern) so that a caller can say them in Dutch.
@@ -31,7 +38,11 @@ export async function createIdentityWithPassword(
   }
   const { db, clock } = services.ctx;
   return db.kysely.transaction().execute(async (trx) => {
-    const id = await insertIdentity(trx, clock, { traits, addressVerified: input.verified === true });
+    const id = await insertIdentity(trx, clock, {
+      traits,
+      addressVerified: input.verified === true,
+      metadataAdmin: input.metadataAdmin,
+    });
     if (hashed)
       await saveCredential(trx, clock, id, 'password', { hashed_password: hashed }, [normaliseEmail(traits.email)]);
     return id;

@@ -22,6 +22,7 @@ import {
 } from '@portaal/idp';
 import type { RelationStore } from '@portaal/relations';
 import { ConflictError, type Backend, type IdentityPort, type Ports, type UserIdentity } from '../ports.js';
+import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
 
 const toUser = (identity: IdentityRecord, credentials: CredentialRecord[]): UserIdentity => ({
   id: identity.id,
@@ -34,6 +35,7 @@ const toUser = (identity: IdentityRecord, credentials: CredentialRecord[]): User
   created_at: identity.createdAt,
   credentials: credentials.map((c) => c.type).sort(),
   verified: identity.verifiableAddresses.some((a) => a.verified),
+  organisationRecord: readOrganisationRecord(identity.metadataAdmin),
 });
 
 async function usersOf(db: DbExecutor, ids: string[]): Promise<UserIdentity[]> {
@@ -72,9 +74,11 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
       const id = await findIdentityIdByAddress(db, normaliseEmail(email));
       return id ? (await usersOf(db, [id]))[0] : undefined;
     },
-    async create(traits) {
+    async create(traits, organisationRecord = {}) {
       try {
-        return await one(await insertIdentity(db, clock, { traits }));
+        return await one(
+          await insertIdentity(db, clock, { traits, metadataAdmin: withOrganisationRecord(null, organisationRecord) }),
+        );
       } catch (error) {
         if (conflicts(error)) throw new ConflictError('email in use');
         throw error;
@@ -89,6 +93,11 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
       }
       if (changes.state === 'inactive') await revokeSessionsOfIdentity(db, id);
       return one(id);
+    },
+    async setOrganisationRecord(id, record) {
+      const identity = await findIdentity(db, id);
+      if (!identity) throw new HttpError({ code: 404, reason: 'identity not found' });
+      await updateIdentity(db, clock, id, { metadataAdmin: withOrganisationRecord(identity.metadataAdmin, record) });
     },
     async delete(id) {
       await deleteIdentity(db, id);

@@ -17,6 +17,7 @@ import {
   type RelationsPort,
   type UserIdentity,
 } from '../ports.js';
+import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
 
 export interface OryUrls {
   kratosPublicUrl: URL;
@@ -38,6 +39,7 @@ const toUser = (identity: Identity): UserIdentity => {
     created_at: identity.created_at ?? '',
     credentials: Object.keys(identity.credentials ?? {}).sort(),
     verified: (identity.verifiable_addresses ?? []).some((a) => a.verified),
+    organisationRecord: readOrganisationRecord(identity.metadata_admin),
   };
 };
 
@@ -92,12 +94,13 @@ function identityPort(urls: OryUrls): IdentityPort {
       const { data } = await identities.listIdentities({ credentialsIdentifier: email.trim().toLowerCase() });
       return data[0] ? getOne(data[0].id) : undefined;
     },
-    async create(traits) {
+    async create(traits, organisationRecord = {}) {
       try {
         const { data } = await identities.createIdentity({
           createIdentityBody: {
             schema_id: 'default',
             traits,
+            metadata_admin: withOrganisationRecord(null, organisationRecord),
             credentials: { password: { config: { hashed_password: unusablePasswordHash() } } },
           },
         });
@@ -120,6 +123,11 @@ function identityPort(urls: OryUrls): IdentityPort {
       }
       if (changes.state === 'inactive') await identities.deleteIdentitySessions({ id }).catch(ignore404);
       return getOne(id);
+    },
+    async setOrganisationRecord(id, record) {
+      const { data } = await identities.getIdentity({ id });
+      const value = withOrganisationRecord(data.metadata_admin, record);
+      await identities.patchIdentity({ id, jsonPatch: [{ op: 'add', path: '/metadata_admin', value }] });
     },
     async delete(id) {
       await identities.deleteIdentity({ id }).catch(ignore404);

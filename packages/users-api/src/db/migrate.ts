@@ -1,11 +1,13 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import * as catalogueAndAudit from './migrations/0001_catalogue_and_audit.js';
+import * as organisationInvitations from './migrations/0002_organisation_invitations.js';
 
 const migrations: Record<string, Migration> = {
   '0001_catalogue_and_audit': catalogueAndAudit,
+  '0002_organisation_invitations': organisationInvitations,
 };
 
-/** Applies the Users API's migrations (catalogue and audit log), tracked in their own table. */
+/** Applies the Users API's migrations (catalogue, audit log, invitations), tracked in their own table. */
 export async function migrateUsersApi<DB>(db: Kysely<DB>): Promise<string[]> {
   const migrator = new Migrator({
     db,

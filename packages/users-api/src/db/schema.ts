@@ -41,10 +41,24 @@ export interface AuditLogTable {
   details: string | null;
 }
 
+export interface OrganisationInvitationsTable {
+  id: string;
+  organisation_id: string;
+  identity_id: string;
+  email: string;
+  /** JSON array of the tuples to write on acceptance (without subject). */
+  relations: string;
+  invited_by_id: string | null;
+  invited_by_email: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface UsersApiDatabase {
   catalogue_organisations: CatalogueOrganisationsTable;
   catalogue_data_roles: CatalogueDataRolesTable;
   catalogue_services: CatalogueServicesTable;
   catalogue_service_access: CatalogueServiceAccessTable;
   audit_log: AuditLogTable;
+  organisation_invitations: OrganisationInvitationsTable;
 }

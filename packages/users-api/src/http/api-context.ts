@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuditEntry, AuditLog } from '../audit/audit-log.js';
 import type { CatalogueSource } from '../catalogue/catalogue-source.js';
+import type { InvitationStore } from '../invitations/invitation-store.js';
 import type { Organisation } from '../catalogue/catalogue.js';
 import type { Backend } from '../ports.js';
 import { resolveCaller, type Caller } from '../users/caller.js';
@@ -32,6 +33,7 @@ export interface ApiContext {
   catalogue: CatalogueSource;
   audit: AuditLog;
   limiter: RateLimiter;
+  invitations: InvitationStore;
   options: UsersApiOptions;
 }
 

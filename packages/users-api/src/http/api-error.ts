@@ -70,6 +70,27 @@ export const errors = {
       'The user does not belong to your organisation.',
       'Deze gebruiker hoort niet bij jouw organisatie.',
     ),
+  notInOrganisation: () =>
+    new ApiError(
+      404,
+      'not_member',
+      'You are not a member of this organisation.',
+      'Je bent geen lid van deze organisatie.',
+    ),
+  leavingHome: () =>
+    new ApiError(
+      409,
+      'home_organisation',
+      'You cannot leave your home organisation.',
+      'Je eigen organisatie kun je niet verlaten. Vraag de beheerder om je account te verwijderen.',
+    ),
+  invitationNotFound: () =>
+    new ApiError(
+      404,
+      'invitation_not_found',
+      'The invitation does not exist or has expired.',
+      'Deze uitnodiging bestaat niet meer of is verlopen.',
+    ),
   forbiddenTuple: () =>
     new ApiError(
       403,
@@ -88,8 +109,8 @@ export const errors = {
     new ApiError(
       409,
       'user_in_other_organisation',
-      'The user also belongs to another organisation.',
-      'Deze gebruiker hoort ook bij een andere organisatie. Blokkeren, het e-mailadres wijzigen of 2FA resetten kan daarom niet.',
+      'Only the home organisation of the user changes the account itself.',
+      'Deze gebruiker hoort bij een andere organisatie. Alleen die organisatie kan de naam, het e-mailadres, de blokkade en 2FA wijzigen.',
     ),
   invalid: (reason: string, message: string) => new ApiError(400, 'invalid_request', reason, message),
   invalidName: () =>

@@ -5,6 +5,7 @@ import { registerSelfRoutes } from '../routes/self-routes.js';
 import { registerUserRoutes } from '../routes/user-routes.js';
 import { registerPermissionRoutes } from '../routes/permission-routes.js';
 import { registerAuditRoutes } from '../routes/audit-routes.js';
+import { registerOrganisationRoutes } from '../routes/organisation-routes.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -51,6 +52,7 @@ export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): P
       registerUserRoutes(scope, ctx);
       registerPermissionRoutes(scope, ctx);
       registerAuditRoutes(scope, ctx);
+      registerOrganisationRoutes(scope, ctx);
     },
     { prefix: '/api' },
   );

@@ -5,11 +5,37 @@ import { dataRoleObject } from '../catalogue/catalogue.js';
 import { callerOf, clientAddressOf, type ApiContext } from '../http/api-context.js';
 import { errors } from '../http/api-error.js';
 import { emailSchema } from '../http/validation.js';
-import { MEMBERSHIP } from '../users/caller.js';
+import { expireInvitations } from '../invitations/expire-invitations.js';
+import { administers, MEMBERSHIP, organisationIn } from '../users/caller.js';
 import { permissionsWithin, userJson } from '../users/user-json.js';
 
 const holds = (tuples: RelationTuple[], namespace: string, object: string) =>
   tuples.some((t) => t.namespace === namespace && t.object === object && MEMBERSHIP.has(t.relation));
+
+/** The person's pending invitations, as the portal shows them to accept or decline. */
+async function invitationsOf(ctx: ApiContext, identityId: string) {
+  await expireInvitations(ctx);
+  const pending = await ctx.invitations.ofIdentity(identityId);
+  if (pending.length === 0) return [];
+  const catalogue = await ctx.catalogue.current();
+  return pending.map((invitation) => {
+    const organisation = organisationIn(catalogue, invitation.organisationId);
+    return {
+      id: invitation.id,
+      organisation: { id: organisation.id, label: organisation.label },
+      invitedBy: invitation.invitedByEmail,
+      isAdmin: invitation.relations.some((t) => t.namespace === 'organizations' && t.relation === 'admin'),
+      dataRoles: organisation.dataRoles
+        .filter((role) =>
+          invitation.relations.some(
+            (t) => t.namespace === 'subdivisions' && t.object === dataRoleObject(role.id, organisation.id),
+          ),
+        )
+        .map((role) => ({ roleId: role.id, label: role.label })),
+      expiresAt: invitation.expiresAt,
+    };
+  });
+}
 
 /** The calls about the caller: config, whoami, configured credentials, administrators, services, recovery. */
 export function registerSelfRoutes(app: FastifyInstance, ctx: ApiContext): void {
@@ -39,7 +65,16 @@ export function registerSelfRoutes(app: FastifyInstance, ctx: ApiContext): void 
       activeOrg: org
         ? { id: org.id, label: org.label, subdivisions: org.dataRoles.map((r) => ({ id: r.id, label: r.label })) }
         : null,
-      organisations: caller.organisations.map((o) => ({ id: o.id, label: o.label })),
+      homeOrganisation: caller.homeOrgId ?? null,
+      organisations: caller.organisations.map((o) => ({
+        id: o.id,
+        label: o.label,
+        isAdmin: administers(caller.tuples, o.id),
+        requiresAal2: o.requiresAal2,
+        home: o.id === caller.homeOrgId,
+        active: o.id === org?.id,
+      })),
+      invitations: await invitationsOf(ctx, caller.session.identity.id),
       isAdmin: caller.isAdmin,
       authenticator_assurance_level: caller.session.aal,
       aal2Required: caller.aal2Required,

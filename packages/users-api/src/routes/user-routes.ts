@@ -1,14 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { invitationMail, twoFactorResetMail } from '@portaal/nl';
+import { invitationMail, organisationInvitationMail, twoFactorResetMail } from '@portaal/nl';
 import type { RelationTuple } from '@portaal/relations';
 import { dataRoleObject } from '../catalogue/catalogue.js';
-import { actorOf, adminOf, type ApiContext } from '../http/api-context.js';
+import { actorOf, adminOf, type AdminCaller, type ApiContext } from '../http/api-context.js';
 import { errors } from '../http/api-error.js';
 import { createUserSchema, emailSchema, parse, updateUserSchema } from '../http/validation.js';
+import { expireInvitations } from '../invitations/expire-invitations.js';
+import type { InvitedRelation } from '../invitations/invitation-store.js';
 import { ConflictError, type UserIdentity } from '../ports.js';
 import { MEMBERSHIP } from '../users/caller.js';
-import { belongsElsewhere, memberTuples, removalWithin, tuplesFor } from '../users/membership.js';
-import { userJson } from '../users/user-json.js';
+import { membershipsOf, settledRecord } from '../users/home-organisation.js';
+import { memberTuples, permittedRelations, removalWithin, tuplesFor } from '../users/membership.js';
+import { invitedJson, memberJson, withinOrganisation } from '../users/user-json.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const idParam = (value: unknown): string => {
@@ -34,6 +37,71 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     });
   }
 
+  /** A member of the organisation with all their tuples, and whether the organisation is their home. */
+  async function targetOf(org: AdminCaller['activeOrg'], id: string) {
+    const tuples = await memberTuples(backend.relations, org, id);
+    const [user] = await backend.identities.get([id]);
+    if (!user) throw errors.notMember();
+    const record = settledRecord(user.organisationRecord, tuples);
+    return { user, tuples, home: record.home === org.id };
+  }
+
+  /** A guest organisation asked to change the account itself: refused and audited, nothing written. */
+  async function refuseGuest(
+    caller: AdminCaller,
+    request: Parameters<typeof actorOf>[1],
+    action: string,
+    target: UserIdentity,
+  ): Promise<never> {
+    await ctx.audit.record({
+      ...actorOf(caller, request),
+      action,
+      objectId: target.id,
+      objectEmail: target.traits.email,
+      result: 'denied',
+      details: { reason: 'not the home organisation' },
+    });
+    throw errors.sharedUser();
+  }
+
+  /** An existing account that is not a member: a pending invitation and a mail; nothing in the tuples yet. */
+  async function inviteToJoin(
+    caller: AdminCaller,
+    user: UserIdentity,
+    relations: InvitedRelation[],
+    request: Parameters<typeof actorOf>[1],
+  ) {
+    const org = caller.activeOrg;
+    const invitation = await ctx.invitations.replace({
+      organisationId: org.id,
+      identityId: user.id,
+      email: user.traits.email,
+      relations,
+      invitedById: caller.session.identity.id,
+      invitedByEmail: caller.session.identity.traits.email,
+      expiresAt: new Date(Date.now() + options.invitationMs).toISOString(),
+    });
+    await backend.mail.send({
+      to: user.traits.email,
+      ...organisationInvitationMail({
+        url: new URL('/settings#organisaties', options.publicUrl).toString(),
+        validHours: Math.round(options.invitationMs / 3_600_000),
+        organisationLabel: org.label,
+        firstName: user.traits.name.first,
+      }),
+      templateType: 'organisation_invitation',
+    });
+    await ctx.audit.record({
+      ...actorOf(caller, request),
+      action: 'invitation.send',
+      objectId: user.id,
+      objectEmail: user.traits.email,
+      result: 'success',
+      details: { relations: relations.map((t) => `${t.namespace}:${t.object}#${t.relation}`) },
+    });
+    return { invitation: { id: invitation.id, expiresAt: invitation.expiresAt } };
+  }
+
   // HEAD /users is the existence check below, not Fastify's automatic HEAD of this GET.
   app.get('/users', { exposeHeadRoute: false }, async (request) => {
     const caller = await adminOf(ctx, request, 'user.list');
@@ -54,12 +122,21 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const memberIds = [...bySubject]
       .filter(([, tuples]) => tuples.some((t) => t.namespace === 'organizations' && MEMBERSHIP.has(t.relation)))
       .map(([id]) => id);
-    let users = await backend.identities.get(memberIds);
-    if (typeof query.email === 'string') {
-      const wanted = query.email.trim().toLowerCase();
-      users = users.filter((u) => u.traits.email === wanted);
-    }
-    return users.map((user) => userJson(user, bySubject.get(user.id) ?? [], org));
+    await expireInvitations(ctx);
+    const invitations = (await ctx.invitations.ofOrganisation(org.id)).filter((i) => !bySubject.has(i.identityId));
+    const [members, invited] = await Promise.all([
+      backend.identities.get(memberIds),
+      backend.identities.get(invitations.map((i) => i.identityId)),
+    ]);
+    const wanted = typeof query.email === 'string' ? query.email.trim().toLowerCase() : undefined;
+    const shown = (user: UserIdentity) => wanted === undefined || user.traits.email === wanted;
+    return [
+      ...members.filter(shown).map((user) => memberJson(user, bySubject.get(user.id) ?? [], org)),
+      ...invited.filter(shown).flatMap((user) => {
+        const invitation = invitations.find((i) => i.identityId === user.id);
+        return invitation ? [invitedJson(user, invitation, org)] : [];
+      }),
+    ];
   });
 
   // The new-user form's existence check: open to administrators by design, so throttled and audited.
@@ -91,13 +168,15 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const caller = await adminOf(ctx, request, 'user.create');
     const org = caller.activeOrg;
     const body = parse(createUserSchema, request.body);
+    const requested = [{ namespace: 'organizations', object: org.id, relation: 'issuer' }, ...body.permissions];
+    const relations = permittedRelations(org, requested); // refuses before anything is written
     const existing = await backend.identities.findByEmail(body.traits.email);
     if (existing) {
-      const tuples = tuplesFor(org, existing.id, [
-        { namespace: 'organizations', object: org.id, relation: 'issuer' },
-        ...body.permissions,
-      ]);
-      await backend.relations.patch({ insert: tuples });
+      const tuples = await backend.relations.list({ subject_id: existing.id });
+      if (!membershipsOf(tuples).includes(org.id))
+        return reply.code(202).send(await inviteToJoin(caller, existing, relations, request));
+      const added = tuplesFor(org, existing.id, requested);
+      await backend.relations.patch({ insert: added });
       // An account whose invitation was never followed (address still unverified) gets a fresh one.
       if (!existing.verified && existing.state === 'active') await invite(existing, org.label);
       await ctx.audit.record({
@@ -106,18 +185,17 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
         objectId: existing.id,
         objectEmail: existing.traits.email,
         result: 'success',
-        details: { relations: tuples.map((t) => `${t.namespace}:${t.object}#${t.relation}`) },
+        details: { relations: added.map((t) => `${t.namespace}:${t.object}#${t.relation}`) },
       });
       return reply.code(200).send(true);
     }
     const newName = body.traits.name;
     if (!newName) throw errors.invalidName();
-    const requested = [{ namespace: 'organizations', object: org.id, relation: 'issuer' }, ...body.permissions];
-    tuplesFor(org, '00000000-0000-0000-0000-000000000000', requested); // refuse before anything is written
     let created: UserIdentity;
     try {
       created = await backend.atomically(async (ports) => {
-        const user = await ports.identities.create({ email: body.traits.email, name: newName });
+        const record = { home: org.id, joined: { [org.id]: new Date().toISOString() } };
+        const user = await ports.identities.create({ email: body.traits.email, name: newName }, record);
         try {
           await ports.relations.patch({ insert: tuplesFor(org, user.id, requested) });
         } catch (error) {
@@ -137,7 +215,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
       objectId: created.id,
       objectEmail: created.traits.email,
       result: 'success',
-      details: { relations: requested.map((t) => `${t.namespace}:${t.object}#${t.relation}`) },
+      details: { relations: relations.map((t) => `${t.namespace}:${t.object}#${t.relation}`) },
     });
     return reply.code(201).send(true);
   });
@@ -147,13 +225,16 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const org = caller.activeOrg;
     const id = idParam(request.params.id);
     const body = parse(updateUserSchema, request.body);
-    const tuples = await memberTuples(backend.relations, org, id);
-    const [current] = await backend.identities.get([id]);
-    if (!current) throw errors.notMember();
+    const { user: current, tuples, home } = await targetOf(org, id);
     const blocking = body.state === 'inactive' && current.state !== 'inactive';
     const emailChange = body.traits !== undefined && body.traits.email !== current.traits.email;
+    const nameChange =
+      body.traits?.name !== undefined &&
+      (body.traits.name.first !== current.traits.name.first || body.traits.name.last !== current.traits.name.last);
+    const stateChange = body.state !== undefined && body.state !== current.state;
+    if (!(emailChange || nameChange || stateChange)) return memberJson(current, tuples, org);
+    if (!home) await refuseGuest(caller, request, 'user.update', current);
     if (blocking && id === caller.session.identity.id) throw errors.selfChange();
-    if ((blocking || emailChange) && belongsElsewhere(tuples, org.id)) throw errors.sharedUser();
     let updated: UserIdentity;
     try {
       updated = await backend.identities.update(id, { traits: body.traits, state: body.state });
@@ -173,7 +254,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
       objectEmail: updated.traits.email,
       result: 'success',
     });
-    return userJson(updated, tuples, org);
+    return memberJson(updated, tuples, org);
   });
 
   app.delete('/users', async (request, reply) => {
@@ -181,9 +262,11 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const org = caller.activeOrg;
     const id = idParam((request.query as Record<string, unknown>).id);
     if (id === caller.session.identity.id) throw errors.selfChange();
-    const tuples = await memberTuples(backend.relations, org, id);
-    const [target] = await backend.identities.get([id]);
-    const deletesIdentity = !belongsElsewhere(tuples, org.id);
+    const { user: target, tuples } = await targetOf(org, id);
+    const remaining = tuples.filter((t) => !withinOrganisation(t, org.id));
+    // Only the last organisation deletes the account itself; otherwise the person leaves this organisation and,
+    // when it was their home, the oldest remaining membership becomes home.
+    const deletesIdentity = membershipsOf(remaining).length === 0;
     await backend.atomically(async (ports) => {
       await ports.relations.patch({
         delete: deletesIdentity
@@ -195,12 +278,16 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
       });
       if (deletesIdentity) await ports.identities.delete(id);
     });
+    if (deletesIdentity) await ctx.invitations.removeOfIdentity(id);
+    const record = deletesIdentity ? undefined : settledRecord(target.organisationRecord, remaining);
+    if (record) await backend.identities.setOrganisationRecord(id, record);
     await ctx.audit.record({
       ...actorOf(caller, request),
       action: deletesIdentity ? 'user.delete' : 'user.remove_from_organisation',
       objectId: id,
-      objectEmail: target?.traits.email ?? null,
+      objectEmail: target.traits.email,
       result: 'success',
+      ...(record ? { details: { home: record.home ?? null } } : {}),
     });
     return reply.code(204).send();
   });
@@ -209,10 +296,8 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const caller = await adminOf(ctx, request, 'user.reset_2fa');
     const org = caller.activeOrg;
     const id = idParam(request.params.id);
-    const tuples = await memberTuples(backend.relations, org, id);
-    if (belongsElsewhere(tuples, org.id)) throw errors.sharedUser();
-    const [target] = await backend.identities.get([id]);
-    if (!target) throw errors.notMember();
+    const { user: target, home } = await targetOf(org, id);
+    if (!home) await refuseGuest(caller, request, 'user.reset_2fa', target);
     await backend.atomically(async (ports) => {
       await ports.identities.removeSecondFactors(id);
       await ports.identities.revokeSessions(id);

@@ -1,6 +1,9 @@
 import type { RelationTuple } from '@portaal/relations';
 import type { Catalogue, Organisation } from '../catalogue/catalogue.js';
-import type { CallerSession, RelationsPort } from '../ports.js';
+import type { CallerSession, OrganisationRecord, RelationsPort } from '../ports.js';
+import { membershipsOf, settledRecord } from './home-organisation.js';
+
+export { MEMBERSHIP } from './home-organisation.js';
 
 export interface Caller {
   session: CallerSession;
@@ -8,25 +11,23 @@ export interface Caller {
   tuples: RelationTuple[];
   /** Organisations the caller has access to (issuer or access), by label. */
   organisations: Organisation[];
+  /** The caller's organisation record, settled against their memberships (docs/organisations.md). */
+  record: OrganisationRecord;
+  /** The caller's home organisation. */
+  homeOrgId: string | undefined;
+  /** The organisation the caller chose to work in; their home until they choose. */
   activeOrg: Organisation | undefined;
   /** Holds `admin` on the active organisation and passes the dashboard allow-list. */
   isAdmin: boolean;
   aal2Required: boolean;
 }
 
-export const MEMBERSHIP = new Set(['issuer', 'access']);
-
 /** An organisation named in a tuple but missing from the catalogue still counts, with its id as label. */
-function organisationOf(catalogue: Catalogue, id: string): Organisation {
-  return catalogue.organisations.find((o) => o.id === id) ?? { id, label: id, requiresAal2: true, dataRoles: [] };
-}
+export const organisationIn = (catalogue: Catalogue, id: string): Organisation =>
+  catalogue.organisations.find((o) => o.id === id) ?? { id, label: id, requiresAal2: true, dataRoles: [] };
 
-function organisationsOf(catalogue: Catalogue, tuples: RelationTuple[]): Organisation[] {
-  const ids = new Set(
-    tuples.filter((t) => t.namespace === 'organizations' && MEMBERSHIP.has(t.relation)).map((t) => t.object),
-  );
-  return [...ids].map((id) => organisationOf(catalogue, id)).sort((a, b) => a.label.localeCompare(b.label, 'nl'));
-}
+export const administers = (tuples: RelationTuple[], orgId: string) =>
+  tuples.some((t) => t.namespace === 'organizations' && t.object === orgId && t.relation === 'admin');
 
 export async function resolveCaller(
   session: CallerSession,
@@ -35,18 +36,23 @@ export async function resolveCaller(
   allowlist: string[],
 ): Promise<Caller> {
   const tuples = await relations.list({ subject_id: session.identity.id });
-  const organisations = organisationsOf(catalogue, tuples);
-  const activeOrg = organisations[0];
-  const adminTuple =
-    activeOrg !== undefined &&
-    tuples.some((t) => t.namespace === 'organizations' && t.object === activeOrg.id && t.relation === 'admin');
+  const organisations = membershipsOf(tuples)
+    .map((id) => organisationIn(catalogue, id))
+    .sort((a, b) => a.label.localeCompare(b.label, 'nl'));
+  const record = settledRecord(session.identity.organisationRecord, tuples);
+  const activeOrg =
+    organisations.find((o) => o.id === record.active) ??
+    organisations.find((o) => o.id === record.home) ??
+    organisations[0];
   const allowed = allowlist.length === 0 || allowlist.includes(session.identity.traits.email.toLowerCase());
   return {
     session,
     tuples,
     organisations,
+    record,
+    homeOrgId: record.home,
     activeOrg,
-    isAdmin: adminTuple && allowed,
+    isAdmin: activeOrg !== undefined && administers(tuples, activeOrg.id) && allowed,
     aal2Required: organisations.some((o) => o.requiresAal2),
   };
 }

@@ -8,10 +8,6 @@ import { withinOrganisation } from './user-json.js';
 const isMemberVia = (tuples: RelationTuple[], orgId: string) =>
   tuples.some((t) => t.namespace === 'organizations' && t.object === orgId && MEMBERSHIP.has(t.relation));
 
-/** Whether the user's tuples make them a member of an organisation other than `orgId`. */
-export const belongsElsewhere = (tuples: RelationTuple[], orgId: string) =>
-  tuples.some((t) => t.namespace === 'organizations' && t.object !== orgId && MEMBERSHIP.has(t.relation));
-
 /** The target's tuples, after checking that the target is a member of the organisation (404 otherwise). */
 export async function memberTuples(
   relations: RelationsPort,
@@ -40,7 +36,15 @@ export interface RequestedPermission {
  * organisation and `issuer` on its catalogued data roles. Anything else refuses the whole request (403).
  */
 export function tuplesFor(org: Organisation, userId: string, requested: RequestedPermission[]): RelationTuple[] {
-  const tuples: RelationTuple[] = [];
+  return permittedRelations(org, requested).map((relation) => ({ ...relation, subject_id: userId }));
+}
+
+/** The relations of `tuplesFor` before anyone is named (a new account, an invitation); refuses the same way. */
+export function permittedRelations(
+  org: Organisation,
+  requested: RequestedPermission[],
+): { namespace: string; object: string; relation: string }[] {
+  const tuples: { namespace: string; object: string; relation: string }[] = [];
   for (const item of requested) {
     const { namespace, object, relation } = item;
     const orgTuple =
@@ -50,12 +54,7 @@ export function tuplesFor(org: Organisation, userId: string, requested: Requeste
       relation === 'issuer' &&
       org.dataRoles.some((r) => dataRoleObject(r.id, org.id) === object);
     if (!orgTuple && !roleTuple) throw errors.forbiddenTuple();
-    tuples.push({
-      namespace: namespace as string,
-      object: object as string,
-      relation: relation as string,
-      subject_id: userId,
-    });
+    tuples.push({ namespace: namespace as string, object: object as string, relation: relation as string });
   }
   return tuples;
 }

@@ -1,5 +1,6 @@
 import type { RelationTuple } from '@portaal/relations';
 import { dataRoleObject, type Organisation } from '../catalogue/catalogue.js';
+import type { Invitation } from '../invitations/invitation-store.js';
 import type { UserIdentity } from '../ports.js';
 
 export interface Permission extends RelationTuple {
@@ -43,11 +44,32 @@ export function permissionsWithin(tuples: RelationTuple[], org: Organisation): P
 }
 
 export function userJson(identity: UserIdentity, tuples: RelationTuple[], org: Organisation) {
+  // The organisation record is the server's bookkeeping; `home` and whoami's fields say what a client needs.
+  const { organisationRecord: _record, ...user } = identity;
   const permissions = permissionsWithin(tuples, org);
   const administrator = permissions.some((p) => p.namespace === 'organizations' && p.relation === 'admin');
   return {
-    ...identity,
+    ...user,
     permissions,
     userType: administrator ? { id: 'administrator', label: 'Beheerder' } : { id: 'analyst', label: 'Medewerker' },
+  };
+}
+
+/**
+ * A member as an administrator sees them: `home` says whether this organisation is the person's home; a guest
+ * organisation sees no credentials (docs/organisations.md).
+ */
+export function memberJson(identity: UserIdentity, tuples: RelationTuple[], org: Organisation) {
+  const home = (identity.organisationRecord.home ?? org.id) === org.id;
+  return { ...userJson({ ...identity, credentials: home ? identity.credentials : [] }, tuples, org), home };
+}
+
+/** A person invited to join: the invited permissions, no credentials, and the invitation to withdraw. */
+export function invitedJson(identity: UserIdentity, invitation: Invitation, org: Organisation) {
+  const tuples = invitation.relations.map((t) => ({ ...t, subject_id: identity.id }));
+  return {
+    ...userJson({ ...identity, credentials: [] }, tuples, org),
+    home: false,
+    invitation: { id: invitation.id, expiresAt: invitation.expiresAt },
   };
 }

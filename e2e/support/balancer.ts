@@ -1,0 +1,59 @@
+import http from 'node:http';
+import { freePort } from './free-port.js';
+
+/**
+ * A small round-robin load balancer for tests: it sends each request to the next backend whose `/health/ready`
+ * answered 200 at the last check (every 100 ms), as a load balancer with a readiness probe does.
+ */
+export async function startBalancer(
+  backends: { publicUrl: string; adminUrl: string }[],
+): Promise<{ url: string; close(): Promise<void> }> {
+  const ready = new Set<number>(backends.map((_, index) => index));
+  const probe = setInterval(() => {
+    backends.forEach((backend, index) => {
+      fetch(`${backend.adminUrl}/health/ready`, { signal: AbortSignal.timeout(1_000) })
+        .then((answer) => (answer.ok ? ready.add(index) : ready.delete(index)))
+        .catch(() => ready.delete(index));
+    });
+  }, 100);
+  let next = 0;
+  const server = http.createServer((request, response) => {
+    const candidates = [...ready];
+    const chosen = candidates[next++ % Math.max(candidates.length, 1)];
+    if (chosen === undefined) {
+      response.writeHead(503).end('no backend ready');
+      return;
+    }
+    const upstream = new URL(backends[chosen]!.publicUrl);
+    const forwarded = http.request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: request.method,
+        path: request.url,
+        headers: { ...request.headers, host: upstream.host },
+        agent: false,
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    forwarded.on('error', (error) => {
+      if (!response.headersSent) response.writeHead(502);
+      response.end(`backend failed: ${error.message}`);
+    });
+    request.pipe(forwarded);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(probe);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
