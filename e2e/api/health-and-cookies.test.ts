@@ -1,8 +1,22 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 
 let portaal: Portaal;
 let behindTls: Portaal;
+
+/** A GET with the path exactly as given (fetch would normalise `//admin`), without following redirects. */
+function rawGet(base: string, path: string): Promise<{ status: number; location: string | undefined }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    http
+      .get({ hostname, port, path }, (response) => {
+        response.resume();
+        resolve({ status: response.statusCode ?? 0, location: response.headers.location });
+      })
+      .on('error', reject);
+  });
+}
 beforeAll(async () => {
   portaal = await startPortaal();
   behindTls = await startPortaal({
@@ -36,6 +50,34 @@ describe('health and metrics', () => {
     const response = await fetch(`${portaal.publicUrl}/admin/identities`, { redirect: 'manual' });
     expect(response.status).toBe(307);
     expect(response.headers.get('location')).toBe(`${portaal.adminUrl}/admin/identities`);
+  });
+
+  it.each(['//admin/identities', '///admin/identities?x=1', '/\\admin/identities'])(
+    'sends %s to the admin listener, never to another host',
+    async (path) => {
+      const { status, location } = await rawGet(portaal.publicUrl, path);
+      if (status === 307) expect(new URL(location!).origin).toBe(portaal.adminUrl);
+      else expect(status).toBe(404);
+    },
+  );
+});
+
+describe('security headers', () => {
+  it('sends nosniff on every answer: JSON, the web app, assets and errors', async () => {
+    for (const path of ['/sessions/whoami', '/api/config', '/login', '/self-service/login/api', '/nope.json']) {
+      const response = await fetch(`${portaal.publicUrl}${path}`);
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+    expect((await fetch(`${portaal.adminUrl}/health/ready`)).headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('sends Strict-Transport-Security for a year only when the public URL is https', async () => {
+    const secure = await fetch(`${behindTls.publicUrl}/api/config`);
+    expect(secure.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    expect((await fetch(`${behindTls.publicUrl}/login`)).headers.get('strict-transport-security')).toMatch(
+      /^max-age=31536000/,
+    );
+    expect((await fetch(`${portaal.publicUrl}/api/config`)).headers.get('strict-transport-security')).toBeNull();
   });
 });
 

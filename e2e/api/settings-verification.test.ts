@@ -40,10 +40,32 @@ describe('settings', () => {
     );
     expect(saved.state).toBe('success');
     expect(saved.ui.messages?.map((m) => m.id)).toEqual([1050001]);
+    // As Kratos >= 1.3 (settings/hook.go): a browser client is told where to go next, here the settings screen.
+    expect(saved.continue_with).toEqual([
+      { action: 'redirect_browser_to', redirect_browser_to: `${portaal.publicUrl}/settings?flow=${flow.id}` },
+    ]);
     expect((await browser.frontend.toSession()).identity?.traits.name).toEqual({
       first: 'Annemarie',
       last: 'de Vries',
     });
+  });
+
+  it('refuses a name with a direction override in the profile (4000004), leaving the name as it was', async () => {
+    const { user, browser } = await signedIn();
+    const flow = await browser.frontend.createBrowserSettingsFlow({});
+    const refused = await failure(
+      browser.frontend.updateSettingsFlow({
+        flow: flow.id,
+        updateSettingsFlowBody: {
+          method: 'profile',
+          traits: { email: user.email, name: { first: '\u202eevil\u202c', last: 'Jansen' } },
+          csrf_token: csrfTokenOf(flow),
+        },
+      }),
+    );
+    expect(refused.status).toBe(400);
+    expect(nodeNamed(refused.body, 'traits.name.first').messages.map((m: { id: number }) => m.id)).toEqual([4000004]);
+    expect((await browser.frontend.toSession()).identity?.traits.name).toEqual({ first: 'Anna', last: 'Jansen' });
   });
 
   it.each([
@@ -151,6 +173,12 @@ describe('notices of changes to the sign-in details', () => {
 });
 
 describe('verification', () => {
+  it('starts recovery and verification flows with their one method active, as Kratos does', async () => {
+    const browser = newBrowser(portaal.publicUrl);
+    expect((await browser.frontend.createBrowserRecoveryFlow({})).active).toBe('code');
+    expect((await browser.frontend.createBrowserVerificationFlow({})).active).toBe('code');
+  });
+
   it('verifies the address with the code from the mail', async () => {
     const identities = identityApi(portaal.adminUrl);
     const user = await createPasswordIdentity(identities);

@@ -3,7 +3,15 @@ import { startDeployment, type Deployment } from '../support/deployment.js';
 import { failure, newBrowser } from '../support/ory.js';
 import { uniqueEmail } from '../support/identities.js';
 import { attemptLogin } from '../support/flows.js';
-import { DEMO_PASSWORD, api, getJson, portaalCli, signInAtAal2, type Person } from '../support/portal-users.js';
+import {
+  DEMO_PASSWORD,
+  api,
+  databaseSnapshot,
+  getJson,
+  portaalCli,
+  signInAtAal2,
+  type Person,
+} from '../support/portal-users.js';
 
 let portaal: Deployment;
 let bea: Person;
@@ -82,6 +90,27 @@ describe('Users API for an administrator', () => {
       traits: { email: 'geen-adres', name: { first: 'A', last: 'B' } },
     });
     expect(badEmail.body.error.message).toBe('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.');
+  });
+
+  it('refuses names with control or direction-override characters, on create and on edit, writing nothing', async () => {
+    const email = uniqueEmail('bidi');
+    const before = await databaseSnapshot(portaal);
+    for (const first of ['\u202eevil\u202c', 'An\u0000na', 'An\u200bna']) {
+      const answer = await api(portaal, bea.browser, 'POST', '/users', {
+        traits: { email, name: { first, last: 'X' } },
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.message).toMatch(/^De naam bevat onzichtbare tekens/);
+    }
+    expect(await databaseSnapshot(portaal)).toBe(before);
+    const member = (await api(portaal, bea.browser, 'GET', '/users')).body.find(
+      (u: { traits: { email: string } }) => u.traits.email === 'medewerker@voorbeeldstad.nl',
+    );
+    const edit = await api(portaal, bea.browser, 'PUT', `/users/${member.id}`, {
+      traits: { ...member.traits, name: { first: 'Mees\u202e', last: member.traits.name.last } },
+    });
+    expect(edit.status).toBe(400);
+    expect(await databaseSnapshot(portaal)).toBe(before);
   });
 
   it('refuses permissions outside the organisation and writes nothing', async () => {

@@ -43,9 +43,15 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   const { db, idp } = product;
   const metrics = createMetrics();
 
+  const https = config.idp.publicUrl.protocol === 'https:';
   for (const app of [publicApp, adminApp]) {
     await app.register(formbody, { bodyLimit: BODY_LIMIT });
     await app.register(cookie);
+    // Every answer, JSON included: no content sniffing; behind https, browsers stay on https for a year.
+    app.addHook('onRequest', async (_request, reply) => {
+      void reply.header('X-Content-Type-Options', 'nosniff');
+      if (https) void reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    });
   }
   metrics.instrument(publicApp, 'public');
   metrics.instrument(adminApp, 'admin');

@@ -32,5 +32,6 @@ export {
   type IdentityRecord,
 } from './identities/identity-repository.js';
 export { normaliseEmail, validateTraits, type Traits } from './identities/identity-schema.js';
+export { hasHiddenCharacters } from './identities/hidden-characters.js';
 export { enqueueMail } from './courier/index.js';
 export { createRecoveryLink } from './flows/recovery/admin-recovery.js';

@@ -74,7 +74,9 @@ function registerFeaturesOff(app: FastifyInstance, services: IdpServices): void 
       .send(),
   );
   // Admin paths on the public port point to the admin listener (kratos-contract.md §13), never serve them.
-  app.all('/admin/*', async (request, reply) =>
-    reply.code(307).header('Location', new URL(request.url, services.ctx.config.adminUrl).toString()).send(),
-  );
+  // Leading slashes are collapsed first: `//admin/x` would otherwise resolve as the host `admin`.
+  app.all('/admin/*', async (request, reply) => {
+    const path = request.url.replace(/^[/\\]+/, '/');
+    return reply.code(307).header('Location', new URL(path, services.ctx.config.adminUrl).toString()).send();
+  });
 }

@@ -1,8 +1,13 @@
+import { hasHiddenCharacters } from './hidden-characters.js';
 import { messages, type UiText } from '../ui/messages.js';
 
-/** The `default` identity schema (kratos-contract.md §14), served at `/schemas`. */
+// No control or format characters (Unicode Cc, Cf) but the zero-width joiner, which emoji need; the joiner's place is
+// checked in code (hasHiddenCharacters), since a JSON-schema pattern cannot say it.
+const NAME_PATTERN = '^(?:[^\\p{Cc}\\p{Cf}]|\\u200d)*$';
+
 export const DEFAULT_SCHEMA_ID = 'default';
 
+/** The `default` identity schema (kratos-contract.md §14), served at `/schemas`. */
 export const identitySchema = {
   $id: 'https://schemas.datavoorzieningen.nl/identity/default.schema.json',
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -30,8 +35,8 @@ export const identitySchema = {
         name: {
           type: 'object',
           properties: {
-            first: { type: 'string', title: 'First Name', maxLength: 50 },
-            last: { type: 'string', title: 'Last Name', maxLength: 50 },
+            first: { type: 'string', title: 'First Name', maxLength: 50, pattern: NAME_PATTERN },
+            last: { type: 'string', title: 'Last Name', maxLength: 50, pattern: NAME_PATTERN },
           },
           additionalProperties: false,
         },
@@ -103,6 +108,8 @@ export function validateTraits(
           errors.push({ node: `traits.name.${key}`, message: messages.wrongType('string', typeOf(value)) });
         } else if ([...value].length > 50) {
           errors.push({ node: `traits.name.${key}`, message: messages.tooLong(50, [...value].length) });
+        } else if (hasHiddenCharacters(value)) {
+          errors.push({ node: `traits.name.${key}`, message: messages.patternMismatch(NAME_PATTERN) });
         } else {
           name[key] = value;
         }

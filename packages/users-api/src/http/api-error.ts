@@ -120,6 +120,13 @@ export const errors = {
       'First name and surname must be 1 to 50 characters.',
       'Vul de naam in van de gebruiker (1 tot 50 tekens).',
     ),
+  hiddenCharactersInName: () =>
+    new ApiError(
+      400,
+      'invalid_request',
+      'Names may not contain control or format characters.',
+      'De naam bevat onzichtbare tekens of tekens die de leesrichting omdraaien. Typ de naam opnieuw.',
+    ),
   emailInUse: () =>
     new ApiError(
       409,

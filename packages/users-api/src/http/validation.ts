@@ -1,8 +1,15 @@
+import { hasHiddenCharacters } from '@portaal/idp';
 import { z } from 'zod';
 import { errors } from './api-error.js';
 
 export const emailSchema = z.string().trim().toLowerCase().max(320).pipe(z.email());
-const name = z.string().trim().min(1).max(50);
+const HIDDEN_CHARACTERS = 'hidden characters';
+const name = z
+  .string()
+  .trim()
+  .min(1)
+  .max(50)
+  .refine((value) => !hasHiddenCharacters(value), HIDDEN_CHARACTERS);
 
 const traitsSchema = z.object({
   email: emailSchema,
@@ -40,7 +47,8 @@ export function parse<T>(schema: z.ZodType<T>, body: unknown): T {
       'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.',
     );
   }
-  if (path.startsWith('traits.name')) throw errors.invalidName();
+  if (path.startsWith('traits.name'))
+    throw issue.message === HIDDEN_CHARACTERS ? errors.hiddenCharactersInName() : errors.invalidName();
   throw errors.invalid(
     `The request body is invalid at ${path || 'the top level'}: ${issue.message}`,
     'Het verzoek is niet compleet of niet geldig.',

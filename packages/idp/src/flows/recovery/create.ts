@@ -27,6 +27,8 @@ export async function startRecoveryFlow(
     requestUrl: init.requestUrl,
     csrfToken: init.csrfToken,
     returnTo: init.returnTo,
+    // Kratos' NewFlow sets the one enabled method at once; Ory Elements needs it to pick the form.
+    active: 'code',
   });
   flow.ui.nodes = recoveryEmailNodes();
   if (init.message) addFlowMessage(flow.ui, init.message);

@@ -121,10 +121,11 @@ async function answerSuccess(
   flow.state = 'success';
   flow.ui.nodes = await settingsNodes(services, flow, identity, credentials);
   addFlowMessage(flow.ui, messages.changesSaved());
-  if (flow.returnTo) {
-    flow.internal.continue_with = [
-      { action: 'redirect_browser_to', redirect_browser_to: returnUrlOf(services, flow.returnTo) },
-    ];
+  // Kratos (settings/hook.go) tells browser clients where to go next: the return_to, else the settings UI with
+  // this flow; API clients get no redirect.
+  if (flow.type === 'browser') {
+    const next = flow.returnTo ? returnUrlOf(services, flow.returnTo) : flowUiUrl(services, flow);
+    flow.internal.continue_with = [{ action: 'redirect_browser_to', redirect_browser_to: next }];
   }
   await saveFlow(ctx.db.kysely, ctx.clock, flow);
   if (wantsRedirect(request, flow, true)) {

@@ -73,6 +73,8 @@ export async function startVerificationFlow(
     requestUrl: init.requestUrl,
     csrfToken: init.csrfToken,
     returnTo: init.returnTo,
+    // Kratos' NewFlow sets the one enabled method at once; Ory Elements needs it to pick the form.
+    active: 'code',
   });
   flow.ui.nodes = emailNodes();
   if (init.message) addFlowMessage(flow.ui, init.message);
