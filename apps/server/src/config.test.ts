@@ -51,6 +51,21 @@ describe('loadConfig', () => {
     expect(config.shutdown).toEqual({ drainMs: 5_000, timeoutMs: 15_000 });
   });
 
+  it("reads Kratos' UI locations for another UI, and leaves the portal's paths otherwise", () => {
+    expect(loadConfig(env()).idp.uiUrls).toEqual({});
+    const config = loadConfig(
+      env({
+        SELFSERVICE_FLOWS_LOGIN_UI_URL: 'https://ui.voorbeeldstad.nl/inloggen',
+        SELFSERVICE_DEFAULT_BROWSER_RETURN_URL: 'https://ui.voorbeeldstad.nl/',
+      }),
+    );
+    expect(config.idp.uiUrls?.login?.toString()).toBe('https://ui.voorbeeldstad.nl/inloggen');
+    expect(config.idp.uiUrls?.defaultReturn?.toString()).toBe('https://ui.voorbeeldstad.nl/');
+    expect(refusal({ SELFSERVICE_FLOWS_ERROR_UI_URL: 'fouten' })).toMatch(
+      /^SELFSERVICE_FLOWS_ERROR_UI_URL moet een volledige URL/,
+    );
+  });
+
   it('drains for the given time on SIGTERM, or not at all with 0', () => {
     expect(loadConfig(env({ SHUTDOWN_DRAIN: '0', SHUTDOWN_TIMEOUT: '30s' })).shutdown).toEqual({
       drainMs: 0,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { parseDuration, type IdpConfig } from '@portaal/idp';
+import { parseDuration, type IdpConfig, type UiScreen } from '@portaal/idp';
 
 export interface ServerConfig {
   host: string;
@@ -58,6 +58,25 @@ function url(name: string, raw: string): URL {
     throw new ConfigError(`${name} moet met http:// of https:// beginnen, maar is '${raw}'.`);
   }
   return parsed;
+}
+
+/** Kratos' own variables for the screens of another UI (`selfservice.flows.<flow>.ui_url` and the default return). */
+function uiUrls(env: Env): Partial<Record<UiScreen, URL>> {
+  const names: [UiScreen, string][] = [
+    ['login', 'SELFSERVICE_FLOWS_LOGIN_UI_URL'],
+    ['registration', 'SELFSERVICE_FLOWS_REGISTRATION_UI_URL'],
+    ['recovery', 'SELFSERVICE_FLOWS_RECOVERY_UI_URL'],
+    ['verification', 'SELFSERVICE_FLOWS_VERIFICATION_UI_URL'],
+    ['settings', 'SELFSERVICE_FLOWS_SETTINGS_UI_URL'],
+    ['error', 'SELFSERVICE_FLOWS_ERROR_UI_URL'],
+    ['defaultReturn', 'SELFSERVICE_DEFAULT_BROWSER_RETURN_URL'],
+  ];
+  const urls: Partial<Record<UiScreen, URL>> = {};
+  for (const [screen, name] of names) {
+    const value = optionalUrl(env, name);
+    if (value !== undefined) urls[screen] = new URL(value);
+  }
+  return urls;
 }
 
 function optionalUrl(env: Env, name: string): string | undefined {
@@ -250,6 +269,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
         hashQueueLimit: positiveInt(env, 'HASH_QUEUE_LIMIT', 64),
       },
       totpIssuer: read(env, 'TOTP_ISSUER') ?? publicUrl.hostname,
+      uiUrls: uiUrls(env),
     },
   };
 }

@@ -36,7 +36,14 @@ export interface IdpConfig {
   };
   /** Issuer shown in authenticator apps. */
   totpIssuer: string;
+  /**
+   * Where the flows' screens live, as Kratos' `selfservice.flows.<flow>.ui_url`, `selfservice.flows.error.ui_url`
+   * and `selfservice.default_browser_return_url`; each left out is the portal's own path on the public URL.
+   */
+  uiUrls?: Partial<Record<UiScreen, URL>>;
 }
+
+export type UiScreen = keyof typeof UI_PATHS;
 
 export const UI_PATHS = {
   login: '/login',

@@ -1,4 +1,4 @@
-export type { IdpConfig } from './config.js';
+export type { IdpConfig, UiScreen } from './config.js';
 export { UI_PATHS } from './config.js';
 export type { IdpContext } from './context.js';
 export type { AuthEvent, AuthEventListener } from './events.js';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { IdpServices } from '../services.js';
-import { validateReturnTo } from '../http/return-to.js';
+import { uiUrl, validateReturnTo } from '../http/return-to.js';
 
 export type Query = Record<string, string | undefined>;
 
@@ -29,5 +29,5 @@ export function returnToOf(services: IdpServices, query: Query): string | null {
 export function returnUrlOf(services: IdpServices, returnTo: string | null): string {
   const { config } = services.ctx;
   if (returnTo) return validateReturnTo(config, returnTo).toString();
-  return new URL('/permissies', config.publicUrl).toString();
+  return uiUrl(config, 'defaultReturn');
 }

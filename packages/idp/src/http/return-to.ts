@@ -1,5 +1,5 @@
 import type { IdpConfig } from '../config.js';
-import { UI_PATHS } from '../config.js';
+import { UI_PATHS, type UiScreen } from '../config.js';
 import { HttpError } from '../errors/herodot.js';
 
 const returnToForbidden = (value: string) =>
@@ -44,8 +44,8 @@ function matches(entry: URL, target: URL): boolean {
   );
 }
 
-export const uiUrl = (config: IdpConfig, path: keyof typeof UI_PATHS, query?: Record<string, string>): string => {
-  const url = new URL(UI_PATHS[path], config.publicUrl);
+export const uiUrl = (config: IdpConfig, path: UiScreen, query?: Record<string, string>): string => {
+  const url = new URL(config.uiUrls?.[path] ?? new URL(UI_PATHS[path], config.publicUrl));
   for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
   return url.toString();
 };
