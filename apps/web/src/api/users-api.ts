@@ -31,6 +31,34 @@ export async function usersApi<T>(
   return body as T;
 }
 
+/** The Dutch reason the Users API gives for a refusal, if it gave one. */
+export const reasonOf = (error: unknown) =>
+  error instanceof UsersApiError ? error.body?.error?.message || undefined : undefined;
+
+/** Makes another of the person's organisations the one they work for. */
+export const switchOrganisation = (organisation: string) =>
+  usersApi<{ activeOrg: { id: string; label: string } }>('/users/active-organisation', {
+    method: 'PUT',
+    body: { organisation },
+  });
+
+/** The invited person consents: they become a member with the invited data roles. */
+export const acceptInvitation = (id: string) =>
+  usersApi<{ organisation: { id: string; label: string } }>(`/invitations/${encodeURIComponent(id)}/accept`, {
+    method: 'POST',
+  });
+
+export const declineInvitation = (id: string) =>
+  usersApi<void>(`/invitations/${encodeURIComponent(id)}/decline`, { method: 'POST' });
+
+/** The person leaves an organisation other than their home. */
+export const leaveOrganisation = (organisation: string) =>
+  usersApi<void>(`/users/organisations/${encodeURIComponent(organisation)}`, { method: 'DELETE' });
+
+/** An administrator of the inviting organisation takes an invitation back. */
+export const withdrawInvitation = (id: string) =>
+  usersApi<void>(`/invitations/${encodeURIComponent(id)}`, { method: 'DELETE' });
+
 export interface Permission {
   namespace: string;
   object: string;
@@ -50,6 +78,33 @@ export interface PortalUser {
   verified: boolean;
   permissions: Permission[];
   userType: { id: 'administrator' | 'analyst'; label: string };
+  /** False for a guest: the account belongs to another organisation, which alone changes it (docs/organisations.md). */
+  home?: boolean;
+  /** A pending invitation: the person is not a member yet; the permissions are the invited ones. */
+  invitation?: { id: string; expiresAt: string };
+}
+
+/** One of the organisations the signed-in person belongs to (whoami's `organisations`, sorted by label). */
+export interface Membership {
+  id: string;
+  label: string;
+  isAdmin: boolean;
+  requiresAal2: boolean;
+  /** The organisation that created the account and alone changes it. */
+  home: boolean;
+  /** The organisation the person works for now: `activeOrg` and `isAdmin` describe it. */
+  active: boolean;
+}
+
+/** An invitation waiting for the signed-in person's consent. */
+export interface PendingInvitation {
+  id: string;
+  organisation: { id: string; label: string };
+  /** The e-mail address of the administrator who invited. */
+  invitedBy: string;
+  isAdmin: boolean;
+  dataRoles: { roleId: string; label: string }[];
+  expiresAt: string;
 }
 
 export interface CurrentUser {
@@ -60,6 +115,10 @@ export interface CurrentUser {
   isAdmin: boolean;
   authenticator_assurance_level: 'aal0' | 'aal1' | 'aal2';
   aal2Required: boolean;
+  // Optional: a server from before people could belong to several organisations leaves these out.
+  homeOrganisation?: string | null;
+  organisations?: Membership[];
+  invitations?: PendingInvitation[];
 }
 
 /**

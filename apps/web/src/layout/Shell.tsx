@@ -4,9 +4,14 @@ import { useCurrentUser, useOrganisationAdmins, usePortalConfig } from '../api/q
 import { secondFactorGate } from '../api/users-api';
 import { MobileNav, type NavItem } from './MobileNav';
 import { IdleWarning } from '../sessions/IdleWarning';
+import { InvitationNotice } from '../organisations/InvitationNotice';
+import { OrganisationSwitcher } from '../organisations/OrganisationSwitcher';
 import { keepReturnTo } from './return-to';
 
-/** The sidebar layout of spec §2: who is signed in, the four links, questions and feedback addresses. */
+/**
+ * The sidebar layout of spec §2: who is signed in, the four links, questions and feedback addresses; for people in
+ * several organisations the switch between them, and above the content the invitations waiting for an answer.
+ */
 export function Shell({ children }: { children: ReactNode }) {
   const location = useLocation();
   const user = useCurrentUser();
@@ -54,6 +59,7 @@ export function Shell({ children }: { children: ReactNode }) {
               Je bent ingelogd{me.isAdmin ? ' als beheerder' : ''} voor {org.label}
             </p>
           )}
+          <OrganisationSwitcher organisations={me.organisations ?? []} />
         </div>
         <nav aria-label="Hoofdmenu">
           <ul>
@@ -93,7 +99,10 @@ export function Shell({ children }: { children: ReactNode }) {
           </section>
         )}
       </aside>
-      {children}
+      <div className="dvp-content">
+        <InvitationNotice invitations={me.invitations ?? []} />
+        {children}
+      </div>
       <MobileNav items={navItems} />
       <IdleWarning />
     </div>

@@ -11,7 +11,10 @@ interface ConfirmDialogProps {
   onClose(): void;
 }
 
-/** A modal confirmation (block, unblock, delete, reset 2FA): focus moves in, is trapped, and returns on close. */
+/**
+ * A modal confirmation (block, unblock, delete, reset 2FA, withdraw an invitation, leave an organisation): focus moves
+ * in, is trapped, and returns on close.
+ */
 export function ConfirmDialog({ title, children, confirmLabel, danger, busy, onConfirm, onClose }: ConfirmDialogProps) {
   return (
     <ModalOverlay className="dvp-modal-overlay" isOpen isDismissable onOpenChange={(open) => !open && onClose()}>

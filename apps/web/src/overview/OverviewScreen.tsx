@@ -3,7 +3,14 @@ import { Navigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button as AriaButton, Tooltip, TooltipTrigger } from 'react-aria-components';
 import { useCurrentUser, usePortalConfig } from '../api/queries';
-import { secondFactorGate, usersApi, UsersApiError, type PortalUser } from '../api/users-api';
+import {
+  reasonOf,
+  secondFactorGate,
+  usersApi,
+  UsersApiError,
+  withdrawInvitation,
+  type PortalUser,
+} from '../api/users-api';
 import { downloadFile } from '../components/download';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useToast } from '../components/Toasts';
@@ -16,7 +23,7 @@ import { usersCsv, usersCsvName } from './users-csv';
 
 type Action =
   | { kind: 'new' }
-  | { kind: 'edit' | 'block' | 'unblock' | 'delete' | 'reset'; user: PortalUser }
+  | { kind: 'edit' | 'block' | 'unblock' | 'delete' | 'reset' | 'withdraw'; user: PortalUser }
   | undefined;
 
 function RowAction({ label, onPress }: { label: string; onPress(): void }) {
@@ -42,6 +49,12 @@ function EmailAddress({ address }: { address: string }) {
     </>
   );
 }
+
+/** The server's Dutch reason for a refusal, or the portal's own text when it gives none. */
+const orReason = (fallback: string) => (error: unknown) => reasonOf(error) ?? fallback;
+
+/** A guest: a member whose account another organisation (its home) keeps; here only its roles change. */
+const isGuest = (user: PortalUser) => user.home === false && !user.invitation;
 
 /** The administrators' user overview at `/` (spec §2): sort, search, the six columns and the row actions. */
 export default function OverviewScreen() {
@@ -94,13 +107,20 @@ export default function OverviewScreen() {
     toast({ title: message, variant: 'success' });
     await queryClient.invalidateQueries({ queryKey: ['users'] });
   };
-  async function run(work: () => Promise<unknown>, success: string, failure: string, notFound = failure) {
+  /** `failure` as text for the spec's fixed messages; as `orReason` for the server's Dutch reason when it gives one. */
+  async function run(
+    work: () => Promise<unknown>,
+    success: string,
+    failure: string | ((error: unknown) => string),
+    notFound = failure,
+  ) {
     setBusy(true);
     try {
       await work();
       await done(success);
     } catch (error) {
-      toast({ title: error instanceof UsersApiError && error.status === 404 ? notFound : failure, variant: 'error' });
+      const message = error instanceof UsersApiError && error.status === 404 ? notFound : failure;
+      toast({ title: typeof message === 'function' ? message(error) : message, variant: 'error' });
     } finally {
       setBusy(false);
     }
@@ -208,6 +228,13 @@ export default function OverviewScreen() {
                     <td>
                       {fullName(user)}
                       {user.state === 'inactive' && <span className="dvp-visually-hidden"> (geblokkeerd)</span>}
+                      {user.invitation && (
+                        <>
+                          <span className="dvp-row-state">Uitgenodigd</span>
+                          <span className="dvp-row-note">Geldig tot {longDate(user.invitation.expiresAt)}</span>
+                        </>
+                      )}
+                      {isGuest(user) && <span className="dvp-row-note">Account van een andere organisatie</span>}
                     </td>
                     <td>
                       <EmailAddress address={user.traits.email} />
@@ -222,19 +249,28 @@ export default function OverviewScreen() {
                     <td>{longDate(user.created_at)}</td>
                     <td>
                       <div className="dvp-row-actions">
-                        {user.credentials.includes('totp') && (
-                          <RowAction label="Reset 2FA" onPress={() => open({ kind: 'reset', user })} />
-                        )}
-                        <RowAction label="Bewerken" onPress={() => open({ kind: 'edit', user })} />
-                        {/* Nobody blocks or deletes themselves; the server refuses it too. */}
-                        {user.id !== me.data.identity.id &&
-                          (user.state === 'inactive' ? (
-                            <RowAction label="Deblokkeer" onPress={() => open({ kind: 'unblock', user })} />
-                          ) : (
-                            <RowAction label="Blokkeer" onPress={() => open({ kind: 'block', user })} />
-                          ))}
-                        {user.id !== me.data.identity.id && (
-                          <RowAction label="Verwijderen" onPress={() => open({ kind: 'delete', user })} />
+                        {user.invitation ? (
+                          // Not a member yet: the invitation is all there is to take back.
+                          <RowAction label="Uitnodiging intrekken" onPress={() => open({ kind: 'withdraw', user })} />
+                        ) : (
+                          <>
+                            {/* The account itself (second factor, blocking) is for its home organisation only. */}
+                            {!isGuest(user) && user.credentials.includes('totp') && (
+                              <RowAction label="Reset 2FA" onPress={() => open({ kind: 'reset', user })} />
+                            )}
+                            <RowAction label="Bewerken" onPress={() => open({ kind: 'edit', user })} />
+                            {/* Nobody blocks or deletes themselves; the server refuses it too. */}
+                            {user.id !== me.data.identity.id &&
+                              !isGuest(user) &&
+                              (user.state === 'inactive' ? (
+                                <RowAction label="Deblokkeer" onPress={() => open({ kind: 'unblock', user })} />
+                              ) : (
+                                <RowAction label="Blokkeer" onPress={() => open({ kind: 'block', user })} />
+                              ))}
+                            {user.id !== me.data.identity.id && (
+                              <RowAction label="Verwijderen" onPress={() => open({ kind: 'delete', user })} />
+                            )}
+                          </>
                         )}
                       </div>
                     </td>
@@ -316,7 +352,50 @@ export default function OverviewScreen() {
             <p className="utrecht-paragraph">Weet je zeker dat je de gebruiker wil deblokkeren?</p>
           </ConfirmDialog>
         )}
-        {action?.kind === 'delete' && (
+        {action?.kind === 'delete' && isGuest(action.user) && (
+          <ConfirmDialog
+            title="Gebruiker uit je organisatie verwijderen"
+            confirmLabel="Verwijderen"
+            danger
+            busy={busy}
+            onClose={close}
+            onConfirm={() =>
+              void run(
+                () => usersApi(`/users?id=${action.user.id}`, { method: 'DELETE' }),
+                'Gebruiker uit je organisatie verwijderd.',
+                orReason('Fout opgetreden bij verwijderen gebruiker.'),
+              )
+            }
+          >
+            <p className="utrecht-paragraph">
+              Weet je zeker dat je {fullName(action.user)} uit je organisatie wilt verwijderen? Het account blijft
+              bestaan voor de andere organisatie(s).
+            </p>
+          </ConfirmDialog>
+        )}
+        {action?.kind === 'withdraw' && action.user.invitation && (
+          <ConfirmDialog
+            title="Uitnodiging intrekken"
+            confirmLabel="Intrekken"
+            danger
+            busy={busy}
+            onClose={close}
+            onConfirm={() =>
+              void run(
+                () => withdrawInvitation(action.user.invitation!.id),
+                'Uitnodiging ingetrokken.',
+                orReason('Intrekken van de uitnodiging is niet gelukt. Probeer het later nog eens.'),
+              )
+            }
+          >
+            <p className="utrecht-paragraph">
+              Weet je zeker dat je de uitnodiging van {fullName(action.user)} ({action.user.traits.email}) wilt
+              intrekken? De uitnodiging vervalt dan en {fullName(action.user)} wordt geen lid van{' '}
+              {me.data.activeOrg?.label}.
+            </p>
+          </ConfirmDialog>
+        )}
+        {action?.kind === 'delete' && !isGuest(action.user) && (
           <ConfirmDialog
             title="Gebruiker verwijderen"
             confirmLabel="Verwijderen"

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
-import { usersApi, UsersApiError, type CurrentUser, type PortalUser } from '../api/users-api';
+import { reasonOf, usersApi, UsersApiError, type CurrentUser, type PortalUser } from '../api/users-api';
 import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
 import { TextField } from '../components/TextField';
 
@@ -36,9 +36,18 @@ interface UserFormDialogProps {
   onError(message: string): void;
 }
 
-/** New user and edit user (spec §2, §4, §5): the e-mail check on blur, data roles, the administrator option. */
+/** The answer to a new user with the address of someone who is not a member yet: an invitation, to be accepted. */
+const isInvitation = (answer: unknown): answer is { invitation: { id: string } } =>
+  typeof answer === 'object' && answer !== null && 'invitation' in answer;
+
+/**
+ * New user and edit user (spec §2, §4, §5): the e-mail check on blur, data roles, the administrator option. A guest
+ * (an account another organisation keeps, docs/organisations.md) keeps its names and address: only this
+ * organisation's data roles and administrator flag change.
+ */
 export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormDialogProps) {
   const mode = user ? 'edit' : 'create';
+  const guest = user?.home === false;
   const org = me.activeOrg!;
   const [exists, setExistsState] = useState<boolean>();
   const [checkFailed, setCheckFailed] = useState(false);
@@ -51,7 +60,7 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
   const roles = (user?.permissions ?? []).filter((p) => p.namespace === 'subdivisions').map((p) => p.roleId ?? '');
   const form = useForm<z.input<ReturnType<typeof schemaFor>>, unknown, Values>({
     resolver: (values, context, options) =>
-      zodResolver(schemaFor(mode, existsRef.current === true))(values, context, options),
+      zodResolver(schemaFor(mode, existsRef.current === true || guest))(values, context, options),
     // The error summary takes the focus instead (GOV.UK pattern).
     shouldFocusError: false,
     defaultValues: {
@@ -93,27 +102,35 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
         const traits = existing
           ? { email: values.email }
           : { email: values.email, name: { first: values.firstName, last: values.surname } };
+        let answer: unknown;
         try {
-          await usersApi('/users', { method: 'POST', body: { traits, permissions: permissionsOf(values) } });
+          answer = await usersApi('/users', { method: 'POST', body: { traits, permissions: permissionsOf(values) } });
         } catch (error) {
           if (!existing) throw error;
-          const reason = error instanceof UsersApiError ? error.body?.error?.message : undefined;
-          return onError(reason ?? 'Kon momenteel de gebruiker niet updaten. Probeer het later nog eens.');
+          return onError(reasonOf(error) ?? 'Kon momenteel de gebruiker niet updaten. Probeer het later nog eens.');
         }
+        // 202: the address belongs to someone who is not a member yet, who has to consent first.
+        if (isInvitation(answer))
+          return onDone(`Uitnodiging verstuurd. ${values.email} moet de uitnodiging eerst accepteren.`);
         return onDone(existing ? 'Bestaande gebruiker aangepast' : 'Nieuwe gebruiker aangemaakt');
       }
       const target = user!;
-      try {
-        await usersApi(`/users/${target.id}`, {
-          method: 'PUT',
-          body: {
-            schema_id: target.schema_id,
-            state: target.state,
-            traits: { email: values.email, name: { first: values.firstName, last: values.surname } },
-          },
-        });
-      } catch {
-        return onError('Kon gebruiker niet bewerken');
+      // Only a change of the person is sent: a guest's never is (its home organisation alone changes it).
+      const traits = { email: values.email, name: { first: values.firstName, last: values.surname } };
+      const changed =
+        !guest &&
+        (traits.email !== target.traits.email ||
+          traits.name.first !== target.traits.name.first ||
+          traits.name.last !== target.traits.name.last);
+      if (changed) {
+        try {
+          await usersApi(`/users/${target.id}`, {
+            method: 'PUT',
+            body: { schema_id: target.schema_id, state: target.state, traits },
+          });
+        } catch {
+          return onError('Kon gebruiker niet bewerken');
+        }
       }
       try {
         // Existing data roles and the administrator relation are removed before the chosen ones are added (spec §7).
@@ -135,9 +152,8 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
       }
       onDone('Gebruiker aangepast');
     } catch (error) {
-      const reason = error instanceof UsersApiError ? error.body?.error?.message : undefined;
       onError(
-        reason ??
+        reasonOf(error) ??
           'Fout bij het aanmaken van een nieuwe gebruiker. Als dit aanhoudt, neem dan contact op met een systeem beheerder.',
       );
     }
@@ -162,41 +178,47 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
               messages={messagesOf(errors, ['email', 'firstName', 'surname'])}
               focusOn={form.formState.submitCount}
             />
-            <TextField
-              label="E-mailadres"
-              type="email"
-              autoComplete="off"
-              error={errors.email?.message}
-              description={
-                exists === true
-                  ? 'Deze gebruiker heeft al een account.'
-                  : exists === false
-                    ? 'E-mailadres is nog niet in gebruik.'
-                    : checkFailed
-                      ? 'Kon momenteel de gebruiker niet ophalen. Probeer het later nog eens.'
-                      : undefined
-              }
-              readOnly={exists === true}
-              {...emailField}
-              onBlur={(event) => {
-                void emailField.onBlur(event);
-                void checkEmail(event.target.value);
-              }}
-            />
-            <TextField
-              label="Voornaam"
-              autoComplete="off"
-              disabled={exists === true}
-              error={errors.firstName?.message}
-              {...form.register('firstName')}
-            />
-            <TextField
-              label="Achternaam"
-              autoComplete="off"
-              disabled={exists === true}
-              error={errors.surname?.message}
-              {...form.register('surname')}
-            />
+            {guest ? (
+              <GuestDetails user={user!} organisation={org.label} />
+            ) : (
+              <>
+                <TextField
+                  label="E-mailadres"
+                  type="email"
+                  autoComplete="off"
+                  error={errors.email?.message}
+                  description={
+                    exists === true
+                      ? 'Deze gebruiker heeft al een account.'
+                      : exists === false
+                        ? 'E-mailadres is nog niet in gebruik.'
+                        : checkFailed
+                          ? 'Kon momenteel de gebruiker niet ophalen. Probeer het later nog eens.'
+                          : undefined
+                  }
+                  readOnly={exists === true}
+                  {...emailField}
+                  onBlur={(event) => {
+                    void emailField.onBlur(event);
+                    void checkEmail(event.target.value);
+                  }}
+                />
+                <TextField
+                  label="Voornaam"
+                  autoComplete="off"
+                  disabled={exists === true}
+                  error={errors.firstName?.message}
+                  {...form.register('firstName')}
+                />
+                <TextField
+                  label="Achternaam"
+                  autoComplete="off"
+                  disabled={exists === true}
+                  error={errors.surname?.message}
+                  {...form.register('surname')}
+                />
+              </>
+            )}
             <fieldset className="utrecht-form-fieldset">
               <legend className="utrecht-form-fieldset__legend">Datarollen</legend>
               <p className="utrecht-paragraph">
@@ -246,5 +268,25 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
         </Dialog>
       </Modal>
     </ModalOverlay>
+  );
+}
+
+/** A guest's names and address, as text: they are not this organisation's to change, and say so. */
+function GuestDetails({ user, organisation }: { user: PortalUser; organisation: string }) {
+  return (
+    <div className="dvp-read-only">
+      <p className="utrecht-paragraph">
+        Dit account hoort bij een andere organisatie. Alleen die organisatie past de naam en het e-mailadres aan. Hier
+        pas je de datarollen en de beheerdersrol bij {organisation} aan.
+      </p>
+      <dl>
+        <dt>E-mailadres</dt>
+        <dd>{user.traits.email}</dd>
+        <dt>Voornaam</dt>
+        <dd>{user.traits.name.first}</dd>
+        <dt>Achternaam</dt>
+        <dd>{user.traits.name.last}</dd>
+      </dl>
+    </div>
   );
 }

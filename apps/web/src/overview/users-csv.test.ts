@@ -13,6 +13,8 @@ const user = (overrides: Partial<PortalUser> & { first: string; last: string; em
   verified: overrides.verified ?? true,
   permissions: overrides.permissions ?? [],
   userType: overrides.userType ?? { id: 'analyst', label: 'Medewerker' },
+  ...(overrides.home !== undefined ? { home: overrides.home } : {}),
+  ...(overrides.invitation ? { invitation: overrides.invitation } : {}),
 });
 
 describe('usersCsv', () => {
@@ -73,6 +75,33 @@ describe('usersCsv', () => {
     const rows = Papa.parse<string[]>(csv.slice(1).trim(), { delimiter: ';' }).data;
     expect(rows[2]!.slice(0, 2)).toEqual([`'=HYPERLINK("https://kwaad.example")`, `'@Bakker`]);
     expect(rows[2]!.slice(5)).toEqual(['2025-12-31', 'geblokkeerd', 'nee', 'nee']);
+  });
+});
+
+describe('usersCsv of people from other organisations', () => {
+  it('says invited for an invitation and leaves the authenticator app empty for guests and invited people', () => {
+    const rows = Papa.parse<string[]>(
+      usersCsv([
+        user({ first: 'Gast', last: 'Elders', email: 'gast@dego.nl', home: false }),
+        user({
+          first: 'Ina',
+          last: 'Uitgenodigd',
+          email: 'ina@dego.nl',
+          home: false,
+          credentials: [],
+          invitation: { id: 'i1', expiresAt: '2026-11-26T15:00:00Z' },
+        }),
+        user({ first: 'Thuis', last: 'Lid', email: 'thuis@voorbeeldstad.nl', home: true }),
+      ])
+        .slice(1)
+        .trim(),
+      { delimiter: ';' },
+    ).data;
+    expect(rows.slice(1).map((row) => row.slice(6))).toEqual([
+      ['actief', '', 'ja'],
+      ['uitgenodigd', '', 'ja'],
+      ['actief', 'nee', 'ja'],
+    ]);
   });
 });
 

@@ -21,8 +21,9 @@ export function usersCsv(users: PortalUser[]): string {
       .map((p) => p.label)
       .join(', '),
     day(new Date(user.created_at)),
-    user.state === 'inactive' ? 'geblokkeerd' : 'actief',
-    yesNo(user.credentials.includes('totp')),
+    user.invitation ? 'uitgenodigd' : user.state === 'inactive' ? 'geblokkeerd' : 'actief',
+    // Another organisation's account (a guest, or someone invited) shows no credentials here: left empty, not 'nee'.
+    user.home === false || user.invitation ? '' : yesNo(user.credentials.includes('totp')),
     yesNo(user.verified),
   ]);
   const fields = [

@@ -20,6 +20,7 @@ import { RecoveredPasswordView } from './RecoveredPasswordView';
 import { RestartNotice, withNotice } from '../components/RestartNotice';
 import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
 import { OtherSessions } from '../sessions/OtherSessions';
+import { OrganisationsSection } from '../organisations/OrganisationsSection';
 
 /** The fields in the order of the form; 'root' holds 'Geen van de velden is aangepast.'. */
 const SUMMARY_FIELDS = ['firstName', 'lastName', 'email', 'password', 'confirmPassword', 'root'] as const;
@@ -33,7 +34,10 @@ const nodeErrors = (flow: SettingsFlow | undefined, name: string) =>
     .filter((n) => n.attributes.name === name)
     .flatMap((n) => n.messages.filter((m) => m.type === 'error').map(translate))[0];
 
-/** /settings: name, e-mail and password (spec §2, validated as spec §5 says), and the way to the 2FA app screen. */
+/**
+ * /settings: name, e-mail and password (spec §2, validated as spec §5 says), the way to the 2FA app screen, the
+ * person's organisations and invitations (docs/organisations.md) and the sessions on other devices.
+ */
 export default function SettingsScreen() {
   const [params] = useSearchParams();
   const flowId = params.get('flow');
@@ -221,6 +225,7 @@ function AccountSettings() {
             Terug naar overzicht - bewerkingen worden niet opgeslagen
           </Link>
         </form>
+        <OrganisationsSection />
         <OtherSessions />
       </main>
     </Shell>

@@ -1,0 +1,40 @@
+import { useEffect, useRef } from 'react';
+import { useLocation } from 'react-router';
+import { useCurrentUser } from '../api/queries';
+import { InvitationList } from './InvitationList';
+import { MembershipList } from './MembershipList';
+
+/** The address of this section (/settings#organisaties), where the invitation notice above every page leads. */
+const ANCHOR = 'organisaties';
+
+/**
+ * On /settings ('Account instellingen'): the person's organisations, leaving one, and the invitations waiting for an
+ * answer. Arriving by the notice's link (#organisaties) brings the focus here; after an answer or leaving, the focus
+ * comes back to the heading, since the buttons pressed are gone.
+ */
+export function OrganisationsSection() {
+  const user = useCurrentUser();
+  const location = useLocation();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const focusHeading = () => window.requestAnimationFrame(() => heading.current?.focus());
+
+  // Each arrival by the link counts, also a second one while the person is on this page already.
+  const arrival = location.hash === `#${ANCHOR}` ? location.key : undefined;
+  const present = Boolean(user.data?.organisations);
+  useEffect(() => {
+    if (present && arrival) heading.current?.focus();
+  }, [present, arrival]);
+
+  const organisations = user.data?.organisations;
+  if (!organisations) return null;
+  const invitations = user.data?.invitations ?? [];
+  return (
+    <section id={ANCHOR} aria-labelledby="dvp-organisaties">
+      <h2 id="dvp-organisaties" className="utrecht-heading-2" tabIndex={-1} ref={heading}>
+        Organisaties
+      </h2>
+      <MembershipList organisations={organisations} onLeft={focusHeading} />
+      <InvitationList invitations={invitations} onAnswered={focusHeading} />
+    </section>
+  );
+}

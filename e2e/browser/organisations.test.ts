@@ -1,0 +1,224 @@
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { api, DEMO_PASSWORD, signInAtAal2 } from '../support/portal-users.js';
+import { useJourney } from './support/journey.js';
+import { sidebar } from './support/people.js';
+import { cli, enterTotpCode, expectAccessible, rowOf, signInWithPassword } from './support/pages.js';
+
+// The demo installation: Bea is the administrator of Gemeente Voorbeeldstad; DEGO needs no second factor.
+const journey = useJourney({ args: ['--demo'] });
+const BEA = { email: 'beheerder@voorbeeldstad.nl', password: DEMO_PASSWORD };
+const DEGO_ADMIN = { email: 'beheer@dego.nl', password: 'Duinen-Dijk-Polder-58' };
+const VOORBEELDSTAD_ADMIN = { email: 'tweede.beheerder@voorbeeldstad.nl', password: 'Kade-Brug-Sluis-Molen-93' };
+const DEGO = 'DEGO (Data-ecosysteem Gemeentelijke Overheid)';
+const PHONE = { width: 375, height: 740 };
+/** Set JOURNEY_SCREENSHOTS to a folder to keep a picture of each state, to look at by eye. */
+const SCREENSHOTS = process.env.JOURNEY_SCREENSHOTS;
+
+/** Pictures of the page as it is, and at 375 px wide when it is wider now. */
+async function shoot(page: Page, name: string) {
+  if (!SCREENSHOTS) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+  const size = page.viewportSize();
+  if (!size || size.width <= PHONE.width) return;
+  await page.setViewportSize(PHONE);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}-375.png`, fullPage: true });
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}-375-window.png` });
+  await page.setViewportSize(size);
+}
+
+/** No sideways scrolling: the page is no wider than the window. */
+const fitsWidth = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+
+const signedInAs = (page: Page, text: string) => sidebar(page).getByText(text, { exact: true }).waitFor();
+
+async function switchTo(page: Page, label: string) {
+  await sidebar(page).getByLabel('Wissel van organisatie').selectOption({ label });
+  await sidebar(page).getByRole('button', { name: 'Wisselen' }).click();
+}
+
+describe('journey 16: a person in two organisations', () => {
+  it('is invited by another organisation, accepts, switches back and forth, and each organisation sees its own part', async () => {
+    cli(journey.portaal, [
+      'user',
+      'create',
+      '--email',
+      DEGO_ADMIN.email,
+      '--first-name',
+      'Daan',
+      '--last-name',
+      'Dego',
+      '--password',
+      DEGO_ADMIN.password,
+      '--org',
+      'dego',
+      '--admin',
+    ]);
+    cli(journey.portaal, [
+      'user',
+      'create',
+      '--email',
+      VOORBEELDSTAD_ADMIN.email,
+      '--first-name',
+      'Vera',
+      '--last-name',
+      'Voorbeeld',
+      '--password',
+      VOORBEELDSTAD_ADMIN.password,
+      '--org',
+      'voorbeeldstad',
+      '--admin',
+    ]);
+    // Authenticator apps over the API, to keep the journey short.
+    const bea = await signInAtAal2(journey.portaal, BEA.email, BEA.password);
+    const colleague = await signInAtAal2(journey.portaal, VOORBEELDSTAD_ADMIN.email, VOORBEELDSTAD_ADMIN.password);
+    /** Voorbeeldstad's own view of Bea, whatever organisation she works for at the moment. */
+    const beaInVoorbeeldstad = async () => {
+      const users = await api(journey.portaal, colleague.browser, 'GET', '/users');
+      expect(users.status).toBe(200);
+      return (users.body as any[]).find((user) => user.traits.email === BEA.email);
+    };
+    expect((await beaInVoorbeeldstad()).userType.id).toBe('administrator');
+
+    // DEGO's administrator asks Bea to join, from the new-user form.
+    const dego = await journey.person('DEGO-beheerder');
+    await signInWithPassword(dego, DEGO_ADMIN.email, DEGO_ADMIN.password, '/admin-login');
+    await dego.getByRole('table').waitFor();
+    await dego.getByRole('button', { name: 'Nieuwe gebruiker toevoegen' }).click();
+    const form = dego.getByRole('dialog', { name: 'Nieuwe gebruiker toevoegen' });
+    await form.getByLabel('E-mailadres').fill(BEA.email);
+    await form.getByLabel('E-mailadres').blur();
+    await form.getByText('Deze gebruiker heeft al een account.').waitFor();
+    await form.getByLabel('Analyse').check();
+    const sent = new Date();
+    await form.getByRole('button', { name: 'Toevoegen' }).click();
+    await dego.getByText(`Uitnodiging verstuurd. ${BEA.email} moet de uitnodiging eerst accepteren.`).waitFor();
+    const invited = rowOf(dego, BEA.email);
+    await invited.getByText('Uitgenodigd', { exact: true }).waitFor();
+    await invited.getByRole('cell', { name: 'Analyse' }).waitFor();
+    expect(await invited.getByRole('button').allInnerTexts()).toEqual(['Uitnodiging intrekken']);
+    await expectAccessible(dego, 'DEGO overview with an invited person');
+    await shoot(dego, '0-dego-invited');
+    await invited.getByRole('button', { name: 'Uitnodiging intrekken' }).click();
+    const withdraw = dego.getByRole('alertdialog', { name: 'Uitnodiging intrekken' });
+    await withdraw.waitFor();
+    await expectAccessible(dego, 'withdraw-invitation dialog');
+    await shoot(dego, '0-dego-withdraw');
+    await withdraw.getByRole('button', { name: 'Annuleren' }).click();
+    await withdraw.waitFor({ state: 'detached' });
+
+    // The mail names the organisation.
+    const mail = await journey.portaal.mail.waitFor(BEA.email, { since: sent });
+    expect(`${mail.subject}\n${mail.text}`).toContain(DEGO);
+
+    // Bea signs in as usual, in Voorbeeldstad, and is told about the invitation on every page.
+    const page = await journey.person('Bea');
+    await signInWithPassword(page, BEA.email, BEA.password, '/admin-login');
+    await enterTotpCode(page, bea.secret);
+    await page.getByRole('table').waitFor();
+    const notice = page.getByRole('status').filter({ hasText: `Je bent uitgenodigd voor ${DEGO}.` });
+    await notice.waitFor();
+    await rowOf(page, BEA.email).getByRole('cell', { name: 'Beheerder', exact: true }).waitFor();
+    await signedInAs(page, 'Je bent ingelogd als beheerder voor Gemeente Voorbeeldstad');
+    expect(await sidebar(page).getByLabel('Wissel van organisatie').count()).toBe(0);
+    await expectAccessible(page, 'overview with the invitation notice');
+    await shoot(page, '1-notice');
+
+    // She accepts in the account settings.
+    await notice.getByRole('link', { name: 'Bekijk de uitnodiging' }).click();
+    await page.waitForURL((url) => url.pathname === '/settings' && url.hash === '#organisaties');
+    const section = page.getByRole('region', { name: 'Organisaties' });
+    await section.getByText('Uitgenodigd door beheer@dego.nl.', { exact: true }).waitFor();
+    await section.getByText('Datarollen: Analyse.', { exact: true }).waitFor();
+    await expect
+      .poll(() => section.getByRole('heading', { name: 'Organisaties' }).evaluate((h) => h === document.activeElement))
+      .toBe(true);
+    await expectAccessible(page, 'settings with an invitation');
+    await shoot(page, '2-invitation');
+    await section.getByRole('button', { name: `Uitnodiging van ${DEGO} accepteren` }).click();
+    await page.getByText(`Je bent nu lid van ${DEGO}.`).waitFor();
+    await section.getByRole('button', { name: `${DEGO} verlaten` }).waitFor();
+    await section.getByText('Thuisorganisatie · Beheerder', { exact: true }).waitFor();
+    await notice.waitFor({ state: 'detached' });
+    expect((await beaInVoorbeeldstad()).userType.id).toBe('administrator');
+    await expectAccessible(page, 'settings after accepting');
+    await shoot(page, '3-accepted');
+
+    // She switches to DEGO and back; Voorbeeldstad keeps her as its administrator all along.
+    const switcher = sidebar(page).getByLabel('Wissel van organisatie');
+    expect(await switcher.locator('option:checked').innerText()).toBe('Gemeente Voorbeeldstad');
+    await switchTo(page, DEGO);
+    await signedInAs(page, `Je bent ingelogd voor ${DEGO}`);
+    expect(await switcher.locator('option:checked').innerText()).toBe(DEGO);
+    expect(await page.getByRole('link', { name: 'Administratie dashboard' }).count()).toBe(0);
+    expect((await beaInVoorbeeldstad()).userType.id).toBe('administrator');
+    await expectAccessible(page, 'settings while working for DEGO');
+    await shoot(page, '4-dego');
+
+    await page.setViewportSize(PHONE);
+    await switcher.scrollIntoViewIfNeeded();
+    expect(await fitsWidth(page)).toBe(true);
+    const box = await switcher.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= PHONE.width).toBe(true);
+    const button = await sidebar(page).getByRole('button', { name: 'Wisselen' }).boundingBox();
+    expect(button && button.x + button.width <= PHONE.width).toBe(true);
+    await expectAccessible(page, 'sidebar switcher at 375 px');
+    await shoot(page, '5-dego-phone');
+    await switchTo(page, 'Gemeente Voorbeeldstad');
+    await signedInAs(page, 'Je bent ingelogd als beheerder voor Gemeente Voorbeeldstad');
+    expect(await fitsWidth(page)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await page
+      .getByRole('navigation', { name: 'Hoofdmenu' })
+      .getByRole('link', { name: 'Administratie dashboard' })
+      .click();
+    await page.getByRole('table').waitFor();
+    await rowOf(page, BEA.email).getByRole('cell', { name: 'Beheerder', exact: true }).waitFor();
+    expect((await beaInVoorbeeldstad()).userType.id).toBe('administrator');
+
+    // DEGO sees a guest: no credentials, only this organisation's roles to edit, and removal from DEGO only.
+    await dego.reload();
+    const guest = rowOf(dego, BEA.email);
+    await guest.getByText('Account van een andere organisatie', { exact: true }).waitFor();
+    expect(await guest.getByText('Uitgenodigd', { exact: true }).count()).toBe(0);
+    expect(await guest.getByRole('button').allInnerTexts()).toEqual(['Bewerken', 'Verwijderen']);
+    await guest.getByRole('cell', { name: 'Analyse' }).waitFor();
+    await expectAccessible(dego, 'DEGO overview with a guest');
+    await shoot(dego, '6-dego-overview');
+    await guest.getByRole('button', { name: 'Bewerken' }).click();
+    const edit = dego.getByRole('dialog', { name: 'Gebruiker bewerken' });
+    await edit.getByText(BEA.email, { exact: true }).waitFor();
+    expect(await edit.getByRole('textbox').count()).toBe(0);
+    expect(await edit.getByLabel('Analyse').isChecked()).toBe(true);
+    await expectAccessible(dego, 'guest edit dialog');
+    await shoot(dego, '7-guest-edit');
+    await edit.getByRole('button', { name: 'Annuleren' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await guest.getByRole('button', { name: 'Verwijderen' }).click();
+    const remove = dego.getByRole('alertdialog', { name: 'Gebruiker uit je organisatie verwijderen' });
+    await remove
+      .getByText(
+        'Weet je zeker dat je Bea Beheerder uit je organisatie wilt verwijderen? Het account blijft bestaan voor de andere organisatie(s).',
+      )
+      .waitFor();
+    await expectAccessible(dego, 'guest remove dialog');
+    await shoot(dego, '8-guest-remove');
+    await remove.getByRole('button', { name: 'Annuleren' }).click();
+    await remove.waitFor({ state: 'detached' });
+
+    // The guest's edit dialog on a phone: inside the window, nothing to scroll sideways.
+    await dego.setViewportSize(PHONE);
+    await guest.getByRole('button', { name: 'Bewerken' }).click();
+    await edit.getByText(BEA.email, { exact: true }).waitFor();
+    const dialog = await dego.locator('.dvp-modal').boundingBox();
+    expect(dialog && dialog.x >= 0 && dialog.x + dialog.width <= PHONE.width).toBe(true);
+    expect(await fitsWidth(dego)).toBe(true);
+    await expectAccessible(dego, 'guest edit dialog at 375 px');
+    await edit.getByRole('button', { name: 'Annuleren' }).click();
+  });
+});
