@@ -84,6 +84,7 @@ describe('password login', () => {
     expect(nodeNamed(body, 'identifier').attributes.value).toBe(user.email);
   });
 
+  // Checklist item: docs/security.md#3-passwords-are-checked-exactly-as-typed
   it('checks a long password exactly as given: no cut at 72 bytes, no change of case, spaces and emoji kept (checklist 3)', async () => {
     const password = `Lange zin met spaties 🌷 ${'Aa1-'.repeat(15)}`;
     expect(new TextEncoder().encode(password).length).toBeGreaterThan(80);

@@ -148,6 +148,7 @@ describe('recovery', () => {
     expect(portaal.output().slice(logged)).not.toContain('FST_ERR_REP_ALREADY_SENT');
   });
 
+  // Checklist item: docs/security.md#11-codes-expire-work-once-and-only-in-their-own-flow
   it('binds a code to the flow that asked for it: the code of one flow is refused in another (checklist 11)', async () => {
     const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
     const browser = newBrowser(portaal.publicUrl);

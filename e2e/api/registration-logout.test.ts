@@ -22,7 +22,7 @@ afterAll(async () => {
 const traits = (email: string) => ({ email, name: { first: 'Nieuwe', last: 'Gebruiker' } });
 
 describe('registration', () => {
-  it('creates an identity with a session and sends a verification code', async () => {
+  it('creates an identity without a session (it signs in like any other) and sends a verification code', async () => {
     const browser = newBrowser(portaal.publicUrl);
     const flow = await browser.frontend.createBrowserRegistrationFlow({});
     const email = uniqueEmail('nieuw');

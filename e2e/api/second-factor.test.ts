@@ -112,6 +112,7 @@ describe('second factor', () => {
     expect(stored.filter((c) => !c.used_at)).toHaveLength(11);
   });
 
+  // Checklist item: docs/security.md#13-backup-codes-work-once
   it('lets exactly one of two sign-ins that send the same backup code at once through (checklist 13)', async () => {
     const user = await userWithSecondFactor();
     const code = user.codes[1]!;
@@ -137,6 +138,7 @@ describe('second factor', () => {
     expect(messageIds(refused.body)).toEqual([4000012]);
   });
 
+  // Checklist item: docs/security.md#9-a-totp-code-works-once
   it('lets exactly one of two sign-ins that send the same TOTP code at once through (checklist 9)', async () => {
     const user = await userWithSecondFactor();
     const attempts = await Promise.all(

@@ -5,7 +5,8 @@ import { totpCode } from './identities.js';
 
 /**
  * Signs in with a password through the browser login flow (JSON mode). Returns the session, or, for an identity with
- * a second factor, the 422 `browser_location_change_required` body pointing at the aal2 step (kratos-contract.md §16).
+ * a second factor, the 422 `browser_location_change_required` body pointing at the aal2 step
+ * (docs/kratos-compatibility.md#the-second-factor-step).
  */
 export async function loginWithPassword(
   browser: Browser,

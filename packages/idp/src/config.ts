@@ -3,10 +3,10 @@ export interface IdpConfig {
   publicUrl: URL;
   /** Base URL of the admin listener, used in `Location` headers of admin answers. */
   adminUrl: URL;
-  /** Origins and path prefixes that `return_to` may point to (kratos-contract.md §9.3). */
+  /** Origins and path prefixes that `return_to` may point to (docs/kratos-compatibility.md#allowed-return-targets). */
   allowedReturnUrls: URL[];
   registrationEnabled: boolean;
-  /** 32+ byte secret for signing cookies and page tokens. */
+  /** Secret of at least 32 characters from which logout tokens are derived. */
   cookieSecret: string;
   mail: { smtpUrl: string | undefined; from: string };
   hibpUrl: URL | undefined;

@@ -1,6 +1,6 @@
 import type { IdpContext } from './context.js';
 
-/** Sign-in events for the audit log (ARCHITECTURE.md §5): never a secret, only who, how and from where. */
+/** Sign-in events for the audit log (docs/architecture.md#the-audit-log): who, how and from where, never a secret. */
 export interface AuthEvent {
   type: 'login.success' | 'login.failure' | 'login.locked';
   method: 'password' | 'totp' | 'lookup_secret';

@@ -12,8 +12,9 @@ export { createIdentityProvider, type IdentityProvider } from './provider.js';
 export { createIdentityWithPassword } from './identities/create-identity.js';
 export { findIdentityIdByIdentifier } from './identities/identity-repository.js';
 
-// The embedded provider's internals that the in-process Users API adapter builds on (ARCHITECTURE.md §2: the Users
-// API reaches the identity provider through its own port; this is the in-process side of that port).
+// The embedded provider's internals that the in-process Users API adapter builds on: the Users API reaches the
+// identity provider through its own port, and this is the in-process side of that port
+// (docs/architecture.md#ports-between-the-users-api-and-the-engines).
 export type { IdpServices } from './services.js';
 export { authenticate, type Authenticated } from './sessions/authenticate.js';
 export { sessionAal, type Aal } from './sessions/aal.js';

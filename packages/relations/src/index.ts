@@ -3,5 +3,5 @@ export { registerKetoRoutes, type KetoRouteOptions } from './http/keto-routes.js
 export { createRelationStore, type RelationStore } from './store.js';
 export type { RelationTuple, SubjectSet, TupleQuery } from './tuples/tuple.js';
 
-/** The namespaces of this product (ARCHITECTURE.md §4). */
+/** The namespaces of this product (docs/architecture.md#relation-tuples). */
 export const PRODUCT_NAMESPACES = ['organizations', 'subdivisions'];

@@ -18,7 +18,7 @@ const KNOWN_TYPES = new Set([
 ]);
 const FIRST_FACTOR = new Set(['password', 'code']);
 
-/** `DELETE /admin/identities/{id}/credentials/{type}` (kratos-contract.md §13). */
+/** `DELETE /admin/identities/{id}/credentials/{type}` (docs/kratos-compatibility.md#deleting-credentials). */
 export function registerCredentialRoutes(app: FastifyInstance, services: IdpServices): void {
   const { db, clock } = services.ctx;
 

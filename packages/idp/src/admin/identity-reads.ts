@@ -26,7 +26,7 @@ function decodeToken(token: string): string {
   throw invalidToken();
 }
 
-/** The admin identity JSON with the credentials a request asked for (kratos-contract.md §13.1). */
+/** The admin identity JSON with the credentials a request asked for (docs/kratos-compatibility.md#identity-json). */
 export async function adminIdentitiesJson(
   services: IdpServices,
   ids: string[],

@@ -19,7 +19,10 @@ import { adminIdentitiesJson, identityNotFound, isUuid } from './identity-reads.
 const writeAnswer = async (services: IdpServices, id: string) =>
   (await adminIdentitiesJson(services, [id], { credentials: true, includeConfig: [] }))[0];
 
-/** Create, update, patch and delete of identities; each write is one transaction (kratos-contract.md §13.3–13.4). */
+/**
+ * Create, update, patch and delete of identities; each write is one transaction
+ * (docs/kratos-compatibility.md#listing-and-writing-identities).
+ */
 export function registerIdentityWrites(app: FastifyInstance, services: IdpServices): void {
   const { db, clock, config } = services.ctx;
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../errors/herodot.js';
 import { DEFAULT_SCHEMA_ID, identitySchema } from '../identities/identity-schema.js';
 
-/** `GET /schemas` and `GET /schemas/:id` (kratos-contract.md §13.6), on both listeners. */
+/** `GET /schemas` and `GET /schemas/:id` (docs/kratos-compatibility.md#identity-schema), on the public listener. */
 export function registerSchemaRoutes(app: FastifyInstance): void {
   app.get('/schemas', async () => [{ id: DEFAULT_SCHEMA_ID, schema: identitySchema }]);
   app.get<{ Params: { id: string } }>('/schemas/:id', async (request) => {

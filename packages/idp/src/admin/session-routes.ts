@@ -14,7 +14,7 @@ import { identityNotFound, isUuid } from './identity-reads.js';
 
 const sessionNotFound = () => new HttpError({ code: 404, message: 'Unable to locate the resource' });
 
-/** Admin session endpoints used by the product (kratos-contract.md §12.3). */
+/** Admin session endpoints used by the product (docs/kratos-compatibility.md#admin-sessions). */
 export function registerAdminSessionRoutes(app: FastifyInstance, services: IdpServices): void {
   const { db, clock, config } = services.ctx;
   const asAdmin = { admin: true };

@@ -2,7 +2,8 @@ import { STATUS_CODES } from 'node:http';
 
 /**
  * The one error type of the identity provider. It serialises to the herodot envelope that Kratos and Keto send
- * (kratos-contract.md §0.2): `{"error": {id, code, status, reason, message, details}, ...extra}`.
+ * (docs/kratos-compatibility.md#the-error-envelope):
+ * `{"error": {id, code, status, reason, message, details}, ...extra}`.
  */
 export class HttpError extends Error {
   readonly code: number;

@@ -1,6 +1,6 @@
 import { HttpError } from './herodot.js';
 
-/** The Kratos error ids of kratos-contract.md §10, each built in one place. */
+/** The Kratos error ids (docs/kratos-compatibility.md#error-ids), each built in one place. */
 export const kratosErrors = {
   sessionAlreadyAvailable: (flow: 'login' | 'registration' | 'recovery') =>
     new HttpError({
@@ -43,7 +43,7 @@ export const kratosErrors = {
       message: 'request does not have a valid authentication session',
       reason: 'No active session was found in this request.',
     }),
-  /** whoami and settings answer 401 without an id (kratos-contract.md §10). */
+  /** whoami and settings answer 401 without an id (docs/kratos-compatibility.md#error-ids). */
   noSessionCredentials: (reason = 'No valid session credentials found in the request.') =>
     new HttpError({ code: 401, reason }),
   browserLocationChangeRequired: (url: string) =>
@@ -90,7 +90,7 @@ export const kratosErrors = {
         : 'The request was made for another identity and has been blocked for security reasons.',
     }),
   flowNotFound: () => new HttpError({ code: 404, message: 'Unable to locate the resource' }),
-  /** GET of an expired browser flow (kratos-contract.md §4, §10). */
+  /** GET of an expired browser flow (docs/kratos-compatibility.md#flow-objects). */
   flowExpiredOnGet: (kind: string, redirectTo: string, returnTo: string | null, withId: boolean) =>
     new HttpError({
       code: 410,

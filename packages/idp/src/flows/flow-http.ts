@@ -73,7 +73,7 @@ const csrfViolation = (rejectReason: string, hint?: string) =>
   });
 
 /**
- * Browser flows: the body's masked `csrf_token` must match the anti-CSRF cookie (kratos-contract.md §0.5).
+ * Browser flows: the body's masked `csrf_token` must match the anti-CSRF cookie (docs/kratos-compatibility.md#csrf).
  * API flows: requests must not carry an Origin header or cookies.
  */
 export function ensureCsrf(

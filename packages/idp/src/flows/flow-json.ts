@@ -4,7 +4,9 @@ import { identityJson } from '../identities/identity-json.js';
 import type { IdentityRecord } from '../identities/identity-repository.js';
 import type { Flow } from './flow.js';
 
-/** A flow as Kratos serialises it (kratos-contract.md §1.1); the CSRF node carries a freshly masked token. */
+/**
+ * A flow as Kratos serialises it, with a freshly masked CSRF token (docs/kratos-compatibility.md#flow-objects).
+ */
 export function flowJson(flow: Flow, config: IdpConfig, identity?: IdentityRecord): Record<string, unknown> {
   const ui = {
     ...flow.ui,

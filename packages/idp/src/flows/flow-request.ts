@@ -17,7 +17,10 @@ export const queryOf = (request: FastifyRequest): Query => {
 export const requestUrlOf = (services: IdpServices, request: FastifyRequest): string =>
   new URL(request.url, services.ctx.config.publicUrl).toString();
 
-/** Validates `return_to` at flow creation (kratos-contract.md §9.3); returns it unchanged when allowed. */
+/**
+ * Validates `return_to` at flow creation (docs/kratos-compatibility.md#allowed-return-targets); returns it unchanged
+ * when allowed.
+ */
 export function returnToOf(services: IdpServices, query: Query): string | null {
   const value = query.return_to;
   if (value === undefined || value === '') return null;

@@ -6,7 +6,8 @@ import { flowUiUrl, redirect, sendFlow, wantsRedirect } from './flow-http.js';
 
 /**
  * A submit that failed validation: the flow with its messages, as 400 JSON or a 303 back to the UI
- * (kratos-contract.md §0.3). Recovery and verification code failures use 200 instead.
+ * (docs/kratos-compatibility.md#validation-errors-travel-inside-the-flow). Recovery and verification code failures
+ * use 200 instead.
  */
 export async function answerWithFlow(
   services: IdpServices,

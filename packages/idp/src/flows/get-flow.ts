@@ -8,7 +8,7 @@ import { findFlow, isExpired, type FlowKind } from './flow.js';
 import { ensureFlowCsrfCookie, sendFlow } from './flow-http.js';
 import { queryOf } from './flow-request.js';
 
-/** `GET /self-service/<kind>/flows?id=` for every flow kind (kratos-contract.md §2–§6). */
+/** `GET /self-service/<kind>/flows?id=` for every flow kind (docs/kratos-compatibility.md#flow-objects). */
 export async function getFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply, kind: FlowKind) {
   const { ctx } = services;
   const flow = await findFlow(ctx.db.kysely, kind, queryOf(request).id);
@@ -39,7 +39,7 @@ export async function getFlow(services: IdpServices, request: FastifyRequest, re
   ensureFlowCsrfCookie(services, request, flow);
   if (isExpired(flow, now)) {
     const initUrl = publicUrlOf(ctx.config, `/self-service/${kind}/${flow.type}`);
-    // Recovery and verification answer without an error id (kratos-contract.md §17 item 9).
+    // Recovery and verification answer without an error id, as Kratos does (docs/kratos-compatibility.md#flow-objects).
     throw kratosErrors.flowExpiredOnGet(kind, initUrl, flow.returnTo, kind !== 'recovery' && kind !== 'verification');
   }
   return sendFlow(services, reply, 200, flow);

@@ -73,7 +73,8 @@ function registerFeaturesOff(app: FastifyInstance, services: IdpServices): void 
       .header('Location', new URL('/self-service/settings/browser', services.ctx.config.publicUrl).toString())
       .send(),
   );
-  // Admin paths on the public port point to the admin listener (kratos-contract.md §13), never serve them.
+  // Admin paths on the public port point to the admin listener, never serve them
+  // (docs/kratos-compatibility.md#admin-identity-api).
   // Leading slashes are collapsed first: `//admin/x` would otherwise resolve as the host `admin`.
   app.all('/admin/*', async (request, reply) => {
     const path = request.url.replace(/^[/\\]+/, '/');

@@ -5,7 +5,7 @@ import type { IdpConfig } from '../config.js';
 
 export const SESSION_COOKIE = 'ory_kratos_session';
 
-/** `csrf_token_<hex(sha256(public base URL))>` (kratos-contract.md §0.5). */
+/** `csrf_token_<hex(sha256(public base URL))>` (docs/kratos-compatibility.md#csrf). */
 const csrfCookieName = (config: IdpConfig): string =>
   `csrf_token_${crypto.createHash('sha256').update(config.publicUrl.toString()).digest('hex')}`;
 

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { IdpContext } from '../context.js';
 import { isDatabaseUnavailable } from '../db/database-unavailable.js';
+import { HashingBusyError } from '../credentials/password/password-hasher.js';
 import { HttpError } from '../errors/herodot.js';
 
 /**
@@ -24,6 +25,7 @@ export function registerErrorHandling(app: FastifyInstance, ctx: IdpContext): vo
       httpError = new HttpError({ code: 500 });
     }
     if (httpError.id) void reply.header('Ory-Error-Id', httpError.id);
+    if (error instanceof HashingBusyError) void reply.header('Retry-After', String(error.retryAfterSeconds));
     void reply
       .code(httpError.code)
       .header('Content-Type', 'application/json')

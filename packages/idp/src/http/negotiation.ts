@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 
 /**
  * Accept negotiation between `text/html` and `application/json`, defaulting to HTML, as Kratos' ContentNegotiation
- * does (kratos-contract.md §0.1): `*\/*` or no Accept header means a browser.
+ * does (docs/kratos-compatibility.md#browser-spa-and-api-modes): `*\/*` or no Accept header means a browser.
  */
 export function prefersJson(accept: string | undefined): boolean {
   if (!accept) return false;

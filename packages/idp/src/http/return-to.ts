@@ -10,9 +10,9 @@ const returnToForbidden = (value: string) =>
   });
 
 /**
- * kratos-contract.md §9.3: relative targets inherit the public origin; a target must match an allowed URL's scheme,
- * host and path prefix. Backslashes, control characters and credentials in the URL are refused outright, which
- * closes `/\evil`, `https://ok@evil` and similar tricks.
+ * As Kratos does (docs/kratos-compatibility.md#allowed-return-targets): relative targets inherit the public origin;
+ * a target must match an allowed URL's scheme, host and path prefix. Backslashes, control characters and credentials
+ * in the URL are refused outright, which closes `/\evil`, `https://ok@evil` and similar tricks.
  */
 export function validateReturnTo(config: IdpConfig, value: string): URL {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters in a return_to are refused on purpose

@@ -9,7 +9,7 @@ export interface IdentityJsonOptions {
   includeConfig?: string[];
 }
 
-/** An identity as Kratos serialises it (kratos-contract.md §13.1). */
+/** An identity as Kratos serialises it (docs/kratos-compatibility.md#identity-json). */
 export function identityJson(identity: IdentityRecord, options: IdentityJsonOptions): Record<string, unknown> {
   const body: Record<string, unknown> = {
     id: identity.id,

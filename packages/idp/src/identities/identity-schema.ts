@@ -7,7 +7,7 @@ const NAME_PATTERN = '^(?:[^\\p{Cc}\\p{Cf}]|\\u200d)*$';
 
 export const DEFAULT_SCHEMA_ID = 'default';
 
-/** The `default` identity schema (kratos-contract.md §14), served at `/schemas`. */
+/** The `default` identity schema (docs/kratos-compatibility.md#identity-schema), served at `/schemas`. */
 export const identitySchema = {
   $id: 'https://schemas.datavoorzieningen.nl/identity/default.schema.json',
   $schema: 'http://json-schema.org/draft-07/schema#',

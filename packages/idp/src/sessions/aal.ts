@@ -10,7 +10,7 @@ export type Aal = 'aal0' | 'aal1' | 'aal2';
 
 const FIRST_FACTORS = new Set(['password', 'code', 'code_recovery', 'link_recovery']);
 
-/** kratos-contract.md §9.1: aal2 needs at least one aal1 and one aal2 method. */
+/** As in Kratos, aal2 needs at least one aal1 and one aal2 method (docs/kratos-compatibility.md#assurance-levels). */
 export function sessionAal(methods: AuthenticationMethod[]): Aal {
   if (methods.length === 0) return 'aal0';
   const hasFirst = methods.some((m) => m.aal === 'aal1' || FIRST_FACTORS.has(m.method));

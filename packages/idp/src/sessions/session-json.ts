@@ -20,7 +20,7 @@ export function isSessionActive(
   );
 }
 
-/** A session as Kratos serialises it (kratos-contract.md §12.1). */
+/** A session as Kratos serialises it (docs/kratos-compatibility.md#sessions-api). */
 export function sessionJson(
   ctx: { clock: Clock; config: IdpConfig },
   session: SessionRecord,

@@ -10,7 +10,10 @@ import { availableAal, sessionAal } from './aal.js';
 import { listSessionsOfIdentity, revokeSession, revokeSessionsOfIdentity, findSession } from './session-repository.js';
 import { isSessionActive, sessionJson } from './session-json.js';
 
-/** `highest_available`: an identity with a second factor needs an aal2 session (kratos-contract.md §9.2). */
+/**
+ * `highest_available`: an identity with a second factor needs an aal2 session
+ * (docs/kratos-compatibility.md#assurance-levels).
+ */
 export function ensureHighestAvailableAal(services: IdpServices, auth: Authenticated, returnTo?: string): void {
   if (availableAal(auth.credentials) === 'aal2' && sessionAal(auth.session.methods) !== 'aal2') {
     throw kratosErrors.sessionAal2Required(
@@ -27,7 +30,7 @@ async function requireSession(services: IdpServices, request: FastifyRequest, re
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** `/sessions/whoami`, `/sessions` list, revoke one, revoke others (kratos-contract.md §12). */
+/** `/sessions/whoami`, `/sessions` list, revoke one, revoke others (docs/kratos-compatibility.md#sessions-api). */
 export function registerSessionRoutes(app: FastifyInstance, services: IdpServices): void {
   const { ctx } = services;
 

@@ -1,5 +1,5 @@
 /**
- * Kratos uiText messages (kratos-contract.md §11): id, English text, type and optional context.
+ * Kratos uiText messages (docs/kratos-compatibility.md#messages): id, English text, type and optional context.
  * Builders take the values that Kratos substitutes, so every caller emits the exact wire text.
  */
 export interface UiText {

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 
-/** An error in Keto's herodot envelope (kratos-contract.md §16, §0.2). */
+/** An error in Keto's herodot envelope (docs/kratos-compatibility.md#the-error-envelope). */
 export class KetoError extends Error {
   constructor(
     readonly code: number,

@@ -49,7 +49,10 @@ function send(reply: FastifyReply, status: number, body?: unknown) {
     : reply.header('Content-Type', 'application/json').send(JSON.stringify(body));
 }
 
-/** The Keto read and write REST API (kratos-contract.md §16), in its own scope with Keto's error envelopes. */
+/**
+ * The Keto read and write REST API (docs/kratos-compatibility.md#keto-relation-tuple-api), in its own scope with Keto's
+ * error envelopes.
+ */
 export async function registerKetoRoutes(app: FastifyInstance, options: KetoRouteOptions): Promise<void> {
   const { db } = options;
   const known = new Set(options.namespaces);

@@ -6,7 +6,7 @@ export const DEFAULT_MAX_DEPTH = 5;
 
 /**
  * Relations that imply another, as this product's namespace rules would say in Keto's OPL: `access` on an
- * organisation or data role is granted by an `issuer` or an `access` tuple (ARCHITECTURE.md §4).
+ * organisation or data role is granted by an `issuer` or an `access` tuple (docs/architecture.md#relation-tuples).
  */
 const IMPLIED_BY: Record<string, Record<string, string[]>> = {
   organizations: { access: ['access', 'issuer'] },

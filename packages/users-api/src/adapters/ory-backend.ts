@@ -63,7 +63,8 @@ function identityPort(urls: OryUrls): IdentityPort {
       const token = request.headers['x-session-token'];
       if (!cookie && typeof token !== 'string') return undefined;
       try {
-        // Needs Kratos' `session.whoami.required_aal: aal1`: the Users API enforces aal2 itself (ARCHITECTURE §5).
+        // Needs Kratos' `session.whoami.required_aal: aal1`: the Users API enforces aal2 itself
+        // (docs/architecture.md#the-ory-backend).
         const { data } = await frontend.toSession({
           cookie,
           xSessionToken: typeof token === 'string' ? token : undefined,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-// Catalogue ids are used inside tuple objects (`roleId_orgId`), so they never contain `_` (ARCHITECTURE.md §4).
+// Catalogue ids are used inside tuple objects (`roleId_orgId`), so they never contain `_`
+// (docs/architecture.md#relation-tuples).
 const id = z
   .string()
   .min(1)

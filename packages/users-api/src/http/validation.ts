@@ -23,7 +23,7 @@ const permission = z.object({
   subject_id: z.unknown().optional(),
 });
 
-// The names may be left out when the address has an account already: the form then only adds permissions (spec §4).
+// The names may be left out when the address has an account already: the new-user form then only adds permissions.
 export const createUserSchema = z.object({
   traits: z.object({ email: emailSchema, name: z.object({ first: name, last: name }).optional() }),
   permissions: z.array(permission).max(100).default([]),
@@ -35,7 +35,7 @@ export const updateUserSchema = z.object({
 });
 export const permissionListSchema = z.array(permission).max(100);
 
-/** Parses a body or refuses it with one English reason and a Dutch message (spec §5's wording where it has one). */
+/** Parses a body or refuses it with one English reason and a Dutch message, worded as the portal's forms word it. */
 export function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body);
   if (result.success) return result.data;

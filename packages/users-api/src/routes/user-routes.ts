@@ -19,7 +19,7 @@ const idParam = (value: unknown): string => {
   return value.toLowerCase();
 };
 
-/** The administrators' user calls of spec §7: list, existence check, create, update, delete, reset 2FA. */
+/** The administrators' user calls: list, existence check, create, update, delete, reset 2FA. */
 export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const { backend, options } = ctx;
 

@@ -14,8 +14,8 @@ export const withinOrganisation = (tuple: RelationTuple, orgId: string) =>
   (tuple.namespace === 'subdivisions' && tuple.object.endsWith(`_${orgId}`));
 
 /**
- * The permissions a user shows within one organisation, labelled from the catalogue; one per relation and object
- * (spec §7), and an `issuer` hidden where the same object also has `access` (spec §6).
+ * The permissions a user shows within one organisation, labelled from the catalogue: one per relation and object,
+ * and a data role's `issuer` left out where the same role also has `access`, so the portal shows each role once.
  */
 export function permissionsWithin(tuples: RelationTuple[], org: Organisation): Permission[] {
   const seen = new Set<string>();

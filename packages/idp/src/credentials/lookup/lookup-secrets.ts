@@ -8,7 +8,10 @@ export interface RecoveryCode {
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/** 12 codes of 8 characters `[a-z0-9]` from a CSPRNG (kratos-contract.md §7.2). */
+/**
+ * 12 codes of 8 characters `[a-z0-9]` from a CSPRNG
+ * (docs/kratos-compatibility.md#authenticator-app-and-backup-codes).
+ */
 export function newRecoveryCodes(): RecoveryCode[] {
   return Array.from({ length: 12 }, () => ({
     code: Array.from({ length: 8 }, () => ALPHABET[crypto.randomInt(0, ALPHABET.length)]).join(''),

@@ -18,7 +18,7 @@ export class HashingBusyError extends HttpError {
 
 /**
  * argon2id on libuv's thread pool with at most `concurrency` hashes at once and a bounded queue, so a burst of
- * sign-ins answers 503 quickly instead of queueing without end (security-and-performance.md B5).
+ * sign-ins answers 503 quickly instead of queueing without end (docs/security.md#48-expensive-work-is-bounded).
  */
 export function createPasswordHasher(options: {
   concurrency: number;

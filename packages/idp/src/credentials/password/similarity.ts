@@ -32,8 +32,9 @@ export function longestCommonSubstring(a: string, b: string): number {
 }
 
 /**
- * Kratos' identifier similarity rule (kratos-contract.md §15): case-insensitive; too similar when the Levenshtein
- * distance is under 5 or the longest common substring covers more than half the password; skipped above 256 bytes.
+ * Kratos' identifier similarity rule, as its password validator applies it: case-insensitive; too similar when the
+ * Levenshtein distance is under 5 or the longest common substring covers more than half the password; skipped above
+ * 256 bytes.
  */
 export function tooSimilar(identifier: string, password: string): boolean {
   const id = identifier.toLowerCase();

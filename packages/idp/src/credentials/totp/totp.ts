@@ -3,7 +3,7 @@ import QRCode from 'qrcode';
 
 const PERIOD = 30;
 
-/** A 20-byte base32 secret, as Kratos generates (kratos-contract.md §15). */
+/** A 20-byte base32 secret, as Kratos generates (docs/kratos-compatibility.md#authenticator-app-and-backup-codes). */
 export const newTotpSecret = (): string => generateSecret({ length: 20 });
 
 export const totpUrl = (issuer: string, account: string, secret: string): string =>

@@ -7,7 +7,7 @@ import { queryOf } from '../flow-request.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** `GET /self-service/errors?id=` (kratos-contract.md §0.4). */
+/** `GET /self-service/errors?id=` (docs/kratos-compatibility.md#the-error-page-store). */
 export function registerErrorRoutes(app: FastifyInstance, services: IdpServices): void {
   app.get('/self-service/errors', async (request, reply) => {
     const id = queryOf(request).id ?? '';

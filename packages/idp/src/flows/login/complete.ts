@@ -16,7 +16,10 @@ export interface IssuedSession {
   identity: IdentityRecord;
 }
 
-/** Sets the cookie (browser flows) and answers a finished login as Kratos does (kratos-contract.md §2 success). */
+/**
+ * Sets the cookie (browser flows) and answers a finished login as Kratos does
+ * (docs/kratos-compatibility.md#submitting-a-login-flow).
+ */
 export async function answerLoginSuccess(
   services: IdpServices,
   request: FastifyRequest,
@@ -43,7 +46,7 @@ export async function answerLoginSuccess(
 
 /**
  * First factor done, second factor pending: the aal1 session is issued, then the browser is sent to the aal2 step
- * (303 for HTML, 422 `browser_location_change_required` for SPAs; kratos-contract.md §17 item 7).
+ * (303 for HTML, 422 `browser_location_change_required` for SPAs; docs/kratos-compatibility.md#the-second-factor-step).
  */
 export async function answerSecondFactorRequired(
   services: IdpServices,

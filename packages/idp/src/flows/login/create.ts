@@ -46,7 +46,7 @@ export function buildLoginFlow(
   return flow;
 }
 
-/** `GET /self-service/login/{browser,api}` (kratos-contract.md §2, init rules). */
+/** `GET /self-service/login/{browser,api}` (docs/kratos-compatibility.md#creating-a-login-flow). */
 export async function createLoginFlow(
   services: IdpServices,
   request: FastifyRequest,

@@ -5,7 +5,7 @@ import { recoveryCodesOf } from '../../credentials/lookup/lookup-secrets.js';
 
 const identifierLabel = () => messages.schemaTitle('E-Mail', 'traits.email');
 
-/** First factor: identifier, password, submit (kratos-contract.md §2). */
+/** First factor: identifier, password, submit (docs/kratos-compatibility.md#creating-a-login-flow). */
 export const passwordLoginNodes = (): UiNode[] => [
   csrfNode(''),
   inputNode('default', 'identifier', 'text', { value: '', required: true, label: identifierLabel() }),

@@ -28,7 +28,7 @@ import { answerLoginSuccess, answerSecondFactorRequired } from './complete.js';
 
 type Body = Record<string, unknown>;
 
-/** `POST /self-service/login?flow=` (kratos-contract.md §2, submit outcomes). */
+/** `POST /self-service/login?flow=` (docs/kratos-compatibility.md#submitting-a-login-flow). */
 export async function submitLoginFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply) {
   const flowId = (request.query as Record<string, unknown>).flow;
   const flow = await findFlow(services.ctx.db.kysely, 'login', flowId);

@@ -11,7 +11,7 @@ import { redirect, regenerateCsrfCookie, sendJson, wantsRedirect, withBrowserErr
 import { queryOf, returnToOf, returnUrlOf } from '../flow-request.js';
 import { logoutTokenOf } from './logout-token.js';
 
-/** Browser and API logout (kratos-contract.md §8). */
+/** Browser and API logout (docs/kratos-compatibility.md#logout). */
 export function registerLogoutRoutes(app: FastifyInstance, services: IdpServices): void {
   const { ctx } = services;
 

@@ -21,8 +21,9 @@ const body = z
   .strict();
 
 /**
- * `POST /admin/recovery/code` and `/admin/recovery/link` (kratos-contract.md §13.5): a recovery flow already in
- * `sent_email` state, without CSRF, whose code or link the caller hands to the person (the invitation mail).
+ * `POST /admin/recovery/code` and `/admin/recovery/link` (docs/kratos-compatibility.md#admin-recovery): a recovery flow
+ * already in `sent_email` state, without CSRF, whose code or link the caller hands to the person (the invitation
+ * mail).
  */
 async function startAdminRecoveryFlow(
   services: IdpServices,

@@ -36,7 +36,7 @@ export async function startRecoveryFlow(
   return flow;
 }
 
-/** `GET /self-service/recovery/{browser,api}` (kratos-contract.md §4). */
+/** `GET /self-service/recovery/{browser,api}` (docs/kratos-compatibility.md#recovery). */
 export async function createRecoveryFlow(
   services: IdpServices,
   request: FastifyRequest,

@@ -15,8 +15,8 @@ import { startSettingsFlow } from '../settings/create.js';
 /**
  * A recovery code or link was accepted: the address is verified, the identity's other sessions end, a session (aal1,
  * `code_recovery` or `link_recovery`) is issued and the browser goes to a settings flow carrying message 1060001
- * (kratos-contract.md §4). Returns whether it answered: false when no session may be issued (identity disabled or
- * locked). A boolean, not the reply: awaiting a Fastify reply waits for the response and yields undefined.
+ * (docs/kratos-compatibility.md#recovery). Returns whether it answered: false when no session may be issued (identity
+ * disabled or locked). A boolean, not the reply: awaiting a Fastify reply waits for the response and yields undefined.
  */
 export async function finishRecovery(
   services: IdpServices,

@@ -33,7 +33,7 @@ const MAX_CODE_SUBMISSIONS = 5;
 const MAX_MAILS_PER_ADDRESS = 5;
 const MAX_MAILS_PER_CLIENT = 30;
 
-/** `POST /self-service/recovery?flow=` with the `code` or `link` method (kratos-contract.md §4). */
+/** `POST /self-service/recovery?flow=` with the `code` or `link` method (docs/kratos-compatibility.md#recovery). */
 export async function submitRecoveryFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply) {
   const { ctx } = services;
   const flow = await findFlow(ctx.db.kysely, 'recovery', (request.query as Record<string, unknown>).flow);
@@ -178,7 +178,7 @@ async function submitCode(
   return answerWithFlow(services, request, reply, flow, 200);
 }
 
-/** `GET /self-service/recovery?flow=&token=`: the link from the mail (kratos-contract.md §4, link method). */
+/** `GET /self-service/recovery?flow=&token=`: the link from the mail (docs/kratos-compatibility.md#recovery). */
 export async function followRecoveryLink(
   services: IdpServices,
   request: FastifyRequest,

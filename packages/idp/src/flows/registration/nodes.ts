@@ -19,7 +19,7 @@ const traitInputs = (type: 'visible' | 'hidden', traits?: Traits): UiNode[] => [
   }),
 ];
 
-/** Step 1 of `profile_first` registration: the traits (kratos-contract.md §3). */
+/** Step 1 of `profile_first` registration: the traits (docs/kratos-compatibility.md#registration). */
 export const profileStepNodes = (traits?: Traits): UiNode[] => [
   csrfNode(''),
   ...traitInputs('visible', traits),

@@ -50,7 +50,10 @@ async function startRegistrationFlow(
   return flow;
 }
 
-/** `GET /self-service/registration/{browser,api}` (kratos-contract.md §3); off unless REGISTRATION_ENABLED. */
+/**
+ * `GET /self-service/registration/{browser,api}` (docs/kratos-compatibility.md#registration); off unless
+ * REGISTRATION_ENABLED.
+ */
 export async function createRegistrationFlow(
   services: IdpServices,
   request: FastifyRequest,
@@ -125,7 +128,8 @@ export async function submitRegistrationFlow(services: IdpServices, request: Fas
     }
     const traits = checked.traits;
     if (body.method === 'profile') {
-      // Kratos answers the successful first step with 400 and the second step's nodes (kratos-contract.md §17 item 3).
+      // Kratos answers the successful first step with 400 and the second step's nodes
+      // (docs/kratos-compatibility.md#validation-errors-travel-inside-the-flow).
       flow.internal.traits = traits;
       flow.ui.nodes = credentialStepNodes(traits);
       addFlowMessage(flow.ui, messages.chooseCredential());

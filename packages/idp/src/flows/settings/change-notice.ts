@@ -4,8 +4,9 @@ import type { Traits } from '../../identities/identity-schema.js';
 import type { IdpServices } from '../../services.js';
 
 /**
- * Queues the mail that tells a person their sign-in details changed (security checklist item 18), in the
- * transaction of the change itself: no change without its notice, no notice of a change that was rolled back.
+ * Queues the mail that tells a person their sign-in details changed
+ * (docs/security.md#18-notices-of-changes-to-sign-in-details), in the transaction of the change itself: no change
+ * without its notice, no notice of a change that was rolled back.
  */
 export async function queueChangeNotice(
   services: IdpServices,

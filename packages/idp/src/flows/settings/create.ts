@@ -34,7 +34,7 @@ export async function startSettingsFlow(
   return flow;
 }
 
-/** `GET /self-service/settings/{browser,api}` (kratos-contract.md §6). */
+/** `GET /self-service/settings/{browser,api}` (docs/kratos-compatibility.md#settings). */
 export async function createSettingsFlow(
   services: IdpServices,
   request: FastifyRequest,

@@ -40,7 +40,7 @@ import { startSettingsFlow } from './create.js';
 type Body = Record<string, unknown>;
 const isTrue = (value: unknown) => value === true || value === 'true';
 
-/** `POST /self-service/settings?flow=` (kratos-contract.md §6 and §7). */
+/** `POST /self-service/settings?flow=` (docs/kratos-compatibility.md#settings). */
 export async function submitSettingsFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply) {
   const { ctx } = services;
   const flow = await findFlow(ctx.db.kysely, 'settings', (request.query as Record<string, unknown>).flow);
@@ -91,7 +91,10 @@ export async function submitSettingsFlow(services: IdpServices, request: Fastify
   });
 }
 
-/** Password and second-factor changes need a recent sign-in (kratos-contract.md §6, privileged session). */
+/**
+ * Changes of password, address and second factor need a recent sign-in
+ * (docs/kratos-compatibility.md#privileged-session).
+ */
 function ensurePrivileged(services: IdpServices, flow: Flow, auth: Authenticated): void {
   const { config, clock } = services.ctx;
   const fresh =

@@ -118,7 +118,7 @@ export async function sendVerificationCode(
   await saveFlow(db.kysely, clock, flow);
 }
 
-/** `GET /self-service/verification/{browser,api}` (kratos-contract.md §5). */
+/** `GET /self-service/verification/{browser,api}` (docs/kratos-compatibility.md#verification). */
 export async function createVerificationFlow(
   services: IdpServices,
   request: FastifyRequest,
@@ -141,7 +141,10 @@ export async function createVerificationFlow(
   });
 }
 
-/** `POST /self-service/verification?flow=`, and `GET` with `code` from a mail link (kratos-contract.md §5). */
+/**
+ * `POST /self-service/verification?flow=`, and `GET` with `code` from a mail link
+ * (docs/kratos-compatibility.md#verification).
+ */
 export async function submitVerificationFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply) {
   const { ctx } = services;
   const query = queryOf(request);
@@ -159,7 +162,7 @@ export async function submitVerificationFlow(services: IdpServices, request: Fas
         message,
       });
     if (request.method === 'GET') {
-      // Link from a mail: pre-fill the code and let the person submit (kratos-contract.md §5).
+      // Link from a mail: pre-fill the code and let the person submit it, as Kratos does.
       if (query.code) setNodeValue(flow.ui, 'code', query.code.slice(0, 64));
       await saveFlow(ctx.db.kysely, ctx.clock, flow);
       return redirect(reply, flowUiUrl(services, flow));
@@ -203,7 +206,8 @@ export async function submitVerificationFlow(services: IdpServices, request: Fas
       };
       return answerWithFlow(services, request, reply, flow, 200);
     }
-    // CSRF protects sending mails; code submission is not CSRF-checked (kratos-contract.md §5).
+    // CSRF protects sending mails; code submission is not CSRF-checked, as in Kratos
+    // (docs/kratos-compatibility.md#csrf).
     ensureCsrf(services, request, flow, body);
     const checked = body.email === undefined || body.email === '' ? undefined : validateTraits({ email: body.email });
     if (!checked?.traits) {
