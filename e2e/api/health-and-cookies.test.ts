@@ -1,9 +1,12 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPasswordIdentity } from '../support/identities.js';
+import { csrfTokenOf, identityApi } from '../support/ory.js';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 
 let portaal: Portaal;
 let behindTls: Portaal;
+let hostCookie: Portaal;
 
 /** A GET with the path exactly as given (fetch would normalise `//admin`), without following redirects. */
 function rawGet(base: string, path: string): Promise<{ status: number; location: string | undefined }> {
@@ -22,10 +25,18 @@ beforeAll(async () => {
   behindTls = await startPortaal({
     env: { PUBLIC_URL: 'https://portaal.example.nl', SECRETS_COOKIE: 'een-geheim-van-minstens-32-tekens-lang' },
   });
+  hostCookie = await startPortaal({
+    env: {
+      PUBLIC_URL: 'https://portaal.example.nl',
+      SECRETS_COOKIE: 'een-geheim-van-minstens-32-tekens-lang',
+      SESSION_COOKIE_NAME: '__Host-portaal_sessie',
+    },
+  });
 });
 afterAll(async () => {
   await portaal?.stop();
   await behindTls?.stop();
+  await hostCookie?.stop();
 });
 
 describe('health and metrics', () => {
@@ -91,6 +102,43 @@ describe('cookies', () => {
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).not.toMatch(/Secure/i);
+  });
+
+  it('names the session cookie as SESSION_COOKIE_NAME says, so that a deployment can use __Host-', async () => {
+    const user = await createPasswordIdentity(identityApi(hostCookie.adminUrl));
+    // By hand: the https cookies would not travel over this test's plain http.
+    const created = await fetch(`${hostCookie.publicUrl}/self-service/login/browser`, {
+      headers: { accept: 'application/json' },
+    });
+    const csrfCookie = created.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('csrf_token_'))!;
+    const flow = await created.json();
+    const answer = await fetch(`${hostCookie.publicUrl}/self-service/login?flow=${flow.id}`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json', cookie: csrfCookie },
+      body: JSON.stringify({
+        method: 'password',
+        identifier: user.email,
+        password: user.password,
+        csrf_token: csrfTokenOf(flow),
+      }),
+    });
+    expect(answer.status).toBe(200);
+    const session = answer.headers.getSetCookie().find((c) => c.startsWith('__Host-portaal_sessie='));
+    expect(session).toMatch(/; Path=\/(;|$)/);
+    expect(session).toMatch(/Secure/);
+    expect(session).not.toMatch(/Domain=/i);
+    const token = /^__Host-portaal_sessie=([^;]+)/.exec(session!)![1];
+    const whoami = await fetch(`${hostCookie.publicUrl}/sessions/whoami`, {
+      headers: { cookie: `__Host-portaal_sessie=${token}` },
+    });
+    expect(whoami.status).toBe(200);
+    expect(
+      (await fetch(`${hostCookie.publicUrl}/sessions/whoami`, { headers: { cookie: `ory_kratos_session=${token}` } }))
+        .status,
+    ).toBe(401);
   });
 
   it('marks cookies Secure when the public URL is https', async () => {

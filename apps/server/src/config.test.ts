@@ -66,6 +66,20 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes a session cookie name, a __Host- one only behind https', () => {
+    const https = {
+      PUBLIC_URL: 'https://portaal.example.nl',
+      SECRETS_COOKIE: 'een-geheim-van-minstens-32-tekens-lang',
+    };
+    expect(loadConfig(env({ ...https, SESSION_COOKIE_NAME: '__Host-portaal' })).idp.sessionCookieName).toBe(
+      '__Host-portaal',
+    );
+    expect(refusal({ SESSION_COOKIE_NAME: '__Host-portaal' })).toBe(
+      "SESSION_COOKIE_NAME '__Host-portaal' werkt alleen als PUBLIC_URL met https:// begint.",
+    );
+    expect(refusal({ SESSION_COOKIE_NAME: 'sessie;x' })).toMatch(/^SESSION_COOKIE_NAME mag alleen/);
+  });
+
   it('drains for the given time on SIGTERM, or not at all with 0', () => {
     expect(loadConfig(env({ SHUTDOWN_DRAIN: '0', SHUTDOWN_TIMEOUT: '30s' })).shutdown).toEqual({
       drainMs: 0,

@@ -60,6 +60,19 @@ function url(name: string, raw: string): URL {
   return parsed;
 }
 
+/** Kratos' `session.cookie.name`; a `__Host-` name needs https, or browsers would drop the cookie. */
+function sessionCookieName(env: Env, publicUrl: URL): string | undefined {
+  const name = read(env, 'SESSION_COOKIE_NAME');
+  if (name === undefined) return undefined;
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+    throw new ConfigError(`SESSION_COOKIE_NAME mag alleen letters, cijfers, - en _ bevatten, maar is '${name}'.`);
+  }
+  if ((name.startsWith('__Host-') || name.startsWith('__Secure-')) && publicUrl.protocol !== 'https:') {
+    throw new ConfigError(`SESSION_COOKIE_NAME '${name}' werkt alleen als PUBLIC_URL met https:// begint.`);
+  }
+  return name;
+}
+
 /** Kratos' own variables for the screens of another UI (`selfservice.flows.<flow>.ui_url` and the default return). */
 function uiUrls(env: Env): Partial<Record<UiScreen, URL>> {
   const names: [UiScreen, string][] = [
@@ -270,6 +283,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       },
       totpIssuer: read(env, 'TOTP_ISSUER') ?? publicUrl.hostname,
       uiUrls: uiUrls(env),
+      sessionCookieName: sessionCookieName(env, publicUrl),
     },
   };
 }

@@ -41,6 +41,8 @@ export interface IdpConfig {
    * and `selfservice.default_browser_return_url`; each left out is the portal's own path on the public URL.
    */
   uiUrls?: Partial<Record<UiScreen, URL>>;
+  /** Kratos' `session.cookie.name`; `ory_kratos_session` when left out. */
+  sessionCookieName?: string;
 }
 
 export type UiScreen = keyof typeof UI_PATHS;

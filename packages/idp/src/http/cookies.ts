@@ -3,7 +3,10 @@ import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpConfig } from '../config.js';
 
-export const SESSION_COOKIE = 'ory_kratos_session';
+const SESSION_COOKIE = 'ory_kratos_session';
+
+/** Kratos' `session.cookie.name`; a deployment behind https may choose `__Host-…` (Secure, Path=/, no Domain). */
+export const sessionCookieName = (config: IdpConfig): string => config.sessionCookieName ?? SESSION_COOKIE;
 
 /** `csrf_token_<hex(sha256(public base URL))>` (docs/kratos-compatibility.md#csrf). */
 const csrfCookieName = (config: IdpConfig): string =>
@@ -18,7 +21,7 @@ export function setSessionCookie(
   expiresAt: Date,
   now: Date,
 ): void {
-  void reply.setCookie(SESSION_COOKIE, token, {
+  void reply.setCookie(sessionCookieName(config), token, {
     httpOnly: true,
     secure: secure(config),
     sameSite: 'lax',
@@ -28,7 +31,7 @@ export function setSessionCookie(
 }
 
 export function clearSessionCookie(reply: FastifyReply, config: IdpConfig): void {
-  void reply.setCookie(SESSION_COOKIE, '', {
+  void reply.setCookie(sessionCookieName(config), '', {
     httpOnly: true,
     secure: secure(config),
     sameSite: 'lax',
