@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import {
+  BackupError,
   createIdentityWithPassword,
   createRecoveryLink,
   findIdentity,
@@ -9,6 +10,7 @@ import {
   openDatabase,
 } from '@portaal/idp';
 import { CatalogueError } from '@portaal/users-api';
+import { backup, restore } from './backup-commands.js';
 import { dutchReasonOf } from './cli-errors.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
@@ -27,6 +29,8 @@ Opdrachten:
   catalogue load BESTAND
                       laad de catalogus (organisaties, datarollen, datavoorzieningen) uit een JSON-bestand
   audit export        schrijf het auditlog als JSON-regels naar de standaarduitvoer
+  backup BESTAND      maak een back-up van de SQLite-database, ook terwijl de server draait
+  restore BESTAND     zet een back-up terug in een lege datamap (voordat de server start)
   demo                laad de demo-catalogus en de demo-accounts
   help                toon deze hulp
 `;
@@ -50,6 +54,10 @@ export async function runCli(argv: string[]): Promise<number> {
         return await audit(rest);
       case 'demo':
         return await demo();
+      case 'backup':
+        return await backup(rest);
+      case 'restore':
+        return await restore(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -67,6 +75,10 @@ export async function runCli(argv: string[]): Promise<number> {
     if (error instanceof ConfigError) {
       process.stderr.write(`Configuratiefout: ${error.message}\n`);
       return 78;
+    }
+    if (error instanceof BackupError) {
+      process.stderr.write(`Fout: ${error.message}\n`);
+      return 1;
     }
     if (error instanceof CatalogueError) {
       process.stderr.write(`Catalogus niet geladen: ${error.message}\n`);

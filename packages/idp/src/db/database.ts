@@ -51,7 +51,7 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
     const kysely = open(new PostgresDialect({ pool }));
     return { kysely, dialect: 'postgres', exclusively: (work) => work(), close: () => kysely.destroy() };
   }
-  const file = url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:(\/\/)?/i, '');
+  const file = sqliteFileOf(url) ?? url;
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -79,6 +79,12 @@ async function withFileLock<T>(lockFile: string, work: () => Promise<T>): Promis
   } finally {
     lock.close();
   }
+}
+
+/** The file of a SQLite database URL (a path, `sqlite:` or `file:`); undefined for PostgreSQL. */
+export function sqliteFileOf(url: string): string | undefined {
+  if (/^postgres(ql)?:\/\//i.test(url)) return undefined;
+  return url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:(\/\/)?/i, '');
 }
 
 function outageLog(log: DatabaseLog | undefined) {
