@@ -20,6 +20,7 @@ export type { IdpServices } from './services.js';
 export { authenticate, type Authenticated } from './sessions/authenticate.js';
 export { sessionAal, type Aal } from './sessions/aal.js';
 export { revokeSessionsOfIdentity } from './sessions/session-repository.js';
+export { accountLocks, unlockAccount } from './throttle/account-lock.js';
 export {
   deleteCredential,
   deleteIdentity,

@@ -20,6 +20,8 @@ export interface UserIdentity {
   verified: boolean;
   /** The person's organisations as the Users API records them with the identity (docs/organisations.md). */
   organisationRecord: OrganisationRecord;
+  /** When the lock after too many failed sign-ins ends; absent when not locked or not known (Ory Kratos has none). */
+  lockedUntil?: string;
 }
 
 /**
@@ -57,6 +59,8 @@ export interface IdentityPort {
   delete(id: string): Promise<void>;
   removeSecondFactors(id: string): Promise<void>;
   revokeSessions(id: string): Promise<void>;
+  /** Lifts the lock after too many failed sign-ins; false when the backend has no such lock (Ory Kratos). */
+  unlock(id: string): Promise<boolean>;
   /** A recovery link (invitations, the portal's recovery); not inside `atomically`, it writes on its own. */
   recoveryLink(id: string, lifespanMs: number): Promise<string>;
 }

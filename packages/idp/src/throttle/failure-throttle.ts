@@ -9,17 +9,18 @@ import type { FailureThrottle } from '../services.js';
  */
 export function createFailureThrottle(ctx: IdpContext): FailureThrottle {
   const { db, clock } = ctx;
+  const lockedUntil = async (key: string) => {
+    const row = await db.kysely
+      .selectFrom('throttles')
+      .select('locked_until')
+      .where('key', '=', key)
+      .executeTakeFirst();
+    const until = row?.locked_until ?? undefined;
+    return until !== undefined && until > clock.now().toISOString() ? until : undefined;
+  };
   return {
-    async isLocked(key) {
-      const row = await db.kysely
-        .selectFrom('throttles')
-        .select('locked_until')
-        .where('key', '=', key)
-        .executeTakeFirst();
-      return (
-        row?.locked_until !== null && row?.locked_until !== undefined && row.locked_until > clock.now().toISOString()
-      );
-    },
+    isLocked: async (key) => (await lockedUntil(key)) !== undefined,
+    lockedUntil,
     async recordFailure(key, limit, windowMs, lockMs) {
       return db.kysely.transaction().execute(async (trx) => {
         const now = clock.now();

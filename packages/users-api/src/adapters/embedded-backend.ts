@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import {
+  accountLocks,
   authenticate,
   createRecoveryLink,
   deleteCredential,
@@ -14,6 +15,7 @@ import {
   normaliseEmail,
   revokeSessionsOfIdentity,
   sessionAal,
+  unlockAccount,
   updateIdentity,
   type CredentialRecord,
   type DbExecutor,
@@ -38,14 +40,23 @@ const toUser = (identity: IdentityRecord, credentials: CredentialRecord[]): User
   organisationRecord: readOrganisationRecord(identity.metadataAdmin),
 });
 
-async function usersOf(db: DbExecutor, ids: string[]): Promise<UserIdentity[]> {
+async function usersOf(services: IdpServices, db: DbExecutor, ids: string[]): Promise<UserIdentity[]> {
   if (ids.length === 0) return [];
   const users: UserIdentity[] = [];
   // Bounded IN lists: SQLite allows at most 32,766 parameters and PostgreSQL 65,535.
   for (let start = 0; start < ids.length; start += 1000) {
     const chunk = ids.slice(start, start + 1000);
     const [identities, credentials] = await Promise.all([findIdentities(db, chunk), findCredentialsOf(db, chunk)]);
-    for (const identity of identities) users.push(toUser(identity, credentials.get(identity.id) ?? []));
+    const locks = await accountLocks(
+      services,
+      db,
+      identities.map((identity) => ({ id: identity.id, email: identity.traits.email })),
+    );
+    for (const identity of identities) {
+      const user = toUser(identity, credentials.get(identity.id) ?? []);
+      const lockedUntil = locks.get(identity.id);
+      users.push(lockedUntil ? { ...user, lockedUntil } : user);
+    }
   }
   return users;
 }
@@ -55,7 +66,7 @@ const conflicts = (error: unknown) => error instanceof HttpError && error.code =
 function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
   const { clock } = services.ctx;
   const one = async (id: string) => {
-    const [user] = await usersOf(db, [id]);
+    const [user] = await usersOf(services, db, [id]);
     if (!user) throw new HttpError({ code: 404, reason: 'identity not found' });
     return user;
   };
@@ -69,10 +80,10 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
         identity: toUser(auth.identity, auth.credentials),
       };
     },
-    get: (ids) => usersOf(db, ids),
+    get: (ids) => usersOf(services, db, ids),
     async findByEmail(email) {
       const id = await findIdentityIdByAddress(db, normaliseEmail(email));
-      return id ? (await usersOf(db, [id]))[0] : undefined;
+      return id ? (await usersOf(services, db, [id]))[0] : undefined;
     },
     async create(traits, organisationRecord = {}) {
       try {
@@ -108,6 +119,11 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
     },
     async revokeSessions(id) {
       await revokeSessionsOfIdentity(db, id);
+    },
+    async unlock(id) {
+      const identity = await findIdentity(db, id);
+      if (identity) await unlockAccount(services, identity);
+      return true;
     },
     async recoveryLink(id, lifespanMs) {
       const identity = await findIdentity(db, id);

@@ -140,6 +140,8 @@ function identityPort(urls: OryUrls): IdentityPort {
     async revokeSessions(id) {
       await identities.deleteIdentitySessions({ id }).catch(ignore404);
     },
+    // Kratos keeps no lock after failed sign-ins (its rate limits sit in front of it), so there is none to lift.
+    unlock: async () => false,
     async recoveryLink(id, lifespanMs) {
       const { data } = await identities.createRecoveryLinkForIdentity({
         createRecoveryLinkForIdentityBody: { identity_id: id, expires_in: `${Math.round(lifespanMs / 1000)}s` },

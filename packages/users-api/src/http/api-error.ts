@@ -84,6 +84,13 @@ export const errors = {
       'You cannot leave your home organisation.',
       'Je eigen organisatie kun je niet verlaten. Vraag de beheerder om je account te verwijderen.',
     ),
+  noLocks: () =>
+    new ApiError(
+      409,
+      'unlock_unavailable',
+      'Accounts are not locked by this identity provider.',
+      'Deze identiteitsdienst blokkeert accounts niet na mislukte inlogpogingen; er is niets te ontgrendelen.',
+    ),
   invitationNotFound: () =>
     new ApiError(
       404,

@@ -6,6 +6,7 @@ import { registerUserRoutes } from '../routes/user-routes.js';
 import { registerPermissionRoutes } from '../routes/permission-routes.js';
 import { registerAuditRoutes } from '../routes/audit-routes.js';
 import { registerOrganisationRoutes } from '../routes/organisation-routes.js';
+import { registerAccountRoutes } from '../routes/account-routes.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -53,6 +54,7 @@ export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): P
       registerPermissionRoutes(scope, ctx);
       registerAuditRoutes(scope, ctx);
       registerOrganisationRoutes(scope, ctx);
+      registerAccountRoutes(scope, ctx);
     },
     { prefix: '/api' },
   );

@@ -8,8 +8,8 @@ import { settledRecord } from '../users/home-organisation.js';
 import { organisationIn } from '../users/caller.js';
 import { removalWithin } from '../users/membership.js';
 import { withinOrganisation } from '../users/user-json.js';
+import { UUID } from '../users/user-id.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const switchSchema = z.object({ organisation: z.string().min(1).max(64) }).strict();
 
 /**

@@ -5,8 +5,7 @@ import { parse, permissionListSchema } from '../http/validation.js';
 import { MEMBERSHIP } from '../users/caller.js';
 import { memberTuples, tuplesFor } from '../users/membership.js';
 import { permissionsWithin, withinOrganisation } from '../users/user-json.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from '../users/user-id.js';
 
 /** Data roles and the administrator relation of members: add (PUT) and remove one (DELETE). */
 export function registerPermissionRoutes(app: FastifyInstance, ctx: ApiContext): void {

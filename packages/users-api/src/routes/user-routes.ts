@@ -10,14 +10,10 @@ import type { InvitedRelation } from '../invitations/invitation-store.js';
 import { ConflictError, type UserIdentity } from '../ports.js';
 import { MEMBERSHIP } from '../users/caller.js';
 import { membershipsOf, settledRecord } from '../users/home-organisation.js';
-import { memberTuples, permittedRelations, removalWithin, tuplesFor } from '../users/membership.js';
+import { permittedRelations, removalWithin, tuplesFor } from '../users/membership.js';
+import { refuseGuest, targetOf } from '../users/target.js';
+import { idParam } from '../users/user-id.js';
 import { invitedJson, memberJson, withinOrganisation } from '../users/user-json.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const idParam = (value: unknown): string => {
-  if (typeof value !== 'string' || !UUID.test(value)) throw errors.notMember();
-  return value.toLowerCase();
-};
 
 /** The administrators' user calls: list, existence check, create, update, delete, reset 2FA. */
 export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void {
@@ -35,33 +31,6 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
       }),
       templateType: 'invitation',
     });
-  }
-
-  /** A member of the organisation with all their tuples, and whether the organisation is their home. */
-  async function targetOf(org: AdminCaller['activeOrg'], id: string) {
-    const tuples = await memberTuples(backend.relations, org, id);
-    const [user] = await backend.identities.get([id]);
-    if (!user) throw errors.notMember();
-    const record = settledRecord(user.organisationRecord, tuples);
-    return { user, tuples, home: record.home === org.id };
-  }
-
-  /** A guest organisation asked to change the account itself: refused and audited, nothing written. */
-  async function refuseGuest(
-    caller: AdminCaller,
-    request: Parameters<typeof actorOf>[1],
-    action: string,
-    target: UserIdentity,
-  ): Promise<never> {
-    await ctx.audit.record({
-      ...actorOf(caller, request),
-      action,
-      objectId: target.id,
-      objectEmail: target.traits.email,
-      result: 'denied',
-      details: { reason: 'not the home organisation' },
-    });
-    throw errors.sharedUser();
   }
 
   /** An existing account that is not a member: a pending invitation and a mail; nothing in the tuples yet. */
@@ -225,7 +194,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const org = caller.activeOrg;
     const id = idParam(request.params.id);
     const body = parse(updateUserSchema, request.body);
-    const { user: current, tuples, home } = await targetOf(org, id);
+    const { user: current, tuples, home } = await targetOf(ctx, org, id);
     const blocking = body.state === 'inactive' && current.state !== 'inactive';
     const emailChange = body.traits !== undefined && body.traits.email !== current.traits.email;
     const nameChange =
@@ -233,7 +202,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
       (body.traits.name.first !== current.traits.name.first || body.traits.name.last !== current.traits.name.last);
     const stateChange = body.state !== undefined && body.state !== current.state;
     if (!(emailChange || nameChange || stateChange)) return memberJson(current, tuples, org);
-    if (!home) await refuseGuest(caller, request, 'user.update', current);
+    if (!home) await refuseGuest(ctx, caller, request, 'user.update', current);
     if (blocking && id === caller.session.identity.id) throw errors.selfChange();
     let updated: UserIdentity;
     try {
@@ -262,7 +231,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const org = caller.activeOrg;
     const id = idParam((request.query as Record<string, unknown>).id);
     if (id === caller.session.identity.id) throw errors.selfChange();
-    const { user: target, tuples } = await targetOf(org, id);
+    const { user: target, tuples } = await targetOf(ctx, org, id);
     const remaining = tuples.filter((t) => !withinOrganisation(t, org.id));
     // Only the last organisation deletes the account itself; otherwise the person leaves this organisation and,
     // when it was their home, the oldest remaining membership becomes home.
@@ -296,8 +265,8 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const caller = await adminOf(ctx, request, 'user.reset_2fa');
     const org = caller.activeOrg;
     const id = idParam(request.params.id);
-    const { user: target, home } = await targetOf(org, id);
-    if (!home) await refuseGuest(caller, request, 'user.reset_2fa', target);
+    const { user: target, home } = await targetOf(ctx, org, id);
+    if (!home) await refuseGuest(ctx, caller, request, 'user.reset_2fa', target);
     await backend.atomically(async (ports) => {
       await ports.identities.removeSecondFactors(id);
       await ports.identities.revokeSessions(id);

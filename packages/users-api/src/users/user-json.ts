@@ -61,7 +61,10 @@ export function userJson(identity: UserIdentity, tuples: RelationTuple[], org: O
  */
 export function memberJson(identity: UserIdentity, tuples: RelationTuple[], org: Organisation) {
   const home = (identity.organisationRecord.home ?? org.id) === org.id;
-  return { ...userJson({ ...identity, credentials: home ? identity.credentials : [] }, tuples, org), home };
+  // A guest organisation sees neither credentials nor the lock: both are the home organisation's business.
+  const { lockedUntil, ...user } = identity;
+  const shown = home ? { ...user, ...(lockedUntil ? { lockedUntil } : {}) } : { ...user, credentials: [] };
+  return { ...userJson(shown, tuples, org), home };
 }
 
 /** A person invited to join: the invited permissions, no credentials, and the invitation to withdraw. */
