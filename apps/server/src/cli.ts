@@ -11,6 +11,7 @@ import {
 } from '@portaal/idp';
 import { CatalogueError } from '@portaal/users-api';
 import { backup, restore } from './backup-commands.js';
+import { exportPerson } from './person-export.js';
 import { dutchReasonOf } from './cli-errors.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
@@ -26,6 +27,8 @@ Opdrachten:
   user create --email ADRES --first-name NAAM --last-name NAAM [--password WACHTWOORD] [--org ID [--admin]]
                       maak een account aan, met --org als lid van die organisatie en met --admin als beheerder
                       (zonder wachtwoord: de opdracht toont een link om het wachtwoord in te stellen)
+  user export --email ADRES
+                      schrijf alles wat over deze persoon is vastgelegd als JSON naar de standaarduitvoer (AVG art. 15)
   catalogue load BESTAND
                       laad de catalogus (organisaties, datarollen, datavoorzieningen) uit een JSON-bestand
   audit export        schrijf het auditlog als JSON-regels naar de standaarduitvoer
@@ -190,8 +193,9 @@ async function audit(args: string[]): Promise<number> {
 
 async function user(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub === 'export') return exportPerson(rest, cliLog());
   if (sub !== 'create') {
-    process.stderr.write(`Onbekende opdracht 'user ${sub ?? ''}'. Bedoel je 'user create'?\n`);
+    process.stderr.write(`Onbekende opdracht 'user ${sub ?? ''}'. Bedoel je 'user create' of 'user export'?\n`);
     return 2;
   }
   const { values } = parseArgs({

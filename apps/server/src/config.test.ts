@@ -49,6 +49,7 @@ describe('loadConfig', () => {
     });
     expect(config.statements).toEqual({ accessibility: undefined, privacy: undefined });
     expect(config.shutdown).toEqual({ drainMs: 5_000, timeoutMs: 15_000 });
+    expect(config.auditRetentionMs).toBe(365 * 24 * 3_600_000);
   });
 
   it("reads Kratos' UI locations for another UI, and leaves the portal's paths otherwise", () => {

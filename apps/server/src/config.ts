@@ -19,6 +19,8 @@ export interface ServerConfig {
   /** Where the organisation publishes its accessibility and privacy statements, linked at the foot of every page. */
   statements: { accessibility: string | undefined; privacy: string | undefined };
   catalogueFile: string | undefined;
+  /** How long audit entries are kept before the daily pruning removes them. */
+  auditRetentionMs: number;
   /** On SIGTERM: readiness answers 503 for `drainMs` so a load balancer stops sending, then everything closes. */
   shutdown: { drainMs: number; timeoutMs: number };
   dashboardAllowlist: string[];
@@ -246,6 +248,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       privacy: optionalUrl(env, 'PRIVACY_STATEMENT_URL'),
     },
     catalogueFile: read(env, 'CATALOGUE_FILE'),
+    auditRetentionMs: duration(env, 'AUDIT_RETENTION', '8760h'),
     shutdown: {
       drainMs: duration(env, 'SHUTDOWN_DRAIN', '5s', { zero: true }),
       timeoutMs: duration(env, 'SHUTDOWN_TIMEOUT', '15s'),

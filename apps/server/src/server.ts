@@ -9,6 +9,7 @@ import type { ServerConfig } from './config.js';
 import { createMetrics } from './metrics.js';
 import { registerHealthRoutes } from './health.js';
 import { registerWebApp } from './web-app.js';
+import { pruneAuditDaily } from './audit-retention.js';
 
 export interface PortaalServer {
   product: Product;
@@ -74,7 +75,10 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   }
   registerHealthRoutes(adminApp, db, metrics, () => draining);
 
+  let stopPruning = () => {};
+
   async function close() {
+    stopPruning();
     // Listeners first: requests under way finish, idle connections close; then the courier's current mail.
     await publicApp.close();
     await adminApp.close();
@@ -92,6 +96,7 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
       await publicApp.listen({ host: config.host, port: config.port });
       await adminApp.listen({ host: config.adminHost, port: config.adminPort });
       await idp.start();
+      stopPruning = pruneAuditDaily(product.audit, config.auditRetentionMs, publicApp.log);
     },
     close,
     async shutdown() {

@@ -11,6 +11,7 @@ export { HttpError } from './errors/herodot.js';
 export { parseDuration } from './duration.js';
 export { createIdentityProvider, type IdentityProvider } from './provider.js';
 export { createIdentityWithPassword } from './identities/create-identity.js';
+export { personalDataOf } from './identities/personal-data.js';
 export { findIdentityIdByIdentifier } from './identities/identity-repository.js';
 
 // The embedded provider's internals that the in-process Users API adapter builds on: the Users API reaches the

@@ -443,8 +443,17 @@ export async function markAddressSent(db: DbExecutor, clock: Clock, address: str
     .execute();
 }
 
+/** Deletes an identity with everything that cascades from it, and the mails sent to it (AVG article 17). */
 export async function deleteIdentity(db: DbExecutor, id: string): Promise<boolean> {
+  const identity = await findIdentity(db, id);
   const result = await db.deleteFrom('identities').where('id', '=', id).executeTakeFirst();
+  if (identity) {
+    const email = identity.traits.email.toLowerCase();
+    await db
+      .deleteFrom('courier_messages')
+      .where((eb) => eb(eb.fn('lower', ['recipient']), '=', email))
+      .execute();
+  }
   return Number(result.numDeletedRows) > 0;
 }
 

@@ -26,6 +26,10 @@ export interface AuditLog {
   /** Newest first; `before` is the id of the last entry of the previous page. */
   list(organisationId: string, page: { size: number; before?: { at: string; id: string } }): Promise<AuditRecord[]>;
   all(): AsyncGenerator<AuditRecord>;
+  /** The entries in which a person acted or was acted on, oldest first (AVG article 15). */
+  about(identityId: string): Promise<AuditRecord[]>;
+  /** Removes the entries older than `cutoff` (AUDIT_RETENTION); answers how many went. */
+  pruneBefore(cutoff: Date): Promise<number>;
 }
 
 export function createAuditLog<DB>(db: Kysely<DB>, now: () => Date = () => new Date()): AuditLog {
@@ -70,6 +74,20 @@ export function createAuditLog<DB>(db: Kysely<DB>, now: () => Date = () => new D
       }
       const rows = await select.orderBy('at', 'desc').orderBy('id', 'desc').limit(page.size).execute();
       return rows.map(toRecord);
+    },
+    async about(identityId) {
+      const rows = await typed
+        .selectFrom('audit_log')
+        .selectAll()
+        .where((eb) => eb.or([eb('actor_id', '=', identityId), eb('object_id', '=', identityId)]))
+        .orderBy('at')
+        .orderBy('id')
+        .execute();
+      return rows.map(toRecord);
+    },
+    async pruneBefore(cutoff) {
+      const result = await typed.deleteFrom('audit_log').where('at', '<', cutoff.toISOString()).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     async *all() {
       let last: { at: string; id: string } | undefined;

@@ -1,0 +1,32 @@
+import { parseArgs } from 'node:util';
+import type { FastifyBaseLogger } from 'fastify';
+import { findIdentityIdByAddress, HttpError, personalDataOf } from '@portaal/idp';
+import { loadConfig } from './config.js';
+import { withProduct } from './product.js';
+
+/**
+ * `portaal user export --email ADRES`: everything held about a person (AVG article 15) as one JSON document: the
+ * identity, credentials by type, sessions, mails sent, organisations and data roles, pending invitations, and the
+ * audit entries in which they acted or were acted on.
+ */
+export async function exportPerson(args: string[], log: FastifyBaseLogger): Promise<number> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' } } });
+  if (!values.email) {
+    process.stderr.write('Geef het e-mailadres op met --email.\n');
+    return 2;
+  }
+  const email = values.email.trim().toLowerCase();
+  const document = await withProduct(loadConfig(), log, async (product) => {
+    const id = await findIdentityIdByAddress(product.db.kysely, email);
+    const held = id ? await personalDataOf(product.db.kysely, id) : undefined;
+    if (!id || !held) throw new HttpError({ code: 404, reason: `er is geen account met ${email}.` });
+    const [relations, invitations, audit] = await Promise.all([
+      product.relations.list({ subject_id: id }),
+      product.apiContext.invitations.ofIdentity(id),
+      product.audit.about(id),
+    ]);
+    return { exported_at: new Date().toISOString(), ...held, relations, invitations, audit };
+  });
+  process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  return 0;
+}
