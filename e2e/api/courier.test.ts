@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, explained, identityApi, newBrowser } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
+import { portaalCli } from '../support/portal-users.js';
 
 let withSmtp: Portaal;
 let withoutSmtp: Portaal;
@@ -34,6 +35,28 @@ describe('courier', () => {
     const mail = await withSmtp.mail.waitFor(user.email, { since, timeoutMs: 30_000 });
     expect(mail.subject).toBe('Je herstelcode voor het Datavoorzieningen Portaal');
     expect(withSmtp.mail.to(user.email).filter((m) => m.receivedAt >= since)).toHaveLength(1);
+  });
+
+  it('shows the queue by state in the metrics and lists mails without their bodies', async () => {
+    const user = await createPasswordIdentity(identityApi(withSmtp.adminUrl));
+    const since = new Date();
+    await askRecoveryCode(withSmtp, user.email);
+    await withSmtp.mail.waitFor(user.email, { since, timeoutMs: 30_000 });
+    await vi.waitFor(
+      () => {
+        const sent = portaalCli(withSmtp, ['mail', 'list', '--status', 'sent']).stdout.trim().split('\n');
+        const row = sent.map((line) => JSON.parse(line)).find((m) => m.recipient === user.email);
+        expect(row).toMatchObject({ template_type: 'recovery_code', status: 'sent' });
+        expect(row.body).toBeUndefined();
+      },
+      { timeout: 10_000 },
+    );
+    const metrics = await (await fetch(`${withSmtp.adminUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^portaal_mails\{status="sent"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(/^portaal_mails\{status="abandoned"\} 0$/m);
+    expect(metrics).toMatch(/^portaal_database_up 1$/m);
+    expect(portaalCli(withSmtp, ['mail', 'retry']).stdout).toContain('0 opgegeven e-mail(s) opnieuw in de wachtrij');
+    expect(portaalCli(withSmtp, ['mail', 'list', '--status', 'kwijt']).status).toBe(2);
   });
 
   it('keeps mails in the development mailbox without SMTP', async () => {

@@ -55,6 +55,7 @@ describe('health and metrics', () => {
     const text = await response.text();
     expect(text).toContain('# TYPE portaal_http_request_duration_seconds histogram');
     expect(text).toMatch(/portaal_http_request_duration_seconds_count\{[^}]*\} \d+/);
+    expect(text).toContain('# TYPE portaal_sign_ins_total counter');
   });
 
   it('keeps the admin API off the public listener (307 to the admin URL)', async () => {

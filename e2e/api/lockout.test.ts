@@ -25,6 +25,16 @@ describe('login lock', () => {
     expect(locked.status).toBe(400);
     // The lock answers exactly like a wrong password: nothing tells an attacker the account exists.
     expect(messageIds(locked.body)).toEqual([4000006]);
+    // An operator sees it: failed and locked sign-ins are counted for alerting.
+    const metrics = await (await fetch(`${portaal.adminUrl}/metrics`)).text();
+    const count = (outcome: string) =>
+      Number(
+        new RegExp(`^portaal_sign_ins_total\\{method="password",outcome="${outcome}"\\} (\\d+)$`, 'm').exec(
+          metrics,
+        )?.[1],
+      );
+    expect(count('failure')).toBeGreaterThanOrEqual(10);
+    expect(count('locked')).toBeGreaterThanOrEqual(1);
 
     await new Promise((r) => setTimeout(r, 3_200));
     const unlocked = await attempt(user.email, user.password);

@@ -12,6 +12,7 @@ import {
 import { CatalogueError } from '@portaal/users-api';
 import { backup, restore } from './backup-commands.js';
 import { exportPerson } from './person-export.js';
+import { mail } from './mail-commands.js';
 import { dutchReasonOf } from './cli-errors.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
@@ -32,6 +33,9 @@ Opdrachten:
   catalogue load BESTAND
                       laad de catalogus (organisaties, datarollen, datavoorzieningen) uit een JSON-bestand
   audit export        schrijf het auditlog als JSON-regels naar de standaarduitvoer
+  mail list [--status abandoned|failed|queued|sent]
+                      toon de e-mails in die toestand (standaard: opgegeven na te veel pogingen)
+  mail retry          zet de opgegeven e-mails opnieuw in de wachtrij
   backup BESTAND      maak een back-up van de SQLite-database, ook terwijl de server draait
   restore BESTAND     zet een back-up terug in een lege datamap (voordat de server start)
   demo                laad de demo-catalogus en de demo-accounts
@@ -57,6 +61,8 @@ export async function runCli(argv: string[]): Promise<number> {
         return await audit(rest);
       case 'demo':
         return await demo();
+      case 'mail':
+        return await mail(rest, cliLog());
       case 'backup':
         return await backup(rest);
       case 'restore':

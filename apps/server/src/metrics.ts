@@ -1,7 +1,12 @@
 import client from 'prom-client';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { countMailsByStatus, type AuthEvent, type Db } from '@portaal/idp';
 
-/** Prometheus registry of the process: default Node metrics plus HTTP request counts and durations. */
+/**
+ * Prometheus registry of the process: default Node metrics, HTTP request counts and durations, sign-ins by outcome,
+ * the mail queue by state and whether the database answers (the alerts worth setting are in docs/operations.md).
+ */
 export function createMetrics() {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry, prefix: 'portaal_' });
@@ -27,6 +32,42 @@ export function createMetrics() {
     });
   }
 
-  return { registry, instrument };
+  const signIns = new client.Counter({
+    name: 'portaal_sign_ins_total',
+    help: 'Sign-in attempts by method and outcome (success, failure, locked)',
+    labelNames: ['method', 'outcome'] as const,
+    registers: [registry],
+  });
+  const countSignIn = (event: AuthEvent) =>
+    signIns.inc({ method: event.method, outcome: event.type.replace('login.', '') });
+
+  /** Gauges read from the database at each scrape; during an outage they are left out and `database_up` is 0. */
+  function observeDatabase(db: Db): void {
+    new client.Gauge({
+      name: 'portaal_database_up',
+      help: '1 when the database answers',
+      registers: [registry],
+      async collect() {
+        this.set(
+          await sql`select 1`.execute(db.kysely).then(
+            () => 1,
+            () => 0,
+          ),
+        );
+      },
+    });
+    new client.Gauge({
+      name: 'portaal_mails',
+      help: 'Mails in the courier table by status (queued, sent, failed, abandoned)',
+      labelNames: ['status'] as const,
+      registers: [registry],
+      async collect() {
+        const counts = await countMailsByStatus(db.kysely).catch(() => undefined);
+        for (const [status, count] of Object.entries(counts ?? {})) this.set({ status }, count);
+      },
+    });
+  }
+
+  return { registry, instrument, countSignIn, observeDatabase };
 }
 export type Metrics = ReturnType<typeof createMetrics>;

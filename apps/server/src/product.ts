@@ -4,6 +4,7 @@ import {
   enqueueMail,
   openDatabase,
   systemClock,
+  type AuthEvent,
   type AuthEventListener,
   type Db,
   type IdentityProvider,
@@ -39,7 +40,11 @@ export interface Product {
   close(): Promise<void>;
 }
 
-export async function openProduct(config: ServerConfig, log: FastifyBaseLogger): Promise<Product> {
+export async function openProduct(
+  config: ServerConfig,
+  log: FastifyBaseLogger,
+  onSignIn?: (event: AuthEvent) => void,
+): Promise<Product> {
   const db = openDatabase(config.databaseUrl, log);
   try {
     await migrateAll(db);
@@ -55,7 +60,10 @@ export async function openProduct(config: ServerConfig, log: FastifyBaseLogger):
     config: config.idp,
     clock: systemClock,
     log,
-    events: signInAuditor(relations, audit),
+    events: async (event) => {
+      onSignIn?.(event);
+      await signInAuditor(relations, audit)(event);
+    },
   });
   const backend = config.ory
     ? createOryBackend(config.ory, { send: async (mail) => void (await enqueueMail(db.kysely, systemClock, mail)) })

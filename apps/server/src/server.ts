@@ -40,9 +40,10 @@ function createApp(config: ServerConfig, name: 'public' | 'admin'): FastifyInsta
 export async function createServer(config: ServerConfig): Promise<PortaalServer> {
   const publicApp = createApp(config, 'public');
   const adminApp = createApp(config, 'admin');
-  const product = await openProduct(config, publicApp.log);
-  const { db, idp } = product;
   const metrics = createMetrics();
+  const product = await openProduct(config, publicApp.log, metrics.countSignIn);
+  const { db, idp } = product;
+  metrics.observeDatabase(db);
 
   const https = config.idp.publicUrl.protocol === 'https:';
   for (const app of [publicApp, adminApp]) {

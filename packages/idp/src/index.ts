@@ -37,5 +37,5 @@ export {
 } from './identities/identity-repository.js';
 export { normaliseEmail, validateTraits, type Traits } from './identities/identity-schema.js';
 export { hasHiddenCharacters } from './identities/hidden-characters.js';
-export { enqueueMail } from './courier/index.js';
+export { countMailsByStatus, enqueueMail, listMails, retryAbandonedMails, type MailStatus } from './courier/index.js';
 export { createRecoveryLink } from './flows/recovery/admin-recovery.js';
