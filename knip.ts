@@ -4,7 +4,7 @@ import type { KnipConfig } from 'knip';
 const config: KnipConfig = {
   workspaces: {
     '.': {
-      entry: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'e2e/**/*.test.ts'],
+      entry: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'e2e/**/*.test.ts', 'deploy/**/*.test.ts'],
       project: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'e2e/**/*.ts'],
     },
     'apps/server': {
@@ -23,6 +23,8 @@ const config: KnipConfig = {
       project: ['src/**/*.ts'],
     },
   },
+  // A system tool the deployment test uses where it is installed.
+  ignoreBinaries: ['systemd-analyze'],
   // A type used by another exported type of its file is part of that file's public shape.
   ignoreExportsUsedInFile: { interface: true, type: true },
   // The NL Design System components come in through CSS @import.

@@ -12,7 +12,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'deploy/**/*.test.ts'],
           exclude: ['**/*.integration.test.ts', '**/node_modules/**', '**/dist/**', 'apps/web/**'],
         },
       },
