@@ -153,7 +153,8 @@ try {
   const seedStart = Date.now();
   await seed(env);
   console.log(
-    `seeded ${userCount} users in ${((Date.now() - seedStart) / 1000).toFixed(1)} s (${values.database ? 'PostgreSQL' : 'SQLite'})`,
+    `seeded ${userCount} users in ${((Date.now() - seedStart) / 1000).toFixed(1)} s ` +
+      `(${values.database ? 'PostgreSQL' : 'SQLite'})`,
   );
   server = spawn(process.execPath, [path.join(root, 'apps/server/bin/portaal.js'), 'serve'], { env, stdio: 'ignore' });
   const publicUrl = `http://127.0.0.1:${port}`;
@@ -169,10 +170,12 @@ try {
   const rss = (await import('node:fs')).readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1];
   console.log(`\n| call | runs | median ms | p99 ms | max ms |\n|---|---|---|---|---|`);
   console.log(
-    `| GET /api/users (${users.last.length} users) | ${runs} | ${users.median.toFixed(1)} | ${users.p99.toFixed(1)} | ${users.max.toFixed(1)} |`,
+    `| GET /api/users (${users.last.length} users) | ${runs} | ${users.median.toFixed(1)} | ` +
+      `${users.p99.toFixed(1)} | ${users.max.toFixed(1)} |`,
   );
   console.log(
-    `| GET /sessions/whoami | ${runs * 10} | ${whoami.median.toFixed(2)} | ${whoami.p99.toFixed(2)} | ${whoami.max.toFixed(2)} |`,
+    `| GET /sessions/whoami | ${runs * 10} | ${whoami.median.toFixed(2)} | ` +
+      `${whoami.p99.toFixed(2)} | ${whoami.max.toFixed(2)} |`,
   );
   if (rss) console.log(`\nserver memory (RSS) after the runs: ${(Number(rss) / 1024).toFixed(0)} MiB`);
 } finally {

@@ -33,7 +33,8 @@ afterAll(async () => {
 /** Everything a refused request must leave alone, read through the admin API. */
 async function snapshot(): Promise<string> {
   const response = await fetch(
-    `${portaal.adminUrl}/admin/identities?page_size=500&include_credential=password&include_credential=totp&include_credential=lookup_secret`,
+    `${portaal.adminUrl}/admin/identities?page_size=500&include_credential=password&include_credential=totp` +
+      '&include_credential=lookup_secret',
   );
   const identities = (await response.json()) as { id: string }[];
   const sessions = await Promise.all(

@@ -77,7 +77,9 @@ describe('password login', () => {
       expect.objectContaining({
         id: 4000006,
         type: 'error',
-        text: 'The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.',
+        text:
+          'The provided credentials are invalid, check for spelling mistakes in your password or username, ' +
+          'email address, or phone number.',
       }),
     ]);
     expect(nodeNamed(body, 'password').attributes.value).toBeUndefined();
@@ -85,19 +87,23 @@ describe('password login', () => {
   });
 
   // Checklist item: docs/security.md#3-passwords-are-checked-exactly-as-typed
-  it('checks a long password exactly as given: no cut at 72 bytes, no change of case, spaces and emoji kept (checklist 3)', async () => {
-    const password = `Lange zin met spaties 🌷 ${'Aa1-'.repeat(15)}`;
-    expect(new TextEncoder().encode(password).length).toBeGreaterThan(80);
-    const user = await createPasswordIdentity(identityApi(portaal.adminUrl), { password });
-    const cut = new TextDecoder().decode(new TextEncoder().encode(password).slice(0, 72));
-    for (const wrong of [cut, password.toLowerCase(), password.toUpperCase(), password.replace(/ /g, '')]) {
-      const { body } = await failure(attemptLogin(newBrowser(portaal.publicUrl), user.email, wrong));
-      expect(body.ui.messages.map((m: { id: number }) => m.id)).toEqual([4000006]);
-    }
-    expect((await loginWithPassword(newBrowser(portaal.publicUrl), user.email, password)).session?.identity?.id).toBe(
-      user.id,
-    );
-  });
+  it(
+    'checks a long password exactly as given: no cut at 72 bytes, no change of case, ' +
+      'spaces and emoji kept (checklist 3)',
+    async () => {
+      const password = `Lange zin met spaties 🌷 ${'Aa1-'.repeat(15)}`;
+      expect(new TextEncoder().encode(password).length).toBeGreaterThan(80);
+      const user = await createPasswordIdentity(identityApi(portaal.adminUrl), { password });
+      const cut = new TextDecoder().decode(new TextEncoder().encode(password).slice(0, 72));
+      for (const wrong of [cut, password.toLowerCase(), password.toUpperCase(), password.replace(/ /g, '')]) {
+        const { body } = await failure(attemptLogin(newBrowser(portaal.publicUrl), user.email, wrong));
+        expect(body.ui.messages.map((m: { id: number }) => m.id)).toEqual([4000006]);
+      }
+      expect((await loginWithPassword(newBrowser(portaal.publicUrl), user.email, password)).session?.identity?.id).toBe(
+        user.id,
+      );
+    },
+  );
 
   it('answers an unknown account exactly like a wrong password', async () => {
     const { status, body } = await failure(

@@ -149,7 +149,7 @@ describe('recovery', () => {
   });
 
   // Checklist item: docs/security.md#11-codes-expire-work-once-and-only-in-their-own-flow
-  it('binds a code to the flow that asked for it: the code of one flow is refused in another (checklist 11)', async () => {
+  it("binds a code to the flow that asked for it: one flow's code is refused in another (checklist 11)", async () => {
     const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
     const browser = newBrowser(portaal.publicUrl);
     const since = new Date();

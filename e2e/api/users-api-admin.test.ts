@@ -92,7 +92,7 @@ describe('Users API for an administrator', () => {
     expect(badEmail.body.error.message).toBe('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.');
   });
 
-  it('refuses names with control or direction-override characters, on create and on edit, writing nothing', async () => {
+  it('refuses names with control or direction-override characters, on create and edit, writing nothing', async () => {
     const email = uniqueEmail('bidi');
     const before = await databaseSnapshot(portaal);
     for (const first of ['\u202eevil\u202c', 'An\u0000na', 'An\u200bna']) {

@@ -133,91 +133,97 @@ describe('inviting a user', () => {
     ]);
   });
 
-  it('invites an existing address of another organisation: nothing changes until the person accepts, and only that organisation removes its own part', async () => {
-    const email = uniqueEmail('gedeeld');
-    const since = new Date();
-    expect(
-      (
-        await api(portaal, bea.browser, 'POST', '/users', {
-          traits: { email, name: { first: 'Gea', last: 'Gedeeld' } },
-          permissions: roles('voorbeeldstad', 'ruimte'),
-        })
-      ).status,
-    ).toBe(201);
-    const created = await portaal.mail.waitFor(email, { since });
-    const gea = await setPasswordThroughLink(
-      portaal,
-      email,
-      /(http:\/\/\S+token=\S+)/.exec(created.text)![1]!,
-      'Eigen-Gekozen-Zin-2027',
-    );
-    const id = (await api(portaal, gea.browser, 'GET', '/users/whoami')).body.identity.id as string;
-    const objectsOf = async () =>
-      (await getJson(`${portaal.adminUrl}/relation-tuples?subject_id=${id}`)).relation_tuples
-        .map((t: { object: string }) => t.object)
-        .sort();
+  it(
+    'invites an existing address of another organisation: ' +
+      'nothing changes until the person accepts, and only that organisation removes its own part',
+    async () => {
+      const email = uniqueEmail('gedeeld');
+      const since = new Date();
+      expect(
+        (
+          await api(portaal, bea.browser, 'POST', '/users', {
+            traits: { email, name: { first: 'Gea', last: 'Gedeeld' } },
+            permissions: roles('voorbeeldstad', 'ruimte'),
+          })
+        ).status,
+      ).toBe(201);
+      const created = await portaal.mail.waitFor(email, { since });
+      const gea = await setPasswordThroughLink(
+        portaal,
+        email,
+        /(http:\/\/\S+token=\S+)/.exec(created.text)![1]!,
+        'Eigen-Gekozen-Zin-2027',
+      );
+      const id = (await api(portaal, gea.browser, 'GET', '/users/whoami')).body.identity.id as string;
+      const objectsOf = async () =>
+        (await getJson(`${portaal.adminUrl}/relation-tuples?subject_id=${id}`)).relation_tuples
+          .map((t: { object: string }) => t.object)
+          .sort();
 
-    // Dijkstad submits the same address (with other names): an invitation, nothing written.
-    const invited = await api(portaal, dijkstadAdmin.browser, 'POST', '/users', {
-      traits: { email, name: { first: 'Anders', last: 'Genoemd' } },
-      permissions: roles('dijkstad', 'veiligheid'),
-    });
-    expect(invited.status, JSON.stringify(invited.body)).toBe(202);
-    const invitationId = invited.body.invitation.id as string;
-    expect(await objectsOf()).toEqual(['ruimte_voorbeeldstad', 'voorbeeldstad']);
-    const pending = (await api(portaal, dijkstadAdmin.browser, 'GET', `/users?email=${encodeURIComponent(email)}`))
-      .body[0];
-    expect(pending).toMatchObject({ id, credentials: [], invitation: { id: invitationId } });
-    expect(pending.traits.name).toEqual({ first: 'Gea', last: 'Gedeeld' });
-    expect(pending.permissions.map((p: { object: string }) => p.object)).toContain('veiligheid_dijkstad');
-    expect(
-      pending.permissions.every((p: { object: string }) => p.object === 'dijkstad' || p.object.endsWith('_dijkstad')),
-    ).toBe(true);
-    // Dijkstad cannot act on her before she has accepted.
-    expect((await api(portaal, dijkstadAdmin.browser, 'PUT', `/users/${id}`, { state: 'inactive' })).status).toBe(404);
-    const whoami = (await api(portaal, gea.browser, 'GET', '/users/whoami')).body;
-    expect(whoami.activeOrg.id).toBe('voorbeeldstad');
-    expect(whoami.invitations.map((i: { id: string }) => i.id)).toEqual([invitationId]);
+      // Dijkstad submits the same address (with other names): an invitation, nothing written.
+      const invited = await api(portaal, dijkstadAdmin.browser, 'POST', '/users', {
+        traits: { email, name: { first: 'Anders', last: 'Genoemd' } },
+        permissions: roles('dijkstad', 'veiligheid'),
+      });
+      expect(invited.status, JSON.stringify(invited.body)).toBe(202);
+      const invitationId = invited.body.invitation.id as string;
+      expect(await objectsOf()).toEqual(['ruimte_voorbeeldstad', 'voorbeeldstad']);
+      const pending = (await api(portaal, dijkstadAdmin.browser, 'GET', `/users?email=${encodeURIComponent(email)}`))
+        .body[0];
+      expect(pending).toMatchObject({ id, credentials: [], invitation: { id: invitationId } });
+      expect(pending.traits.name).toEqual({ first: 'Gea', last: 'Gedeeld' });
+      expect(pending.permissions.map((p: { object: string }) => p.object)).toContain('veiligheid_dijkstad');
+      expect(
+        pending.permissions.every((p: { object: string }) => p.object === 'dijkstad' || p.object.endsWith('_dijkstad')),
+      ).toBe(true);
+      // Dijkstad cannot act on her before she has accepted.
+      expect((await api(portaal, dijkstadAdmin.browser, 'PUT', `/users/${id}`, { state: 'inactive' })).status).toBe(
+        404,
+      );
+      const whoami = (await api(portaal, gea.browser, 'GET', '/users/whoami')).body;
+      expect(whoami.activeOrg.id).toBe('voorbeeldstad');
+      expect(whoami.invitations.map((i: { id: string }) => i.id)).toEqual([invitationId]);
 
-    // She accepts: Dijkstad's permissions are written, her names are hers.
-    expect((await api(portaal, gea.browser, 'POST', `/invitations/${invitationId}/accept`)).status).toBe(200);
-    const listed = await api(portaal, dijkstadAdmin.browser, 'GET', `/users?email=${encodeURIComponent(email)}`);
-    const user = listed.body[0];
-    expect(user.id).toBe(id);
-    expect(user.traits.name).toEqual({ first: 'Gea', last: 'Gedeeld' });
-    expect(user).toMatchObject({ home: false, credentials: [] });
-    expect(user.permissions.map((p: { object: string }) => p.object).sort()).toEqual([
-      'dijkstad',
-      'veiligheid_dijkstad',
-    ]);
-    expect(await objectsOf()).toEqual(['dijkstad', 'ruimte_voorbeeldstad', 'veiligheid_dijkstad', 'voorbeeldstad']);
+      // She accepts: Dijkstad's permissions are written, her names are hers.
+      expect((await api(portaal, gea.browser, 'POST', `/invitations/${invitationId}/accept`)).status).toBe(200);
+      const listed = await api(portaal, dijkstadAdmin.browser, 'GET', `/users?email=${encodeURIComponent(email)}`);
+      const user = listed.body[0];
+      expect(user.id).toBe(id);
+      expect(user.traits.name).toEqual({ first: 'Gea', last: 'Gedeeld' });
+      expect(user).toMatchObject({ home: false, credentials: [] });
+      expect(user.permissions.map((p: { object: string }) => p.object).sort()).toEqual([
+        'dijkstad',
+        'veiligheid_dijkstad',
+      ]);
+      expect(await objectsOf()).toEqual(['dijkstad', 'ruimte_voorbeeldstad', 'veiligheid_dijkstad', 'voorbeeldstad']);
 
-    // Dijkstad cannot block, reset or change the e-mail of an identity whose home is Voorbeeldstad.
-    const block = await api(portaal, dijkstadAdmin.browser, 'PUT', `/users/${user.id}`, {
-      schema_id: 'default',
-      state: 'inactive',
-      traits: user.traits,
-    });
-    expect(block.status).toBe(409);
-    expect(block.body.error.id).toBe('user_in_other_organisation');
-    expect((await api(portaal, dijkstadAdmin.browser, 'DELETE', `/users/${user.id}/totp`)).status).toBe(409);
-    const rename = await api(portaal, dijkstadAdmin.browser, 'PUT', `/users/${user.id}`, {
-      traits: { ...user.traits, email: uniqueEmail('anders') },
-    });
-    expect(rename.status).toBe(409);
-    const identity = await getJson(`${portaal.adminUrl}/admin/identities/${user.id}`);
-    expect(identity.state).toBe('active');
-    expect(identity.traits.email).toBe(email);
-    expect(Object.keys(identity.credentials)).toContain('totp');
+      // Dijkstad cannot block, reset or change the e-mail of an identity whose home is Voorbeeldstad.
+      const block = await api(portaal, dijkstadAdmin.browser, 'PUT', `/users/${user.id}`, {
+        schema_id: 'default',
+        state: 'inactive',
+        traits: user.traits,
+      });
+      expect(block.status).toBe(409);
+      expect(block.body.error.id).toBe('user_in_other_organisation');
+      expect((await api(portaal, dijkstadAdmin.browser, 'DELETE', `/users/${user.id}/totp`)).status).toBe(409);
+      const rename = await api(portaal, dijkstadAdmin.browser, 'PUT', `/users/${user.id}`, {
+        traits: { ...user.traits, email: uniqueEmail('anders') },
+      });
+      expect(rename.status).toBe(409);
+      const identity = await getJson(`${portaal.adminUrl}/admin/identities/${user.id}`);
+      expect(identity.state).toBe('active');
+      expect(identity.traits.email).toBe(email);
+      expect(Object.keys(identity.credentials)).toContain('totp');
 
-    // Removing the user from Dijkstad keeps the identity and Voorbeeldstad's tuples.
-    expect((await api(portaal, dijkstadAdmin.browser, 'DELETE', `/users?id=${user.id}`)).status).toBe(204);
-    expect(await objectsOf()).toEqual(['ruimte_voorbeeldstad', 'voorbeeldstad']);
-    expect((await fetch(`${portaal.adminUrl}/admin/identities/${user.id}`)).status).toBe(200);
-    expect(
-      (await api(portaal, dijkstadAdmin.browser, 'GET', `/users?email=${encodeURIComponent(email)}`)).body,
-    ).toEqual([]);
-  });
+      // Removing the user from Dijkstad keeps the identity and Voorbeeldstad's tuples.
+      expect((await api(portaal, dijkstadAdmin.browser, 'DELETE', `/users?id=${user.id}`)).status).toBe(204);
+      expect(await objectsOf()).toEqual(['ruimte_voorbeeldstad', 'voorbeeldstad']);
+      expect((await fetch(`${portaal.adminUrl}/admin/identities/${user.id}`)).status).toBe(200);
+      expect(
+        (await api(portaal, dijkstadAdmin.browser, 'GET', `/users?email=${encodeURIComponent(email)}`)).body,
+      ).toEqual([]);
+    },
+  );
 
   it('answers password recovery for an unknown address exactly like a known one', async () => {
     const known = await api(portaal, undefined, 'GET', '/users/password-recovery?email=medewerker%40voorbeeldstad.nl');

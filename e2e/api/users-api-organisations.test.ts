@@ -130,7 +130,7 @@ function expectAbout72Hours(expiresAt: string, since: Date) {
 }
 
 describe('attack 1: another organisation submits the address of a Voorbeeldstad administrator', () => {
-  it('makes only an invitation; she keeps her organisation and standing, accepts, and chooses where she works', async () => {
+  it('makes only an invitation; she keeps her organisation and standing, accepts, picks where she works', async () => {
     const beaId = await identityIdOf(BEA);
     const before = await standing(beaId);
     const since = new Date();
@@ -261,7 +261,7 @@ describe('attack 1: another organisation submits the address of a Voorbeeldstad 
 });
 
 describe('attack 2: a guest organisation renames a shared person', () => {
-  it('is refused for names and address, passes a request that changes nothing, and changes only its own roles', async () => {
+  it('is refused for names and address, passes a request changing nothing, changes only its own roles', async () => {
     const person = await sharedPerson('hernoemd');
     const before = await standing(person.id);
     const listed = await listedBy(degoAdmin.browser, person.id);
@@ -517,7 +517,7 @@ describe('leaving and removing', () => {
     );
   });
 
-  it('lets a guest organisation remove only its own membership: the identity and the home organisation stay', async () => {
+  it('lets a guest organisation remove only its own membership: the identity and home organisation stay', async () => {
     const person = await sharedPerson('gast-weg', [dataRole('dego', 'analyse')]);
     const before = await standing(person.id);
     const removed = await api(portaal, degoAdmin.browser, 'DELETE', `/users?id=${person.id}`);
@@ -533,7 +533,7 @@ describe('leaving and removing', () => {
     });
   });
 
-  it('lets the home organisation remove a person who belongs elsewhere too: the next membership becomes home', async () => {
+  it('lets the home organisation remove a person who belongs elsewhere too: the next membership is home', async () => {
     const person = await sharedPerson('verhuisd');
     const before = await standing(person.id);
     const removed = await api(portaal, bea.browser, 'DELETE', `/users?id=${person.id}`);

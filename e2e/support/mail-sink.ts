@@ -94,7 +94,8 @@ export async function startMailSink(): Promise<MailSink> {
           waiters.delete(check);
           reject(
             new Error(
-              `no mail to ${address} within ${timeoutMs} ms (caught: ${messages.map((m) => `${m.to.join(',')}: ${m.subject}`).join('; ') || 'none'})`,
+              `no mail to ${address} within ${timeoutMs} ms ` +
+                `(caught: ${messages.map((m) => `${m.to.join(',')}: ${m.subject}`).join('; ') || 'none'})`,
             ),
           );
         }, timeoutMs);

@@ -26,7 +26,7 @@ const refusal = (values: Record<string, string>) => {
 };
 
 describe('loadConfig', () => {
-  it('runs on one machine without any setting: local ports, SQLite in the data folder, the documented lifetimes', () => {
+  it('runs on one machine without any setting: local ports, SQLite in the data folder, documented lifetimes', () => {
     const values = env();
     const config = loadConfig(values);
     expect(config).toMatchObject({

@@ -28,7 +28,8 @@ const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
   'Cache-Control': 'no-store',
   'Content-Security-Policy':
-    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; " +
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
   'X-Frame-Options': 'DENY',
@@ -39,7 +40,8 @@ const notBuilt = `<!doctype html>
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Datavoorzieningen Portaal</title></head>
 <body><main><h1>Datavoorzieningen Portaal</h1>
-<p>De server draait, maar de webapplicatie is nog niet gebouwd. Voer <code>npm run build</code> uit en start opnieuw.</p>
+<p>De server draait, maar de webapplicatie is nog niet gebouwd. \
+Voer <code>npm run build</code> uit en start opnieuw.</p>
 </main></body></html>`;
 
 /**

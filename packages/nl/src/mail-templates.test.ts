@@ -63,7 +63,8 @@ describe('security notices', () => {
     expect(mail.subject).toBe('Je wachtwoord is gewijzigd');
     expect(mail.text).toMatch(/^Hallo Anna,/);
     expect(mail.text).toContain(
-      'Het wachtwoord van je account is gewijzigd. Dit gebeurde op 23 november 2026 om 09:15 in het Datavoorzieningen Portaal.',
+      'Het wachtwoord van je account is gewijzigd. ' +
+        'Dit gebeurde op 23 november 2026 om 09:15 in het Datavoorzieningen Portaal.',
     );
     expect(mail.text).toContain("Stel dan direct een nieuw wachtwoord in via 'Wachtwoord vergeten'");
   });

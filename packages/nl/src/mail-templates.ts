@@ -31,7 +31,8 @@ Je hebt gevraagd om je wachtwoord opnieuw in te stellen. Klik op de link hierond
 
 ${input.url}
 
-Deze link is ${input.validMinutes} minuten geldig en werkt één keer. Is de link verlopen? Vraag dan een nieuwe aan via 'Wachtwoord vergeten'.
+Deze link is ${input.validMinutes} minuten geldig en werkt één keer. \
+Is de link verlopen? Vraag dan een nieuwe aan via 'Wachtwoord vergeten'.
 
 ${NOT_YOU}${SIGNATURE}`,
   };
@@ -70,7 +71,8 @@ Klik op de link hieronder om je wachtwoord te kiezen en tweestapsverificatie in 
 
 ${input.url}
 
-Deze link is ${input.validHours} uur geldig en werkt één keer. Is de link verlopen? Vraag dan een nieuwe aan via 'Wachtwoord vergeten' of neem contact op met ${by}.
+Deze link is ${input.validHours} uur geldig en werkt één keer. \
+Is de link verlopen? Vraag dan een nieuwe aan via 'Wachtwoord vergeten' of neem contact op met ${by}.
 
 Verwacht je deze e-mail niet? Neem dan contact op met ${by}.${SIGNATURE}`,
   };
@@ -88,7 +90,8 @@ export function organisationInvitationMail(input: {
     subject: `Uitnodiging van ${input.organisationLabel} in het Datavoorzieningen Portaal`,
     text: `${greeting}
 
-De beheerder van ${input.organisationLabel} nodigt je uit om ook voor ${input.organisationLabel} te werken in het Datavoorzieningen Portaal. Je gebruikt daarvoor je bestaande account.
+De beheerder van ${input.organisationLabel} nodigt je uit om ook voor ${input.organisationLabel} te werken \
+in het Datavoorzieningen Portaal. Je gebruikt daarvoor je bestaande account.
 
 Log in en kies bij 'Account instellingen' of je de uitnodiging accepteert of weigert:
 
@@ -96,7 +99,8 @@ ${input.url}
 
 De uitnodiging is ${input.validHours} uur geldig. Zolang je niet accepteert, verandert er niets aan je account.
 
-Verwacht je deze e-mail niet? Weiger de uitnodiging dan, of neem contact op met de beheerder van je eigen organisatie.${SIGNATURE}`,
+Verwacht je deze e-mail niet? Weiger de uitnodiging dan, \
+of neem contact op met de beheerder van je eigen organisatie.${SIGNATURE}`,
   };
 }
 
@@ -106,7 +110,8 @@ export function twoFactorResetMail(input: { firstName?: string }): MailText {
     subject: 'Je tweestapsverificatie is gereset',
     text: `${greeting}
 
-De beheerder van je gemeente heeft de tweestapsverificatie van je account gereset. De volgende keer dat je inlogt, stel je je authenticator-app opnieuw in.
+De beheerder van je gemeente heeft de tweestapsverificatie van je account gereset. \
+De volgende keer dat je inlogt, stel je je authenticator-app opnieuw in.
 
 Heb je hier niet om gevraagd? Neem dan direct contact op met de beheerder van je gemeente.${SIGNATURE}`,
   };
@@ -130,7 +135,10 @@ function whatHappened(change: AccountChange, newEmail: string | undefined): stri
     case 'password':
       return 'Het wachtwoord van je account is gewijzigd.';
     case 'email':
-      return `Het e-mailadres van je account is gewijzigd in ${newEmail ?? 'een ander adres'}. Je logt voortaan in met dat adres. Deze e-mail gaat naar je oude adres.`;
+      return (
+        `Het e-mailadres van je account is gewijzigd in ${newEmail ?? 'een ander adres'}. ` +
+        'Je logt voortaan in met dat adres. Deze e-mail gaat naar je oude adres.'
+      );
     case 'totp_linked':
       return 'Er is een authenticator-app gekoppeld aan je account. Met de codes uit die app kun je inloggen.';
     case 'totp_unlinked':
@@ -156,6 +164,7 @@ ${whatHappened(input.change, input.newEmail)} Dit gebeurde op ${WHEN.format(inpu
 
 Heb je dit zelf gedaan? Dan hoef je niets te doen.
 
-Heb je dit niet zelf gedaan? Stel dan direct een nieuw wachtwoord in via 'Wachtwoord vergeten' op de inlogpagina en neem contact op met de beheerder van je gemeente.${SIGNATURE}`,
+Heb je dit niet zelf gedaan? Stel dan direct een nieuw wachtwoord in via 'Wachtwoord vergeten' op de inlogpagina \
+en neem contact op met de beheerder van je gemeente.${SIGNATURE}`,
   };
 }

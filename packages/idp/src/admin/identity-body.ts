@@ -71,10 +71,8 @@ export function checkedTraits(schemaId: string, raw: unknown): Traits {
   if (schemaId !== 'default') throw new HttpError({ code: 400, reason: `Unknown identity schema "${schemaId}".` });
   const result = validateTraits(raw);
   if (!result.traits) {
-    throw new HttpError({
-      code: 400,
-      reason: `The traits are invalid: ${result.errors.map((e) => `${e.node ?? 'traits'}: ${e.message.text}`).join('; ')}`,
-    });
+    const problems = result.errors.map((e) => `${e.node ?? 'traits'}: ${e.message.text}`).join('; ');
+    throw new HttpError({ code: 400, reason: `The traits are invalid: ${problems}` });
   }
   return result.traits;
 }

@@ -8,7 +8,8 @@ const linkify = (escaped: string) => escaped.replace(/https?:\/\/[^\s<]+/g, (url
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="nl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#262D30}
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5;\
+color:#262D30}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem;border-bottom:1px solid #E0E4EA}
 pre{white-space:pre-wrap;background:#F5F6F8;padding:1rem}a{color:#0B71A1}</style></head>
 <body><main>${body}</main></body></html>`;
@@ -28,13 +29,18 @@ export function registerDevMailbox(app: FastifyInstance, ctx: IdpContext): void 
   app.get('/mail', async (_request, reply) => {
     const rows = await newest();
     const items = rows
-      .map(
-        (m) =>
-          `<tr><td>${escapeHtml(new Date(m.created_at).toLocaleString('nl-NL', { timeZone: 'Europe/Amsterdam' }))}</td><td>${escapeHtml(m.recipient)}</td><td><a href="/mail/${m.id}">${escapeHtml(m.subject)}</a></td></tr>`,
-      )
+      .map((m) => {
+        const sentAt = new Date(m.created_at).toLocaleString('nl-NL', { timeZone: 'Europe/Amsterdam' });
+        return (
+          `<tr><td>${escapeHtml(sentAt)}</td><td>${escapeHtml(m.recipient)}</td>` +
+          `<td><a href="/mail/${m.id}">${escapeHtml(m.subject)}</a></td></tr>`
+        );
+      })
       .join('');
     const body = rows.length
-      ? `<table><caption>Nieuwste e-mails eerst</caption><thead><tr><th scope="col">Tijd</th><th scope="col">Aan</th><th scope="col">Onderwerp</th></tr></thead><tbody>${items}</tbody></table>`
+      ? '<table><caption>Nieuwste e-mails eerst</caption>' +
+        '<thead><tr><th scope="col">Tijd</th><th scope="col">Aan</th><th scope="col">Onderwerp</th></tr></thead>' +
+        `<tbody>${items}</tbody></table>`
       : '<p>Er zijn nog geen e-mails verstuurd.</p>';
     return reply
       .header('Content-Type', 'text/html; charset=utf-8')
@@ -77,7 +83,8 @@ export function registerDevMailbox(app: FastifyInstance, ctx: IdpContext): void 
       .send(
         page(
           mail.subject,
-          `<p><a href="/mail">Terug naar de mailbox</a></p><h1>${escapeHtml(mail.subject)}</h1><p>Aan: ${escapeHtml(mail.recipient)}</p><pre>${linkify(escapeHtml(mail.body))}</pre>`,
+          `<p><a href="/mail">Terug naar de mailbox</a></p><h1>${escapeHtml(mail.subject)}</h1>` +
+            `<p>Aan: ${escapeHtml(mail.recipient)}</p><pre>${linkify(escapeHtml(mail.body))}</pre>`,
         ),
       );
   });

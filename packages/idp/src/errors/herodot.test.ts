@@ -11,7 +11,8 @@ describe('herodot envelope', () => {
       extra: { use_flow_id: 'abc' },
     });
     expect(JSON.stringify(error.toEnvelope())).toBe(
-      '{"error":{"id":"self_service_flow_expired","code":410,"status":"Gone","reason":"expired","message":"self-service flow expired"},"use_flow_id":"abc"}',
+      '{"error":{"id":"self_service_flow_expired","code":410,"status":"Gone","reason":"expired",' +
+        '"message":"self-service flow expired"},"use_flow_id":"abc"}',
     );
   });
 

@@ -25,7 +25,8 @@ export const kratosErrors = {
       id: 'session_aal2_required',
       message: 'Session does not fulfill the requested Authenticator Assurance Level',
       reason:
-        'An active session was found but it does not fulfill the requested Authenticator Assurance Level. Please verify yourself with a second factor to resolve this issue.',
+        'An active session was found but it does not fulfill the requested Authenticator Assurance Level. ' +
+        'Please verify yourself with a second factor to resolve this issue.',
       details: { redirect_browser_to: redirectTo },
       extra: { redirect_browser_to: redirectTo },
     }),
@@ -59,7 +60,9 @@ export const kratosErrors = {
       code: 410,
       id: 'self_service_flow_expired',
       message: 'self-service flow expired',
-      reason: `The self-service flow expired ${((now.getTime() - expiredAt.getTime()) / 60_000).toFixed(2)} minutes ago, initialize a new one.`,
+      reason:
+        `The self-service flow expired ${((now.getTime() - expiredAt.getTime()) / 60_000).toFixed(2)} minutes ago, ` +
+        'initialize a new one.',
       extra: {
         expired_at: expiredAt.toISOString(),
         since: (now.getTime() - expiredAt.getTime()) * 1_000_000,
@@ -86,7 +89,8 @@ export const kratosErrors = {
       code: 403,
       id: 'security_identity_mismatch',
       reason: onSubmit
-        ? 'The request was initiated by someone else and has been blocked for security reasons. Please go back and try again.'
+        ? 'The request was initiated by someone else and has been blocked for security reasons. ' +
+          'Please go back and try again.'
         : 'The request was made for another identity and has been blocked for security reasons.',
     }),
   flowNotFound: () => new HttpError({ code: 404, message: 'Unable to locate the resource' }),
@@ -95,7 +99,9 @@ export const kratosErrors = {
     new HttpError({
       code: 410,
       id: withId ? 'self_service_flow_expired' : undefined,
-      reason: `The ${kind} flow has expired. Redirect the user to the ${kind} flow init endpoint to initialize a new ${kind} flow.`,
+      reason:
+        `The ${kind} flow has expired. ` +
+        `Redirect the user to the ${kind} flow init endpoint to initialize a new ${kind} flow.`,
       details: { redirect_to: redirectTo, ...(returnTo ? { return_to: returnTo } : {}) },
     }),
 };

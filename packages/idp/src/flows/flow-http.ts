@@ -57,7 +57,13 @@ export function regenerateCsrfCookie(services: IdpServices, reply: FastifyReply)
 }
 
 const CSRF_REASON =
-  'Please retry the flow and optionally clear your cookies. The request was rejected to protect you from Cross-Site-Request-Forgery (CSRF) which could cause account takeover, leaking personal information, and other serious security issues.';
+  'Please retry the flow and optionally clear your cookies. The request was rejected to protect you from ' +
+  'Cross-Site-Request-Forgery (CSRF) which could cause account takeover, leaking personal information, ' +
+  'and other serious security issues.';
+
+const CSRF_TOKEN_MISMATCH =
+  'The HTTP Cookie Header was set and a CSRF token was sent but they do not match. ' +
+  'We recommend deleting all cookies for this domain and retrying the flow.';
 
 const csrfViolation = (rejectReason: string, hint?: string) =>
   new HttpError({
@@ -87,7 +93,10 @@ export function ensureCsrf(
       throw new HttpError({
         code: 400,
         reason:
-          'The HTTP Request Header included the "Origin" key, indicating that this request was made as part of an AJAX request in a Browser. The flow however was initiated as an API request. To prevent potential misuse and mitigate several attack vectors including CSRF, the request has been blocked. Please consult the documentation.',
+          'The HTTP Request Header included the "Origin" key, indicating that this request was made as part of ' +
+          'an AJAX request in a Browser. The flow however was initiated as an API request. To prevent potential ' +
+          'misuse and mitigate several attack vectors including CSRF, the request has been blocked. ' +
+          'Please consult the documentation.',
       });
     }
     const cookieNames = Object.keys(request.cookies ?? {}).filter((name) => !/^(__cf|_cf|cf_)/.test(name));
@@ -95,7 +104,9 @@ export function ensureCsrf(
       throw new HttpError({
         code: 400,
         reason:
-          'The HTTP Request Header included the "Cookie" key, indicating that this request was made by a Browser. The flow however was initiated as an API request. To prevent potential misuse and mitigate several attack vectors including CSRF, the request has been blocked. Please consult the documentation.',
+          'The HTTP Request Header included the "Cookie" key, indicating that this request was made by a Browser. ' +
+          'The flow however was initiated as an API request. To prevent potential misuse and mitigate several ' +
+          'attack vectors including CSRF, the request has been blocked. Please consult the documentation.',
       });
     }
     return;
@@ -108,14 +119,13 @@ export function ensureCsrf(
   const sent = body.csrf_token;
   if (typeof sent !== 'string' || sent === '') {
     throw csrfViolation(
-      'The HTTP Cookie Header was set and a CSRF token was sent but they do not match. We recommend deleting all cookies for this domain and retrying the flow.',
-      'The anti-CSRF cookie was found but the CSRF token was not included in the HTTP request body (csrf_token) nor in the HTTP Header (X-CSRF-Token).',
+      CSRF_TOKEN_MISMATCH,
+      'The anti-CSRF cookie was found but the CSRF token was not included in the HTTP request body (csrf_token) ' +
+        'nor in the HTTP Header (X-CSRF-Token).',
     );
   }
   if (!csrfTokensMatch(cookie, sent)) {
-    throw csrfViolation(
-      'The HTTP Cookie Header was set and a CSRF token was sent but they do not match. We recommend deleting all cookies for this domain and retrying the flow.',
-    );
+    throw csrfViolation(CSRF_TOKEN_MISMATCH);
   }
 }
 
@@ -131,7 +141,7 @@ export function ensureFlowCsrfCookie(services: IdpServices, request: FastifyRequ
     throw csrfViolation(
       cookie === undefined
         ? 'The HTTP Cookie Header was set but did not include the anti-CSRF cookie.'
-        : 'The HTTP Cookie Header was set and a CSRF token was sent but they do not match. We recommend deleting all cookies for this domain and retrying the flow.',
+        : CSRF_TOKEN_MISMATCH,
     );
   }
 }

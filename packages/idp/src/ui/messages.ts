@@ -56,7 +56,8 @@ export const messages = {
   recoverySuccessful: (privilegedUntil: Date, now: Date) =>
     success(
       1060001,
-      `You successfully recovered your account. Please change your password or set up an alternative login method (e.g. social sign in) within the next ${minutes(privilegedUntil.getTime() - now.getTime())} minutes.`,
+      'You successfully recovered your account. Please change your password or set up an alternative login method ' +
+        `(e.g. social sign in) within the next ${minutes(privilegedUntil.getTime() - now.getTime())} minutes.`,
       {
         privileged_session_expires_at: privilegedUntil.toISOString(),
         privileged_session_expires_at_unix: Math.floor(privilegedUntil.getTime() / 1000),
@@ -65,12 +66,16 @@ export const messages = {
   recoveryLinkSent: () =>
     info(
       1060002,
-      'An email containing a recovery link has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.',
+      'An email containing a recovery link has been sent to the email address you provided. ' +
+        'If you have not received an email, check the spelling of the address and make sure to use the address ' +
+        'you registered with.',
     ),
   recoveryCodeSent: () =>
     info(
       1060003,
-      'An email containing a recovery code has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.',
+      'An email containing a recovery code has been sent to the email address you provided. ' +
+        'If you have not received an email, check the spelling of the address and make sure to use the address ' +
+        'you registered with.',
     ),
   // labels
   password: () => info(1070001, 'Password'),
@@ -88,7 +93,9 @@ export const messages = {
   verificationCodeSent: () =>
     info(
       1080003,
-      'An email containing a verification code has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.',
+      'An email containing a verification code has been sent to the email address you provided. ' +
+        'If you have not received an email, check the spelling of the address and make sure to use the address ' +
+        'you registered with.',
     ),
   // validation errors
   generic: (reason: string) => error(4000001, reason, { reason }),
@@ -104,7 +111,8 @@ export const messages = {
   invalidCredentials: () =>
     error(
       4000006,
-      'The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.',
+      'The provided credentials are invalid, check for spelling mistakes in your password or username, ' +
+        'email address, or phone number.',
     ),
   duplicateIdentifier: () =>
     error(4000007, 'An account with the same identifier (email, phone, username, ...) exists already.'),
@@ -112,7 +120,8 @@ export const messages = {
   noIdentifiers: () =>
     error(
       4000009,
-      'Could not find any login identifiers. Did you forget to set them? This could also be caused by a server misconfiguration.',
+      'Could not find any login identifiers. Did you forget to set them? ' +
+        'This could also be caused by a server misconfiguration.',
     ),
   noTotp: () => error(4000011, 'You have no TOTP device set up.'),
   lookupSecretAlreadyUsed: () => error(4000012, 'This backup recovery code has already been used.'),

@@ -8,8 +8,8 @@ import { readCatalogue, replaceCatalogue } from './catalogue-repository.js';
 export const DEMO_CATALOGUE_FILE = new URL('../../catalogue/demo-catalogue.json', import.meta.url);
 
 /**
- * The catalogue in force, cached in memory for a few seconds and replaced at once by a load. A file that fails to parse or validate is
- * refused with the path of the bad entry and the previous catalogue stays in force.
+ * The catalogue in force, cached in memory for a few seconds and replaced at once by a load. A file that fails to
+ * parse or validate is refused with the path of the bad entry and the previous catalogue stays in force.
  */
 export interface CatalogueSource {
   current(): Promise<Catalogue>;

@@ -17,7 +17,10 @@ export interface UsersApiOptions {
   registrationEnabled: boolean;
   invitationMs: number;
   recoveryMs: number;
-  /** The identity provider's idle timeout, for the portal's warning before it; absent when the provider has none (Ory Kratos). */
+  /**
+   * The identity provider's idle timeout, for the portal's warning before it; absent when the provider has none
+   * (Ory Kratos).
+   */
   sessionIdleMs?: number;
   sidebarTitle?: string;
   sidebarDescription?: string;

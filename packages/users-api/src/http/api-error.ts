@@ -117,7 +117,8 @@ export const errors = {
       409,
       'user_in_other_organisation',
       'Only the home organisation of the user changes the account itself.',
-      'Deze gebruiker hoort bij een andere organisatie. Alleen die organisatie kan de naam, het e-mailadres, de blokkade en 2FA wijzigen.',
+      'Deze gebruiker hoort bij een andere organisatie. ' +
+        'Alleen die organisatie kan de naam, het e-mailadres, de blokkade en 2FA wijzigen.',
     ),
   invalid: (reason: string, message: string) => new ApiError(400, 'invalid_request', reason, message),
   invalidName: () =>

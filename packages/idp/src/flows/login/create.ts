@@ -60,7 +60,9 @@ export async function createLoginFlow(
     if (aal !== 'aal1' && aal !== 'aal2') {
       throw new HttpError({
         code: 400,
-        reason: `Unable to parse AuthenticationMethod Assurance Level (AAL): expected one of [aal1, aal2] but got ${aal}`,
+        reason:
+          'Unable to parse AuthenticationMethod Assurance Level (AAL): ' +
+          `expected one of [aal1, aal2] but got ${aal}`,
       });
     }
     const returnTo = returnToOf(services, query);
