@@ -47,34 +47,44 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return CONNECTION_MESSAGES.some((pattern) => pattern.test(error.message));
 }
 
+/** Rethrows a database error, as DatabaseUnavailableError (after telling `onUnavailable`) when it is one of those. */
+export function rethrowUnavailable(error: unknown, onUnavailable: (error: unknown) => void): never {
+  if (!isDatabaseUnavailable(error)) throw error;
+  onUnavailable(error);
+  throw error instanceof DatabaseUnavailableError ? error : new DatabaseUnavailableError(error);
+}
+
 /**
  * Wraps a Kysely dialect so that every query, transaction statement and connection attempt that fails for lack of
  * a database throws DatabaseUnavailableError, after telling `onUnavailable`. Other errors pass unchanged.
  */
 export function unavailableAwareDialect(inner: Dialect, onUnavailable: (error: unknown) => void): Dialect {
-  const translate = (error: unknown): never => {
-    if (!isDatabaseUnavailable(error)) throw error;
-    onUnavailable(error);
-    throw error instanceof DatabaseUnavailableError ? error : new DatabaseUnavailableError(error);
-  };
-  const wrapConnection = (connection: DatabaseConnection): DatabaseConnection =>
-    new Proxy(connection, {
+  const translate = (error: unknown): never => rethrowUnavailable(error, onUnavailable);
+  // One wrapper per connection, made when it is first acquired: every query passes here, so nothing is allocated
+  // per query but the promise itself.
+  const wrapped = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  const wrapConnection = (connection: DatabaseConnection): DatabaseConnection => {
+    const known = wrapped.get(connection);
+    if (known) return known;
+    // SQLite's connection throws synchronously, PostgreSQL's rejects: one try covers both.
+    const executeQuery = async (query: Parameters<DatabaseConnection['executeQuery']>[0]) => {
+      try {
+        return await connection.executeQuery(query);
+      } catch (error) {
+        return translate(error);
+      }
+    };
+    const proxy = new Proxy(connection, {
       get(target, property) {
-        if (property === 'executeQuery') {
-          // SQLite's connection throws synchronously, PostgreSQL's rejects: one try covers both.
-          return async (query: Parameters<DatabaseConnection['executeQuery']>[0]) => {
-            try {
-              return await target.executeQuery(query);
-            } catch (error) {
-              return translate(error);
-            }
-          };
-        }
+        if (property === 'executeQuery') return executeQuery;
         const value = Reflect.get(target, property, target);
         // Drivers keep private state on the connection; their methods must run on the real object.
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
+    wrapped.set(connection, proxy);
+    return proxy;
+  };
   const wrapDriver = (driver: Driver): Driver =>
     new Proxy(driver, {
       get(target, property) {

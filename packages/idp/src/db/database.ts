@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
-import { unavailableAwareDialect } from './database-unavailable.js';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { rethrowUnavailable, unavailableAwareDialect } from './database-unavailable.js';
+import type { FixedStatement } from './fixed-statement.js';
+import { preparedReader } from './postgres-prepared.js';
+import { StatementCache } from './statement-cache.js';
 import type { Database } from './schema.js';
 
 export type DatabaseDialect = 'sqlite' | 'postgres';
@@ -16,6 +19,11 @@ export interface Db {
    * take advisory locks themselves; Kysely's SQLite migrator takes none, so on SQLite this holds a lock file's lock.
    */
   exclusively<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs a fixed read of the hot path, never inside a transaction: on SQLite through Kysely (which waits for a
+   * transaction under way on its one connection), on PostgreSQL as a named prepared statement (postgres-prepared.ts).
+   */
+  read<Row>(statement: FixedStatement, parameters: readonly unknown[]): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -49,7 +57,17 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
       outage.up();
     });
     const kysely = open(new PostgresDialect({ pool }));
-    return { kysely, dialect: 'postgres', exclusively: (work) => work(), close: () => kysely.destroy() };
+    const prepared = preparedReader(pool, (error) =>
+      log?.warn({ reason: outage.reason(error) }, 'prepared statements refused (a pooler?): running them unprepared'),
+    );
+    return {
+      kysely,
+      dialect: 'postgres',
+      exclusively: (work) => work(),
+      read: <Row>(statement: FixedStatement, parameters: readonly unknown[]) =>
+        prepared<Row>(statement, parameters).catch((error: unknown) => rethrowUnavailable(error, outage.down)),
+      close: () => kysely.destroy(),
+    };
   }
   const file = sqliteFileOf(url) ?? url;
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -59,10 +77,13 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = open(new SqliteDialect({ database: sqlite }));
+  // Kysely prepares every query afresh; the cache compiles each distinct SQL text once (statement-cache.ts).
+  const kysely = open(new SqliteDialect({ database: new StatementCache(sqlite) }));
   const exclusively = <T>(work: () => Promise<T>) =>
     file === ':memory:' ? work() : withFileLock(`${file}.lock`, work);
-  return { kysely, dialect: 'sqlite', exclusively, close: () => kysely.destroy() };
+  const read = async <Row>(statement: FixedStatement, parameters: readonly unknown[]) =>
+    (await kysely.executeQuery<Row>(CompiledQuery.raw(statement.sql.sqlite, [...parameters]))).rows;
+  return { kysely, dialect: 'sqlite', exclusively, read, close: () => kysely.destroy() };
 }
 
 // SQLite's own locking serves as a lock between processes: an exclusive transaction on a small side file.
@@ -93,6 +114,7 @@ function outageLog(log: DatabaseLog | undefined) {
   let lastLostConnection = 0;
   const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
   return {
+    reason,
     down(error: unknown) {
       const now = Date.now();
       downSince ??= now;

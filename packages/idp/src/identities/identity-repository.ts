@@ -1,6 +1,12 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type {
+  CredentialsTable,
+  Database,
+  IdentitiesTable,
+  RecoveryAddressesTable,
+  VerifiableAddressesTable,
+} from '../db/schema.js';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { HttpError } from '../errors/herodot.js';
@@ -129,6 +135,41 @@ export async function findIdentity(db: DbExecutor, id: string): Promise<Identity
   return found[0];
 }
 
+/** An identity row as read, with no addresses yet; the session lookup reads the same columns joined. */
+export const toIdentityRecord = (row: IdentitiesTable): IdentityRecord => ({
+  id: row.id,
+  schemaId: row.schema_id,
+  state: row.state,
+  stateChangedAt: row.state_changed_at,
+  traits: JSON.parse(row.traits) as Traits,
+  metadataPublic: parse(row.metadata_public),
+  metadataAdmin: parse(row.metadata_admin),
+  externalId: row.external_id,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  verifiableAddresses: [],
+  recoveryAddresses: [],
+});
+
+export const toVerifiableAddress = (a: Omit<VerifiableAddressesTable, 'identity_id'>): VerifiableAddress => ({
+  id: a.id,
+  value: a.value,
+  verified: a.verified === 1,
+  via: a.via,
+  status: a.status,
+  verifiedAt: a.verified_at,
+  createdAt: a.created_at,
+  updatedAt: a.updated_at,
+});
+
+export const toRecoveryAddress = (a: Omit<RecoveryAddressesTable, 'identity_id'>): RecoveryAddress => ({
+  id: a.id,
+  value: a.value,
+  via: a.via,
+  createdAt: a.created_at,
+  updatedAt: a.updated_at,
+});
+
 /** Loads identities with their addresses, in the order of `ids`. */
 export async function findIdentities(db: DbExecutor, ids: string[]): Promise<IdentityRecord[]> {
   if (ids.length === 0) return [];
@@ -147,46 +188,9 @@ export async function findIdentities(db: DbExecutor, ids: string[]): Promise<Ide
       .orderBy('created_at')
       .execute(),
   ]);
-  const byId = new Map(
-    rows.map((row): [string, IdentityRecord] => [
-      row.id,
-      {
-        id: row.id,
-        schemaId: row.schema_id,
-        state: row.state,
-        stateChangedAt: row.state_changed_at,
-        traits: JSON.parse(row.traits) as Traits,
-        metadataPublic: parse(row.metadata_public),
-        metadataAdmin: parse(row.metadata_admin),
-        externalId: row.external_id,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-        verifiableAddresses: [],
-        recoveryAddresses: [],
-      },
-    ]),
-  );
-  for (const a of verifiable) {
-    byId.get(a.identity_id)?.verifiableAddresses.push({
-      id: a.id,
-      value: a.value,
-      verified: a.verified === 1,
-      via: a.via,
-      status: a.status,
-      verifiedAt: a.verified_at,
-      createdAt: a.created_at,
-      updatedAt: a.updated_at,
-    });
-  }
-  for (const a of recovery) {
-    byId.get(a.identity_id)?.recoveryAddresses.push({
-      id: a.id,
-      value: a.value,
-      via: a.via,
-      createdAt: a.created_at,
-      updatedAt: a.updated_at,
-    });
-  }
+  const byId = new Map(rows.map((row): [string, IdentityRecord] => [row.id, toIdentityRecord(row)]));
+  for (const a of verifiable) byId.get(a.identity_id)?.verifiableAddresses.push(toVerifiableAddress(a));
+  for (const a of recovery) byId.get(a.identity_id)?.recoveryAddresses.push(toRecoveryAddress(a));
   return ids.map((id) => byId.get(id)).filter((identity): identity is IdentityRecord => identity !== undefined);
 }
 
@@ -215,9 +219,38 @@ export async function findIdentityIdByAddress(db: DbExecutor, address: string): 
   return row?.identity_id;
 }
 
+const toCredentialRecord = (row: CredentialsTable, identifiers: string[]): CredentialRecord => ({
+  id: row.id,
+  identityId: row.identity_id,
+  type: row.type,
+  config: JSON.parse(row.config) as Record<string, unknown>,
+  version: row.version,
+  revision: row.revision,
+  lastUsedStep: row.last_used_step === null ? null : Number(row.last_used_step),
+  identifiers,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** One identity's credentials with their identifiers, ordered by type, in one statement (it runs per request). */
 export async function findCredentials(db: DbExecutor, identityId: string): Promise<CredentialRecord[]> {
-  const map = await findCredentialsOf(db, [identityId]);
-  return map.get(identityId) ?? [];
+  const rows = await db
+    .selectFrom('identity_credentials as c')
+    .leftJoin('identity_credential_identifiers as i', 'i.credential_id', 'c.id')
+    .selectAll('c')
+    .select('i.identifier')
+    .where('c.identity_id', '=', identityId)
+    .orderBy('c.type')
+    .execute();
+  const credentials: CredentialRecord[] = [];
+  // An identity has one credential per type, so the rows of one credential follow each other.
+  for (const { identifier, ...row } of rows) {
+    const last = credentials.at(-1);
+    const credential = last?.id === row.id ? last : toCredentialRecord(row, []);
+    if (credential !== last) credentials.push(credential);
+    if (identifier !== null) credential.identifiers.push(identifier);
+  }
+  return credentials;
 }
 
 export async function findCredentialsOf(
@@ -239,18 +272,7 @@ export async function findCredentialsOf(
     identifiersOf.set(credential_id, [...(identifiersOf.get(credential_id) ?? []), identifier]);
   for (const row of rows) {
     const list = result.get(row.identity_id) ?? [];
-    list.push({
-      id: row.id,
-      identityId: row.identity_id,
-      type: row.type,
-      config: JSON.parse(row.config) as Record<string, unknown>,
-      version: row.version,
-      revision: row.revision,
-      lastUsedStep: row.last_used_step === null ? null : Number(row.last_used_step),
-      identifiers: identifiersOf.get(row.id) ?? [],
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    });
+    list.push(toCredentialRecord(row, identifiersOf.get(row.id) ?? []));
     result.set(row.identity_id, list);
   }
   return result;

@@ -1,22 +1,22 @@
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/cookie';
 import type { IdpServices } from '../services.js';
-import {
-  findCredentials,
-  findIdentity,
-  type CredentialRecord,
-  type IdentityRecord,
-} from '../identities/identity-repository.js';
+import { findCredentials, type CredentialRecord } from '../identities/identity-repository.js';
 import { sessionCookieName } from '../http/cookies.js';
-import { findSessionByToken, touchSession, type SessionRecord } from './session-repository.js';
+import { availableAal } from './aal.js';
+import { touchSession } from './session-repository.js';
 import { isSessionActive } from './session-json.js';
+import { findSessionWithIdentity, type SessionWithIdentity } from './session-lookup.js';
 
-export interface Authenticated {
-  session: SessionRecord;
-  identity: IdentityRecord;
-  credentials: CredentialRecord[];
+/** A live session with its identity: all that whoami and the sessions API need. */
+export interface AuthenticatedSession extends SessionWithIdentity {
   /** How the token was presented: API clients get tokens back, browsers cookies. */
   via: 'token' | 'cookie';
+}
+
+/** A live session with the identity's credentials as well, for the flows that check or change them. */
+export interface Authenticated extends AuthenticatedSession {
+  credentials: CredentialRecord[];
 }
 
 /** The session token from `X-Session-Token`, the session cookie or `Authorization: Bearer`, in Kratos' order. */
@@ -36,19 +36,34 @@ function sessionTokenOf(
 /** How often the idle clock is written: once a minute, or a tenth of a short idle timeout, so use always counts. */
 const touchIntervalMs = (idleMs: number) => Math.min(60_000, Math.floor(idleMs / 10));
 
-/** Resolves the request's live session, or undefined. Keeps the idle clock running without a write per request. */
-export async function authenticate(services: IdpServices, request: FastifyRequest): Promise<Authenticated | undefined> {
+/**
+ * Resolves the request's live session, or undefined, with one statement (two when the idle clock is due). Nothing
+ * is cached between requests, so a logout, block, 2FA reset or revocation on any process counts at once
+ * (docs/kratos-compatibility.md#sessions-api). Keeps the idle clock running without a write per request.
+ */
+export async function authenticateSession(
+  services: IdpServices,
+  request: FastifyRequest,
+): Promise<AuthenticatedSession | undefined> {
   const { db, clock, config } = services.ctx;
   const presented = sessionTokenOf(request, sessionCookieName(config));
   if (!presented || presented.token.length > 200) return undefined;
-  const session = await findSessionByToken(db.kysely, presented.token);
-  if (!session) return undefined;
-  const identity = await findIdentity(db.kysely, session.identityId);
+  const found = await findSessionWithIdentity(db, presented.token);
+  if (!found) return undefined;
+  const { session, identity } = found;
   const now = clock.now();
-  if (!identity || !isSessionActive(session, identity, now, config.lifespans.sessionIdleMs)) return undefined;
+  if (!isSessionActive(session, identity, now, config.lifespans.sessionIdleMs)) return undefined;
   if (now.getTime() - new Date(session.lastSeenAt).getTime() > touchIntervalMs(config.lifespans.sessionIdleMs)) {
     await touchSession(db.kysely, session.id, now);
   }
-  const credentials = await findCredentials(db.kysely, identity.id);
-  return { session, identity, credentials, via: presented.via };
+  return { ...found, via: presented.via };
+}
+
+/** As authenticateSession, and loads the identity's credentials (one more statement). */
+export async function authenticate(services: IdpServices, request: FastifyRequest): Promise<Authenticated | undefined> {
+  const auth = await authenticateSession(services, request);
+  if (!auth) return undefined;
+  const credentials = await findCredentials(services.ctx.db.kysely, auth.identity.id);
+  // From the credentials just read, so that the flag and the list never disagree within one request.
+  return { ...auth, credentials, secondFactorAvailable: availableAal(credentials) === 'aal2' };
 }

@@ -18,7 +18,10 @@ export interface SessionRecord {
   userAgent: string;
 }
 
-const toSessionRecord = (row: SessionsTable): SessionRecord => ({
+/** A session row as read; the token hashes and the creation time never leave the database. */
+export const toSessionRecord = (
+  row: Omit<SessionsTable, 'token_hash' | 'logout_token_hash' | 'created_at'>,
+): SessionRecord => ({
   id: row.id,
   identityId: row.identity_id,
   active: row.active === 1,

@@ -5,8 +5,8 @@ import { HttpError } from '../errors/herodot.js';
 import { publicUrlOf } from '../http/return-to.js';
 
 import { sendJson } from '../flows/flow-http.js';
-import { authenticate, type Authenticated } from './authenticate.js';
-import { availableAal, sessionAal } from './aal.js';
+import { authenticateSession, type AuthenticatedSession } from './authenticate.js';
+import { sessionAal } from './aal.js';
 import { listSessionsOfIdentity, revokeSession, revokeSessionsOfIdentity, findSession } from './session-repository.js';
 import { isSessionActive, sessionJson } from './session-json.js';
 
@@ -14,16 +14,21 @@ import { isSessionActive, sessionJson } from './session-json.js';
  * `highest_available`: an identity with a second factor needs an aal2 session
  * (docs/kratos-compatibility.md#assurance-levels).
  */
-export function ensureHighestAvailableAal(services: IdpServices, auth: Authenticated, returnTo?: string): void {
-  if (availableAal(auth.credentials) === 'aal2' && sessionAal(auth.session.methods) !== 'aal2') {
+export function ensureHighestAvailableAal(services: IdpServices, auth: AuthenticatedSession, returnTo?: string): void {
+  if (auth.secondFactorAvailable && sessionAal(auth.session.methods) !== 'aal2') {
     throw kratosErrors.sessionAal2Required(
       publicUrlOf(services.ctx.config, '/self-service/login/browser', { aal: 'aal2', return_to: returnTo }),
     );
   }
 }
 
-async function requireSession(services: IdpServices, request: FastifyRequest, reason?: string): Promise<Authenticated> {
-  const auth = await authenticate(services, request);
+// These routes need no credentials, only whether a second factor exists: one statement per request.
+async function requireSession(
+  services: IdpServices,
+  request: FastifyRequest,
+  reason?: string,
+): Promise<AuthenticatedSession> {
+  const auth = await authenticateSession(services, request);
   if (!auth) throw kratosErrors.noSessionCredentials(reason);
   return auth;
 }

@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+// Loads GET /sessions/whoami of a `portaal` started here, and in the same run a bare node:http server answering a
+// fixed ~600-byte JSON as the reference, each with 50 connections; prints req/s, p99 and the ratio whoami/bare.
+// Run after `npm run build`:
+//   node bench/whoami.mjs [--seconds 10] [--connections 50] [--rounds 1] [--postgres | --database postgres://…]
+//     [--profile DIR]   (writes a V8 CPU profile of the `portaal` process to DIR, for Chrome DevTools)
+// Rounds alternate bare and whoami, so that a machine whose load changes meanwhile skews both alike.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import fetchCookie from 'fetch-cookie';
+import { CookieJar } from 'tough-cookie';
+import { startThrowawayPostgres } from '../scripts/lib/throwaway-postgres.mjs';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '1' },
+    database: { type: 'string' },
+    postgres: { type: 'boolean', default: false },
+    profile: { type: 'string' },
+  },
+});
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const rounds = Number(values.rounds);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const portaal = path.join(root, 'apps/server/bin/portaal.js');
+const USER = { email: 'bench-whoami@voorbeeldstad.nl', password: 'Bench-Molen-Gracht-2026' };
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+// The reference: what node:http alone can answer on this machine, with a body the size of a whoami answer.
+const BARE_SERVER = `
+const body = JSON.stringify({
+  id: '6f1c2a9e-8d3b-4f7a-9c1e-2b5d8e4f6a70', active: true, expires_at: '2026-01-01T00:00:00.000Z',
+  authenticated_at: '2025-12-31T00:00:00.000Z', authenticator_assurance_level: 'aal1',
+  authentication_methods: [{ method: 'password', aal: 'aal1', completed_at: '2025-12-31T00:00:00.000Z' }],
+  identity: { id: '0c7e5b1a-3f2d-4e6c-8a9b-1d2e3f4a5b6c', schema_id: 'default', state: 'active',
+    traits: { email: 'bench-whoami@voorbeeldstad.nl', name: { first: 'Bench', last: 'Whoami' } },
+    created_at: '2025-12-01T00:00:00.000Z' },
+  devices: [{ id: '6f1c2a9e-8d3b-4f7a-9c1e-2b5d8e4f6a70', ip_address: '127.0.0.1', user_agent: 'bench' }],
+});
+require('node:http')
+  .createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+    response.end(body);
+  })
+  .listen(Number(process.argv[1]), '127.0.0.1', () => console.log(body.length));
+`;
+
+async function waitFor(url) {
+  for (let i = 0; i < 150; i += 1) {
+    if ((await fetch(url).catch(() => undefined))?.ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+async function signIn(publicUrl) {
+  const jar = new CookieJar();
+  const f = fetchCookie(fetch, jar);
+  const json = { accept: 'application/json', 'content-type': 'application/json' };
+  const login = await (await f(`${publicUrl}/self-service/login/browser`, { headers: json })).json();
+  const csrf = login.ui.nodes.find((n) => n.attributes.name === 'csrf_token').attributes.value;
+  const body = { method: 'password', identifier: USER.email, password: USER.password, csrf_token: csrf };
+  const done = await f(login.ui.action, { method: 'POST', headers: json, body: JSON.stringify(body) });
+  if (!done.ok) throw new Error(`sign-in failed: ${done.status} ${await done.text()}`);
+  return jar.getCookieStringSync(publicUrl);
+}
+
+function load(url, headers, duration) {
+  return autocannon({ url, headers, connections, duration }).then((result) => {
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+    return { rps: result.requests.average, p99: result.latency.p99 };
+  });
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portaal-bench-'));
+const postgres = values.postgres ? await startThrowawayPostgres() : undefined;
+const database = values.database ?? postgres?.url;
+const [port, adminPort, barePort] = await Promise.all([freePort(), freePort(), freePort()]);
+if (new Set([port, adminPort, barePort]).size < 3) throw new Error('the same free port twice; run again');
+const env = {
+  PATH: process.env.PATH,
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  ADMIN_PORT: String(adminPort),
+  LOG_LEVEL: 'warn',
+  ...(database ? { DATABASE_URL: database } : {}),
+};
+const children = [];
+try {
+  const created = spawnSync(
+    process.execPath,
+    [portaal, 'user', 'create', '--email', USER.email, '--first-name', 'Bench', '--last-name', 'Whoami'].concat([
+      '--password',
+      USER.password,
+    ]),
+    { env, encoding: 'utf8' },
+  );
+  if (created.status !== 0) throw new Error(`portaal user create failed: ${created.stderr}`);
+  const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : [];
+  const server = spawn(process.execPath, [...profile, portaal, 'serve'], { env, stdio: 'ignore' });
+  children.push(server);
+  const bare = spawn(process.execPath, ['-e', BARE_SERVER, String(barePort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(bare);
+  const bareBytes = await new Promise((resolve) => bare.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
+  await waitFor(`http://127.0.0.1:${adminPort}/health/ready`);
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const cookie = await signIn(publicUrl);
+  const whoamiUrl = `${publicUrl}/sessions/whoami`;
+  const answer = await fetch(whoamiUrl, { headers: { cookie, accept: 'application/json' } });
+  const whoamiBytes = (await answer.text()).length;
+  if (!answer.ok) throw new Error(`whoami answered ${answer.status}`);
+  const bareUrl = `http://127.0.0.1:${barePort}/`;
+  // Warm-up: lets the JIT and the database settle before anything is counted.
+  await load(bareUrl, {}, 2);
+  await load(whoamiUrl, { cookie }, 2);
+  const results = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const bareRun = await load(bareUrl, {}, seconds);
+    const whoamiRun = await load(whoamiUrl, { cookie }, seconds);
+    results.push({ bare: bareRun, whoami: whoamiRun });
+  }
+  console.log(`database: ${database ? 'PostgreSQL' : 'SQLite'}; ${connections} connections, ${seconds} s per run`);
+  console.log(`answer sizes: whoami ${whoamiBytes} bytes, bare ${bareBytes} bytes; ${os.cpus().length} cores`);
+  console.log('\n| round | bare req/s | bare p99 ms | whoami req/s | whoami p99 ms | whoami/bare |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [i, { bare: b, whoami: w }] of results.entries()) {
+    const ratio = (w.rps / b.rps).toFixed(3);
+    console.log(`| ${i + 1} | ${b.rps.toFixed(0)} | ${b.p99} | ${w.rps.toFixed(0)} | ${w.p99} | ${ratio} |`);
+  }
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  // The profile is written as the server exits.
+  await Promise.all(children.map((child) => child.exitCode ?? new Promise((r) => child.once('exit', r))));
+  await postgres?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,117 @@
+import type { Db, DatabaseDialect } from '../db/database.js';
+import type { FixedStatement } from '../db/fixed-statement.js';
+import type { IdentitiesTable, RecoveryAddressesTable, SessionsTable, VerifiableAddressesTable } from '../db/schema.js';
+import {
+  toIdentityRecord,
+  toRecoveryAddress,
+  toVerifiableAddress,
+  type IdentityRecord,
+} from '../identities/identity-repository.js';
+import { toSessionRecord, type SessionRecord } from './session-repository.js';
+import { sha256 } from './tokens.js';
+
+export interface SessionWithIdentity {
+  session: SessionRecord;
+  identity: IdentityRecord;
+  /**
+   * Whether the identity has an authenticator or backup codes, so that its highest available level is aal2: the
+   * rule of `availableAal` in aal.ts, asked of the database on every request and never cached
+   * (docs/kratos-compatibility.md#assurance-levels).
+   */
+  secondFactorAvailable: boolean;
+}
+
+// `availableAal`'s rule in SQL: a TOTP credential, or backup codes whose `recovery_codes` is a non-empty array (used
+// codes count, as there). PostgreSQL may evaluate both sides of an AND, so its array test sits in a CASE.
+const SECOND_FACTOR: Record<DatabaseDialect, string> = {
+  sqlite: `json_type(c.config, '$.recovery_codes') = 'array' and json_array_length(c.config, '$.recovery_codes') > 0`,
+  postgres: `case when json_typeof(c.config::json -> 'recovery_codes') = 'array'
+    then json_array_length(c.config::json -> 'recovery_codes') > 0 else false end`,
+};
+
+// One statement for the whole answer of whoami: the session, its identity, both kinds of address (an identity has
+// one of each, so the joins rarely repeat a row) and whether a second factor exists. Fixed text per dialect, so no
+// query builder runs per request and each engine compiles it once (db/fixed-statement.ts).
+const lookupSql = (dialect: DatabaseDialect) => `
+select s.id, s.identity_id, s.active, s.authentication_methods, s.authenticated_at, s.issued_at, s.expires_at,
+  s.last_seen_at, s.ip_address, s.user_agent,
+  i.schema_id, i.state, i.state_changed_at, i.traits, i.metadata_public, i.metadata_admin, i.external_id,
+  i.created_at as i_created_at, i.updated_at as i_updated_at,
+  v.id as v_id, v.value as v_value, v.via as v_via, v.verified as v_verified, v.status as v_status,
+  v.verified_at as v_verified_at, v.created_at as v_created_at, v.updated_at as v_updated_at,
+  r.id as r_id, r.value as r_value, r.via as r_via, r.created_at as r_created_at, r.updated_at as r_updated_at,
+  exists (
+    select 1 from identity_credentials c
+    where c.identity_id = s.identity_id
+      and (c.type = 'totp' or (c.type = 'lookup_secret' and ${SECOND_FACTOR[dialect]}))
+  ) as second_factor
+from sessions s
+join identities i on i.id = s.identity_id
+left join identity_verifiable_addresses v on v.identity_id = s.identity_id
+left join identity_recovery_addresses r on r.identity_id = s.identity_id
+where s.token_hash = ${dialect === 'postgres' ? '$1' : '?'}
+order by v.created_at, v.id, r.created_at, r.id`;
+
+const LOOKUP: FixedStatement = {
+  name: 'portaal_session_lookup',
+  sql: { sqlite: lookupSql('sqlite'), postgres: lookupSql('postgres') },
+};
+
+type Prefixed<T, P extends string> = { [K in keyof T as `${P}${K & string}`]: T[K] };
+type Address<T> = Omit<T, 'identity_id' | 'id'>;
+// The address columns are null when the identity has no such address; their `id` says which.
+type LookupRow = Omit<SessionsTable, 'token_hash' | 'logout_token_hash' | 'created_at'> &
+  Omit<IdentitiesTable, 'id' | 'created_at' | 'updated_at'> & { i_created_at: string; i_updated_at: string } & {
+    v_id: string | null;
+    r_id: string | null;
+  } & Prefixed<Address<VerifiableAddressesTable>, 'v_'> &
+  Prefixed<Address<RecoveryAddressesTable>, 'r_'> & {
+    // SQLite answers 0 or 1, PostgreSQL a boolean.
+    second_factor: number | boolean;
+  };
+
+/** The session presented with `token` and its identity with addresses, in one statement; undefined if unknown. */
+export async function findSessionWithIdentity(db: Db, token: string): Promise<SessionWithIdentity | undefined> {
+  const rows = await db.read<LookupRow>(LOOKUP, [sha256(token)]);
+  const first = rows[0];
+  if (!first) return undefined;
+  const identity = toIdentityRecord({
+    ...first,
+    id: first.identity_id,
+    created_at: first.i_created_at,
+    updated_at: first.i_updated_at,
+  });
+  // Each address comes once per address of the other kind: keep the first, in the statement's order.
+  const verifiable = new Map<string, LookupRow>();
+  const recovery = new Map<string, LookupRow>();
+  for (const row of rows) {
+    if (row.v_id !== null && !verifiable.has(row.v_id)) verifiable.set(row.v_id, row);
+    if (row.r_id !== null && !recovery.has(row.r_id)) recovery.set(row.r_id, row);
+  }
+  for (const [id, row] of verifiable) {
+    identity.verifiableAddresses.push(
+      toVerifiableAddress({
+        id,
+        value: row.v_value,
+        via: row.v_via,
+        verified: row.v_verified,
+        status: row.v_status,
+        verified_at: row.v_verified_at,
+        created_at: row.v_created_at,
+        updated_at: row.v_updated_at,
+      }),
+    );
+  }
+  for (const [id, row] of recovery) {
+    identity.recoveryAddresses.push(
+      toRecoveryAddress({
+        id,
+        value: row.r_value,
+        via: row.r_via,
+        created_at: row.r_created_at,
+        updated_at: row.r_updated_at,
+      }),
+    );
+  }
+  return { session: toSessionRecord(first), identity, secondFactorAvailable: Boolean(first.second_factor) };
+}
