@@ -1,61 +1,228 @@
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { useJourney } from './support/journey.js';
 import {
+  expectDialogFits,
+  expectInsideWindow,
+  expectMenuUsable,
+  expectNoSidewaysScroll,
+  expectScreenFits,
+  menuAt,
+  WIDTHS,
+} from './support/layout.js';
+import {
+  cli,
   createColleague,
+  DEMO_CATALOGUE,
   enterTotpCode,
   expectAccessible,
+  rowOf,
   signInAsAdministrator,
   signInWithPassword,
 } from './support/pages.js';
 
 const journey = useJourney();
 const PHONE = { width: 375, height: 740 };
+const sizeOf = (width: number) => ({ width, height: width < 940 ? 800 : 900 });
 
-describe('journey 14: on a 375 px wide screen', () => {
-  it('shows the sidebar above the content and the navigation at the bottom, without sideways scrolling', async () => {
-    await signInAsAdministrator(journey);
+/** Opens a screen of the portal and waits until it is ready to look at. */
+async function visit(page: Page, path: string, ready: string) {
+  await page.goto(path);
+  await page.getByRole('heading', { level: 1, name: ready }).waitFor();
+  await page.waitForLoadState('networkidle');
+}
+
+describe('journey 14: every screen and dialog at 320, 375, 480, 940 and 1280 px', () => {
+  it('fits the screens for signing in, recovery, verification and errors', async () => {
+    const page = await journey.person('zonder account');
+    for (const width of WIDTHS) {
+      await page.setViewportSize(sizeOf(width));
+      await visit(page, '/login', 'Welkom');
+      await page.getByLabel('E-mailadres').waitFor();
+      await expectScreenFits(page, 'sign-in');
+      await visit(page, '/recovery', 'Herstel je wachtwoord');
+      await expectScreenFits(page, 'recovery');
+      await visit(page, '/verification', 'Verifieer je account');
+      await page.getByLabel('E-mailadres').waitFor();
+      await expectScreenFits(page, 'verification');
+      await visit(page, '/error', 'Er is een fout opgetreden');
+      await expectScreenFits(page, 'error page');
+      await visit(page, '/bestaat-niet', 'Pagina niet gevonden');
+      await expectScreenFits(page, 'unknown page');
+    }
+    // Any path with 'admin' in it is the administrators' sign-in; a settings form that does not exist, without a
+    // session, leads to signing in, not to the recovery.
+    await visit(page, '/beheer/admin', 'Welkom');
+    await page.getByText('Hier kunt u inloggen voor het Administrator dashboard.').waitFor();
+    await page.goto('/settings?flow=bestaat-niet');
+    await page.waitForURL((url) => url.pathname === '/login');
+  }, 240_000);
+
+  it('fits the second step of signing in and the authenticator app, with a way out', async () => {
+    cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
+    const withApp = await createColleague(journey, { first: 'Tess' });
+    const withoutApp = await createColleague(journey, { first: 'Nout', withApp: false });
+    const page = await journey.person('tweede stap');
+    await signInWithPassword(page, withApp.email, withApp.password);
+    await page.getByLabel('Verificatiecode').waitFor();
+    const newcomer = await journey.person('authenticator-app');
+    await signInWithPassword(newcomer, withoutApp.email, withoutApp.password);
+    await newcomer.waitForURL((url) => url.pathname === '/settings/2fa-app');
+    await newcomer.getByLabel('Code controleren').waitFor();
+    // The way out while an app must be linked first: signing out.
+    const wayOut = newcomer.getByRole('navigation', { name: 'Verlaten' }).getByRole('link', { name: 'Uitloggen' });
+    for (const width of WIDTHS) {
+      await page.setViewportSize(sizeOf(width));
+      await expectScreenFits(page, 'second step of sign-in');
+      await page.getByRole('link', { name: 'Uitloggen', exact: true }).click({ trial: true });
+      await newcomer.setViewportSize(sizeOf(width));
+      await expectScreenFits(newcomer, 'authenticator app');
+      await wayOut.click({ trial: true });
+    }
+    await wayOut.click();
+    await newcomer.waitForURL((url) => url.pathname === '/login');
+  }, 240_000);
+
+  it('lets an administrator use the overview with each dialog, every screen and Uitloggen', async () => {
+    const admin = await signInAsAdministrator(journey);
+    const page = admin.page;
+    const active = await createColleague(journey, { first: 'Rosa' });
+    const blocked = await createColleague(journey, { first: 'Bram', withApp: false });
+    await page.reload();
+    await rowOf(page, blocked.email).getByRole('button', { name: 'Blokkeer' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Gebruiker blokkeren' })
+      .getByRole('button', { name: 'Blokkeren' })
+      .click();
+    await rowOf(page, blocked.email).getByRole('button', { name: 'Deblokkeer' }).waitFor();
+
+    for (const width of WIDTHS) {
+      await page.setViewportSize(sizeOf(width));
+      await page.goto('/');
+      await rowOf(page, blocked.email).waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await menuAt(page).getByRole('link').allInnerTexts()).toEqual([
+        'Administratie dashboard',
+        'Datavoorzieningen',
+        'Account instellingen',
+        'Uitloggen',
+      ]);
+      await expectMenuUsable(page, 'overview');
+      await expectScreenFits(page, 'overview');
+      await expectInsideWindow(page, page.getByRole('cell'), `overview at ${width} px`);
+
+      await page.getByRole('button', { name: 'Nieuwe gebruiker toevoegen' }).click();
+      const create = page.getByRole('dialog', { name: 'Nieuwe gebruiker toevoegen' });
+      await expectDialogFits(page, create, 'new-user dialog');
+      await create.getByRole('button', { name: 'Annuleren' }).click();
+      await create.waitFor({ state: 'detached' });
+
+      await rowOf(page, active.email).getByRole('button', { name: 'Bewerken' }).click();
+      const edit = page.getByRole('dialog', { name: 'Gebruiker bewerken' });
+      await expectDialogFits(page, edit, 'edit dialog');
+      await edit.getByRole('button', { name: 'Annuleren' }).click();
+      await edit.waitFor({ state: 'detached' });
+
+      for (const [email, action, title] of [
+        [active.email, 'Reset 2FA', '2FA Resetten'],
+        [active.email, 'Blokkeer', 'Gebruiker blokkeren'],
+        [blocked.email, 'Deblokkeer', 'Gebruiker deblokkeren'],
+        [active.email, 'Verwijderen', 'Gebruiker verwijderen'],
+      ] as const) {
+        await rowOf(page, email).getByRole('button', { name: action }).click();
+        const dialog = page.getByRole('alertdialog', { name: title });
+        await expectDialogFits(page, dialog, `${title} dialog`);
+        await dialog.getByRole('button', { name: 'Annuleren' }).click();
+        await dialog.waitFor({ state: 'detached' });
+      }
+
+      await menuAt(page).getByRole('link', { name: 'Account instellingen' }).click();
+      await page.getByLabel('Achternaam').waitFor();
+      await page.waitForLoadState('networkidle');
+      await expectMenuUsable(page, 'settings');
+      await expectScreenFits(page, 'settings');
+
+      await page.getByRole('link', { name: '2FA configureren' }).click();
+      await page.getByRole('heading', { name: 'Je authenticator-app is gekoppeld' }).waitFor();
+      await expectScreenFits(page, 'authenticator app of a linked account');
+      await page.getByRole('link', { name: 'Terug naar account instellingen' }).click();
+      await page.getByLabel('Achternaam').waitFor();
+
+      await menuAt(page).getByRole('link', { name: 'Datavoorzieningen' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Datavoorzieningen' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await expectMenuUsable(page, 'data services');
+      await expectScreenFits(page, 'data services');
+    }
+
+    await menuAt(page).getByRole('link', { name: 'Uitloggen', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByLabel('E-mailadres').waitFor();
+  }, 300_000);
+});
+
+describe('journey 14: the look on a 375 px wide phone', () => {
+  it('puts the sidebar above the content and the menu bar between them, for a colleague with three items', async () => {
+    cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
     const colleague = await createColleague(journey, { first: 'Ravi' });
     const page = await journey.person('telefoon', PHONE);
     await signInWithPassword(page, colleague.email, colleague.password);
     await enterTotpCode(page, colleague.secret!);
     await page.waitForURL((url) => url.pathname === '/permissies');
 
-    const bottomNav = page.getByRole('navigation', { name: 'Menu onderaan' });
-    await bottomNav.waitFor();
+    const bar = page.getByRole('navigation', { name: 'Menu', exact: true });
+    await bar.waitFor();
     expect(await page.getByRole('navigation', { name: 'Hoofdmenu' }).isVisible()).toBe(false);
-    const links = bottomNav.getByRole('link');
-    expect(await links.allInnerTexts()).toEqual(['Datavoorzieningen', 'Account instellingen', 'Uitloggen']);
-    const box = await bottomNav.boundingBox();
-    expect(box && box.y + box.height).toBeCloseTo(PHONE.height, 0);
-    // The sidebar collapses into a block above the content.
-    const sidebar = await page.getByRole('complementary', { name: 'Menu' }).boundingBox();
-    const main = await page.getByRole('main').boundingBox();
-    expect(sidebar && main && sidebar.y + sidebar.height <= main.y + 1).toBe(true);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    await expectAccessible(page, 'Datavoorzieningen at 375 px');
-
-    await bottomNav.getByRole('link', { name: 'Account instellingen' }).click();
-    await page.waitForURL((url) => url.pathname === '/settings');
-    await page.getByRole('heading', { name: 'Account instellingen' }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    await expectAccessible(page, 'settings at 375 px');
-  });
-
-  it('lets an administrator reach every screen, the overview included, from the bottom navigation', async () => {
-    const admin = await signInAsAdministrator(journey);
-    await admin.page.setViewportSize(PHONE);
-    const bottomNav = admin.page.getByRole('navigation', { name: 'Menu onderaan' });
-    await bottomNav.waitFor();
-    expect(await bottomNav.getByRole('link').allInnerTexts()).toEqual([
-      'Administratie dashboard',
+    expect(await bar.getByRole('link').allInnerTexts()).toEqual([
       'Datavoorzieningen',
       'Account instellingen',
       'Uitloggen',
     ]);
-    await bottomNav.getByRole('link', { name: 'Datavoorzieningen' }).click();
-    await admin.page.waitForURL((url) => url.pathname === '/permissies');
-    await bottomNav.getByRole('link', { name: 'Administratie dashboard' }).click();
-    await admin.page.getByRole('table').waitFor();
-    await expectAccessible(admin.page, 'overview at 375 px');
+    const sidebar = await page.getByRole('complementary', { name: 'Menu' }).boundingBox();
+    const box = await bar.boundingBox();
+    const main = await page.getByRole('main').boundingBox();
+    expect(sidebar && box && sidebar.y + sidebar.height <= box.y + 1).toBe(true);
+    expect(box && main && box.y + box.height <= main.y + 1).toBe(true);
+    await expectMenuUsable(page, 'data services of a colleague');
+    await expectNoSidewaysScroll(page, 'data services of a colleague');
+    await expectAccessible(page, 'data services of a colleague at 375 px');
+  });
+
+  it('gives selects, buttons (also disabled ones), row actions and the data-roles box their NL Design System look', async () => {
+    const { page } = await signInAsAdministrator(journey);
+    const look = await page.evaluate(() => {
+      const style = (element: Element | null) => (element ? getComputedStyle(element) : undefined);
+      const select = style(document.querySelector('select'));
+      const action = style(document.querySelector('td .utrecht-button'));
+      // A disabled copy of the primary button, to see what a disabled button looks like.
+      const primary = document.querySelector('.utrecht-button--primary-action')!;
+      const disabled = primary.cloneNode(true) as HTMLButtonElement;
+      disabled.disabled = true;
+      primary.after(disabled);
+      const off = style(disabled);
+      const result = {
+        selectArrow: select?.backgroundImage ?? '',
+        actionBackground: action?.backgroundColor,
+        actionBorder: action?.borderTopWidth,
+        disabledBackground: off?.backgroundColor,
+        disabledBorder: off?.borderTopStyle,
+        disabledCursor: off?.cursor,
+      };
+      disabled.remove();
+      return result;
+    });
+    expect(look.selectArrow).toContain('svg');
+    expect(look.actionBackground).not.toBe('rgba(0, 0, 0, 0)');
+    expect(look.actionBorder).toBe('1px');
+    expect(look.disabledBackground).not.toBe('rgba(0, 0, 0, 0)');
+    expect(look.disabledBorder).toBe('solid');
+    expect(look.disabledCursor).toBe('not-allowed');
+    await page.getByRole('button', { name: 'Nieuwe gebruiker toevoegen' }).click();
+    const roles = page.getByRole('group', { name: 'Datarollen' });
+    const box = await roles.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { border: style.borderTopStyle, radius: style.borderTopLeftRadius };
+    });
+    expect(box).toEqual({ border: 'solid', radius: '8px' });
   });
 });

@@ -125,6 +125,12 @@ describe('journey 16: a person in two organisations', () => {
     await rowOf(page, BEA.email).getByRole('cell', { name: 'Beheerder', exact: true }).waitFor();
     await signedInAs(page, 'Je bent ingelogd als beheerder voor Gemeente Voorbeeldstad');
     expect(await sidebar(page).getByLabel('Wissel van organisatie').count()).toBe(0);
+    // The demo sets a feedback and a support address (unless the environment does), and the start banner names them.
+    await sidebar(page).getByRole('link', { name: 'feedback@voorbeeldstad.nl' }).waitFor();
+    expect(journey.portaal.output()).toContain(
+      'Adres voor ondersteuning (SUPPORT_EMAIL): ondersteuning@voorbeeldstad.nl',
+    );
+    expect(journey.portaal.output()).toContain('Adres voor feedback (FEEDBACK_EMAIL): feedback@voorbeeldstad.nl');
     await expectAccessible(page, 'overview with the invitation notice');
     await shoot(page, '1-notice');
 

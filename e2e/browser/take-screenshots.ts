@@ -1,5 +1,5 @@
-// Writes the README's screenshots of the main screens to docs/screenshots/ (`npm run screenshots`). It runs the
-// product with its demo data in Debian's Chromium, like the journeys, but is not a test.
+// Writes the README's screenshots of the main screens to docs/screenshots/ (`npm run screenshots`), each 1280 and
+// 375 px wide. It runs the product with its demo data in Debian's Chromium, like the journeys, but is not a test.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -11,11 +11,23 @@ import { enterTotpCode, signInWithPassword } from './support/sign-in.js';
 const folder = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const ADMIN = 'beheerder@voorbeeldstad.nl';
 
+const LAPTOP = { width: 1280, height: 800 };
+const PHONE = { width: 375, height: 740 };
+
+/** The screen as it is now, on a laptop (`name.png`) and on a phone (`name-375.png`), then back to the laptop. */
 async function shoot(page: Page, name: string) {
-  // Let fonts, the toast fade and focus rings settle; the picture is of the resting screen.
-  await page.waitForLoadState('networkidle');
-  await page.screenshot({ path: `${folder}${name}.png` });
-  console.log(`docs/screenshots/${name}.png`);
+  for (const [size, file] of [
+    [LAPTOP, `${name}.png`],
+    [PHONE, `${name}-375.png`],
+  ] as const) {
+    await page.setViewportSize(size);
+    // Let fonts, the toast fade and focus rings settle; the picture is of the resting screen.
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${folder}${file}` });
+    console.log(`docs/screenshots/${file}`);
+  }
+  await page.setViewportSize(LAPTOP);
 }
 
 mkdirSync(folder, { recursive: true });
@@ -26,7 +38,7 @@ try {
   const context = await browser.newContext({
     baseURL: portaal.publicUrl,
     locale: 'nl-NL',
-    viewport: { width: 1280, height: 800 },
+    viewport: LAPTOP,
   });
   const page = await context.newPage();
 
@@ -65,7 +77,7 @@ try {
   const colleague = await browser.newContext({
     baseURL: portaal.publicUrl,
     locale: 'nl-NL',
-    viewport: { width: 1280, height: 800 },
+    viewport: LAPTOP,
   });
   const newcomer = await colleague.newPage();
   await signInWithPassword(newcomer, 'medewerker@voorbeeldstad.nl', DEMO_PASSWORD);

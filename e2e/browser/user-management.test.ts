@@ -65,7 +65,8 @@ describe('administrators manage the users of their municipality', () => {
     await edit.getByLabel('Financiën').uncheck();
     await edit.getByLabel('Ruimte en wonen').check();
     await edit.getByRole('button', { name: 'Opslaan' }).click();
-    await page.getByText('Gebruiker aangepast').waitFor();
+    // Exactly: the message of the add before ('Bestaande gebruiker aangepast') may still be there.
+    await page.getByText('Gebruiker aangepast', { exact: true }).waitFor();
     await rowOf(page, existing.email).getByRole('cell', { name: 'Ruimte en wonen' }).waitFor();
     expect(await rowOf(page, existing.email).getByRole('cell', { name: 'Financiën' }).count()).toBe(0);
 

@@ -18,7 +18,7 @@ import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
 import { migrateAll } from './migrate-all.js';
 import { homeRecord, loadConfiguredCatalogue, withProduct } from './product.js';
-import { demoAccountsText, loadDemo } from './demo-accounts.js';
+import { demoAccountsText, loadDemo, withDemoAddresses } from './demo-accounts.js';
 
 const usage = `Gebruik: portaal <opdracht>
 
@@ -126,7 +126,8 @@ async function migrate(): Promise<number> {
 
 async function serve(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { demo: { type: 'boolean', default: false } } });
-  const config: ServerConfig = loadConfig();
+  // The demo shows a support and a feedback address, as an installation would (unless the environment sets its own).
+  const config: ServerConfig = loadConfig(values.demo === true ? withDemoAddresses(process.env) : process.env);
   const server = await createServer(config);
   await loadConfiguredCatalogue(server.product, config.catalogueFile, server.publicApp.log);
   if (values.demo === true) await loadDemo(server.product);
@@ -157,6 +158,8 @@ function printStartBanner(config: ServerConfig, demo: boolean): void {
   ];
   const mailbox = config.idp.mail.smtpUrl ? undefined : `${config.idp.adminUrl.origin}/mail`;
   if (mailbox) lines.push(`E-mails lezen: ${mailbox}`);
+  if (config.supportEmail) lines.push(`Adres voor ondersteuning (SUPPORT_EMAIL): ${config.supportEmail}`);
+  if (config.feedbackEmail) lines.push(`Adres voor feedback (FEEDBACK_EMAIL): ${config.feedbackEmail}`);
   if (demo) lines.push('', demoAccountsText(config.idp.publicUrl, mailbox));
   lines.push('Stoppen: Ctrl+C', '');
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -84,6 +84,24 @@ export async function loadDemo(product: Product): Promise<{ created: number; cat
   return { created, catalogue };
 }
 
+/**
+ * The support and feedback addresses of the demo (`serve --demo`, `npm start`), so that the portal shows them as an
+ * installation would; SUPPORT_EMAIL and FEEDBACK_EMAIL, when set, win. Never used without --demo.
+ */
+const DEMO_ADDRESSES = {
+  SUPPORT_EMAIL: 'ondersteuning@voorbeeldstad.nl',
+  FEEDBACK_EMAIL: 'feedback@voorbeeldstad.nl',
+} as const;
+
+/** The environment with the demo's addresses where it sets none of its own. */
+export function withDemoAddresses(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const filled = { ...env };
+  for (const [name, address] of Object.entries(DEMO_ADDRESSES)) {
+    if (!filled[name]?.trim()) filled[name] = address;
+  }
+  return filled;
+}
+
 export function demoAccountsText(publicUrl: URL, mailboxUrl: string | undefined): string {
   const lines = [
     `Demo-accounts (wachtwoord voor allemaal: ${DEMO_PASSWORD}):`,

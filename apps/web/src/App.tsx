@@ -1,9 +1,11 @@
 import { lazy, Suspense } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import LoginScreen from './screens/LoginScreen';
 import { ToastProvider } from './components/Toasts';
 import { PageFooter } from './layout/PageFooter';
+import { PageHeader } from './layout/PageHeader';
+import { Loading } from './components/Loading';
 
 // Every route but /login is lazy-loaded (ARCHITECTURE.md §6).
 const ServicesScreen = lazy(() => import('./screens/ServicesScreen'));
@@ -19,23 +21,33 @@ const ErrorScreen = lazy(() => import('./screens/ErrorScreen'));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 
+/** Spec §2: a path containing 'admin' (such as /admin-login) is the sign-in with the administrator text. */
+function UnknownPath() {
+  return useLocation().pathname.includes('admin') ? <LoginScreen /> : <NotFoundScreen />;
+}
+
+/** The portal's routes, for the router of `App` (and of the tests). */
+export const appRoutes = (
+  <>
+    <Route path="/login" element={<LoginScreen />} />
+    <Route path="/admin-login" element={<LoginScreen />} />
+    <Route path="/permissies" element={<ServicesScreen />} />
+    <Route path="/uitloggen" element={<LogoutScreen />} />
+    <Route path="/" element={<OverviewScreen />} />
+    <Route path="/recovery" element={<RecoveryScreen />} />
+    <Route path="/verification" element={<VerificationScreen />} />
+    <Route path="/registration" element={<RegistrationScreen />} />
+    <Route path="/settings" element={<SettingsScreen />} />
+    <Route path="/settings/2fa-app" element={<TwoFactorScreen />} />
+    <Route path="/error" element={<ErrorScreen />} />
+    <Route path="*" element={<UnknownPath />} />
+  </>
+);
+
 function AppRoutes() {
   return (
-    <Suspense fallback={<p role="status">Laden…</p>}>
-      <Routes>
-        <Route path="/login" element={<LoginScreen />} />
-        <Route path="/admin-login" element={<LoginScreen />} />
-        <Route path="/permissies" element={<ServicesScreen />} />
-        <Route path="/uitloggen" element={<LogoutScreen />} />
-        <Route path="/" element={<OverviewScreen />} />
-        <Route path="/recovery" element={<RecoveryScreen />} />
-        <Route path="/verification" element={<VerificationScreen />} />
-        <Route path="/registration" element={<RegistrationScreen />} />
-        <Route path="/settings" element={<SettingsScreen />} />
-        <Route path="/settings/2fa-app" element={<TwoFactorScreen />} />
-        <Route path="/error" element={<ErrorScreen />} />
-        <Route path="*" element={<NotFoundScreen />} />
-      </Routes>
+    <Suspense fallback={<Loading />}>
+      <Routes>{appRoutes}</Routes>
     </Suspense>
   );
 }
@@ -45,6 +57,7 @@ export default function App() {
     <QueryClientProvider client={queryClient}>
       <ToastProvider>
         <BrowserRouter>
+          <PageHeader />
           <AppRoutes />
           <PageFooter />
         </BrowserRouter>

@@ -11,6 +11,8 @@ interface FlowFormProps {
   groups?: string[];
   onSubmit(values: FlowValues): Promise<void>;
   children?: ReactNode;
+  /** False where the screen shows the flow's own messages once, above several forms of the same flow. */
+  showMessages?: boolean;
 }
 
 const isButton = (node: UiNode) =>
@@ -44,7 +46,7 @@ export function toJsonBody(values: FlowValues): FlowValues {
 }
 
 /** A Kratos flow as a form: messages under their fields, one submit at a time, an error summary that takes focus. */
-export function FlowForm({ ui, groups, onSubmit, children }: FlowFormProps) {
+export function FlowForm({ ui, groups, onSubmit, children, showMessages = true }: FlowFormProps) {
   const [values, setValues] = useState<FlowValues>(() => initialValues(ui));
   const [loading, setLoading] = useState(false);
   const [submitted, setSubmitted] = useState(false);
@@ -79,7 +81,7 @@ export function FlowForm({ ui, groups, onSubmit, children }: FlowFormProps) {
 
   return (
     <form className="dvp-form" action={ui.action} method={ui.method} onSubmit={submit} noValidate aria-busy={loading}>
-      <FlowMessages messages={ui.messages} />
+      {showMessages && <FlowMessages messages={ui.messages} />}
       <ErrorSummary messages={submitted ? fieldErrors.map(({ message }) => translate(message)) : []} focusOn={ui} />
       {visible.map((node, index) => (
         <FlowNode

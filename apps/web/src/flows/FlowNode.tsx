@@ -38,6 +38,16 @@ function Messages({ node, id }: { node: UiNode; id: string }) {
   );
 }
 
+/**
+ * Submitting is the primary action; taking something away (unlinking the app, switching backup codes off) and other
+ * buttons are secondary, so that they do not look like the way forward.
+ */
+function buttonAppearance(node: UiNode): 'primary-action' | 'secondary-action' {
+  const { name, type } = node.attributes;
+  if (name && /_(unlink|disable|remove)$/.test(name)) return 'secondary-action';
+  return node.group === 'default' || type === 'submit' ? 'primary-action' : 'secondary-action';
+}
+
 /** One component per node type (spec §3); `onclick`/`onload` strings are never evaluated. */
 export function FlowNode(props: NodeProps): ReactNode {
   switch (props.node.type) {
@@ -143,7 +153,7 @@ function InputNode({ node, values, disabled, onChange }: NodeProps) {
           data-group={node.group}
           value={String(attributes.value ?? '')}
           disabled={isDisabled}
-          className={`utrecht-button utrecht-button--${node.group === 'default' || attributes.type === 'submit' ? 'primary-action' : 'secondary-action'}`}
+          className={`utrecht-button utrecht-button--${buttonAppearance(node)}`}
         >
           {labelOf(node)}
         </button>

@@ -1,6 +1,6 @@
 import { ResponseError } from '@ory/client-fetch';
 import { describe, expect, it, vi } from 'vitest';
-import { handleFlowError, portalPathOf } from './flow-errors';
+import { handleFlowError, portalPathOf, REFRESH_NOTICE } from './flow-errors';
 
 const failure = (status: number, body: unknown) =>
   new ResponseError(new Response(JSON.stringify(body), { status }), 'failed');
@@ -26,6 +26,24 @@ describe('flow error handler (spec §8)', () => {
     const b = actions();
     await handleFlowError(failure(403, { error: { id: 'session_aal2_required' } }), 'login', b);
     expect(b.navigate).toHaveBeenCalledWith('/login?aal=aal2');
+  });
+
+  it('sends session_refresh_required to sign in again, back to the screen, and says why', async () => {
+    const a = actions();
+    await handleFlowError(
+      failure(403, {
+        error: { id: 'session_refresh_required' },
+        redirect_browser_to: `${window.location.origin}/self-service/login/browser?refresh=true&return_to=${encodeURIComponent(`${window.location.origin}/self-service/settings?flow=f1`)}`,
+      }),
+      'settings',
+      a,
+    );
+    const [to, notice] = a.navigate.mock.calls[0]!;
+    const target = new URL(to, window.location.origin);
+    expect(target.pathname).toBe('/login');
+    expect(target.searchParams.get('refresh')).toBe('true');
+    expect(target.searchParams.get('return_to')).toBe(window.location.href);
+    expect(notice).toBe(REFRESH_NOTICE);
   });
 
   it('sends session_already_available to /permissies', async () => {

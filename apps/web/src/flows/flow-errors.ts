@@ -3,8 +3,8 @@ import { idpErrorOf } from '../api/ory';
 export type FlowName = 'login' | 'registration' | 'recovery' | 'verification' | 'settings';
 
 export interface FlowErrorActions {
-  /** Navigates inside the portal (a path with query). */
-  navigate(to: string): void;
+  /** Navigates inside the portal (a path with query), telling the person why there when `notice` is given. */
+  navigate(to: string, notice?: string): void;
   /** Forgets the current flow and starts a new one, telling the person why when `notice` is given. */
   restart(notice?: string): void;
   /** Loads another flow of the same kind by id (a 410's `use_flow_id`). */
@@ -36,6 +36,17 @@ const RESTART_NOTICES: Record<string, string> = {
   security_identity_mismatch: 'Je bent intussen met een ander account ingelogd. Vul het formulier opnieuw in.',
 };
 
+/** Why a change of one's settings leads to the sign-in screen first (session_refresh_required). */
+export const REFRESH_NOTICE =
+  'Voor deze wijziging moet je eerst opnieuw inloggen, omdat je al een tijd geleden bent ingelogd. Daarna ga je terug naar je instellingen en doe je de wijziging nog een keer.';
+
+/** The screen the person is on, without a flow id: where to come back to after signing in again. */
+function currentScreen(): string {
+  const here = new URL(window.location.href);
+  here.searchParams.delete('flow');
+  return here.toString();
+}
+
 /**
  * The flow error handler of spec §8. Returns the flow body when the error is a validation answer (400 with a flow)
  * that the caller shows; otherwise acts (navigates, restarts) and returns undefined. Unknown errors are rethrown.
@@ -57,7 +68,13 @@ export async function handleFlowError<T>(
     }
     case 'session_already_available':
       return void actions.navigate('/permissies');
-    case 'session_refresh_required':
+    case 'session_refresh_required': {
+      if (!redirect) return void actions.navigate('/login?refresh=true', REFRESH_NOTICE);
+      // Back to this screen afterwards: the provider's own return_to (its settings endpoint) is no portal screen.
+      const target = new URL(redirect, window.location.origin);
+      if (flow === 'settings') target.searchParams.set('return_to', currentScreen());
+      return void actions.navigate(portalPathOf(target.toString()), REFRESH_NOTICE);
+    }
     case 'browser_location_change_required':
       return void actions.navigate(redirect ? portalPathOf(redirect) : `/${flow}`);
     case 'self_service_flow_return_to_forbidden':

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { frontend } from '../api/ory';
+import { frontend, idpErrorOf } from '../api/ory';
 import { handleFlowError, type FlowErrorActions } from './flow-errors';
 import type { FlowUi, FlowValues } from './ui-types';
 import { useSameScreenNavigation, withNotice } from '../components/RestartNotice';
@@ -37,19 +37,38 @@ export function useSelfServiceFlow(kind: Kind) {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const [flow, setFlow] = useState<AnyFlow>();
+  /** Set when the server could not be reached or failed in a way the flow error handler does not know. */
+  const [problem, setProblem] = useState<'unreachable' | 'failed'>();
   const flowId = params.get('flow');
   const returnTo = params.get('return_to') ?? undefined;
   const loading = useRef<string | null>(null);
+  const restarting = useRef(false);
   const sameScreen = useSameScreenNavigation();
 
   const actions: FlowErrorActions = {
-    navigate: (to) => navigate(to, { replace: true }),
+    navigate: (to, notice) => navigate(to, withNotice(notice)),
     restart: (notice) => {
+      // The address loses the refused flow's id after the flow is cleared (the router updates in a transition):
+      // wait for that, rather than load the refused flow again.
+      restarting.current = true;
+      loading.current = null;
       setFlow(undefined);
       setParams({}, withNotice(notice));
     },
     followFlow: (id) => setParams({ flow: id }, sameScreen()),
   };
+
+  /** Acts on the failure as spec §8 says, or says what went wrong when it cannot; answers a flow to show. */
+  async function failed(error: unknown): Promise<AnyFlow | undefined> {
+    const { status } = await idpErrorOf(error);
+    if (status === 0 || status === 502) return void setProblem('unreachable');
+    try {
+      return await handleFlowError<AnyFlow>(error, kind, actions);
+    } catch {
+      setProblem('failed');
+      return undefined;
+    }
+  }
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the flow is loaded again only when its id or kind changes, not when the handlers are remade
   const load = useCallback(async () => {
@@ -58,12 +77,16 @@ export function useSelfServiceFlow(kind: Kind) {
       setFlow(loaded);
       if (!flowId) setParams({ flow: loaded.id }, sameScreen());
     } catch (error) {
-      await handleFlowError(error, kind, actions);
+      await failed(error);
     }
   }, [flowId, kind, returnTo]);
 
   useEffect(() => {
     if (flow && (flowId === null || flow.id === flowId)) return;
+    if (restarting.current) {
+      if (flowId !== null) return;
+      restarting.current = false;
+    }
     if (loading.current === (flowId ?? 'new')) return;
     loading.current = flowId ?? 'new';
     void load();
@@ -73,12 +96,13 @@ export function useSelfServiceFlow(kind: Kind) {
   const submit = useCallback(
     async (values: FlowValues): Promise<unknown> => {
       if (!flow) return undefined;
+      setProblem(undefined);
       try {
         const answer = (await api[kind].update(flow.id, values)) as unknown;
         if (answer && typeof answer === 'object' && 'ui' in answer) setFlow(answer as AnyFlow);
         return answer;
       } catch (error) {
-        const shown = await handleFlowError<AnyFlow>(error, kind, actions);
+        const shown = await failed(error);
         if (shown) setFlow(shown);
         return undefined;
       }
@@ -86,5 +110,5 @@ export function useSelfServiceFlow(kind: Kind) {
     [flow, kind],
   );
 
-  return { flow, ui: flow?.ui as FlowUi | undefined, submit };
+  return { flow, ui: flow?.ui as FlowUi | undefined, submit, problem };
 }

@@ -35,6 +35,17 @@ describe('translate', () => {
     );
   });
 
+  it('counts characters in correct Dutch: 1 teken, 2 tekens', () => {
+    expect(translate({ id: 4000003, text: 'length must be >= 1, but got 0', context: { min_length: 1 } })).toBe(
+      'Vul minimaal 1 teken in.',
+    );
+    expect(translate({ id: 4000003, text: 'length must be >= 6, but got 2', context: { min_length: 6 } })).toBe(
+      'Vul minimaal 6 tekens in.',
+    );
+    expect(translate({ id: 4000017, text: 'x', context: { max_length: 1 } })).toBe('Vul maximaal 1 teken in.');
+    expect(translate({ id: 999, text: 'length must be >= 1, but got 0' })).toBe('Vul minimaal 1 teken in.');
+  });
+
   it('shows unknown text unchanged', () => {
     expect(translate({ id: 999, text: 'Something entirely new.' })).toBe('Something entirely new.');
   });

@@ -13,6 +13,9 @@ const minutesUntil = (context: Record<string, unknown> | undefined, key: string)
 
 type Translate = (context: Record<string, unknown> | undefined) => string;
 
+/** '1 teken', '8 tekens': a count of characters in correct Dutch. */
+const characters = (count: unknown) => (String(count) === '1' ? '1 teken' : `${String(count ?? '')} tekens`);
+
 /**
  * Dutch for every message our identity provider can send and those the spec names (Kratos message ids,
  * kratos-contract.md §11). B1 level, 'je' voice, as the rest of the portal.
@@ -81,7 +84,7 @@ const byId: Record<number, Translate> = {
       ? 'Je hebt het te vaak geprobeerd. Vraag een nieuwe code aan.'
       : 'Er ging iets mis. Probeer het opnieuw.',
   4000002: (c) => `${fieldName(c?.property)} is verplicht.`,
-  4000003: (c) => `Vul minimaal ${String(c?.min_length ?? '')} tekens in.`,
+  4000003: (c) => `Vul minimaal ${characters(c?.min_length)} in.`,
   4000004: () => 'De invoer heeft niet de goede vorm.',
   4000005: () => 'Dit wachtwoord kan niet worden gebruikt. Kies een ander wachtwoord.',
   4000006: () => 'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw.',
@@ -93,12 +96,12 @@ const byId: Record<number, Translate> = {
   4000013: () => 'Je hebt geen back-upcodes meer. Vraag de beheerder van je gemeente om hulp.',
   4000014: () => 'Je hebt geen back-upcodes ingesteld.',
   4000016: () => 'Deze back-upcode is ongeldig.',
-  4000017: (c) => `Vul maximaal ${String(c?.max_length ?? '')} tekens in.`,
+  4000017: (c) => `Vul maximaal ${characters(c?.max_length)} in.`,
   4000026: () => 'De invoer heeft niet de goede vorm.',
   4000028: () => 'Je hebt het te vaak geprobeerd. Probeer het later opnieuw.',
   4000031: () => 'Het wachtwoord lijkt te veel op je e-mailadres.',
-  4000032: (c) => `Het wachtwoord moet minimaal ${String(c?.min_length ?? 8)} tekens bevatten.`,
-  4000033: (c) => `Het wachtwoord mag maximaal ${String(c?.max_length ?? '')} tekens bevatten.`,
+  4000032: (c) => `Het wachtwoord moet minimaal ${characters(c?.min_length ?? 8)} bevatten.`,
+  4000033: (c) => `Het wachtwoord mag maximaal ${characters(c?.max_length)} bevatten.`,
   4000034: () =>
     'Dit wachtwoord staat in een lijst van gelekte of veelgebruikte wachtwoorden. Kies een ander wachtwoord.',
   4000035: () => 'Dit account bestaat niet of kan niet met een code inloggen.',
@@ -152,9 +155,9 @@ const byPattern: [string, (values: string[]) => string][] = [
   ['Property * is missing.', ([p]) => `${fieldName(p)} is verplicht.`],
   [
     'The password must be at least * characters long, but got *.',
-    ([min]) => `Het wachtwoord moet minimaal ${min} tekens bevatten.`,
+    ([min]) => `Het wachtwoord moet minimaal ${characters(min)} bevatten.`,
   ],
-  ['length must be >= *, but got *', ([min]) => `Vul minimaal ${min} tekens in.`],
+  ['length must be >= *, but got *', ([min]) => `Vul minimaal ${characters(min)} in.`],
   ['Requested return_to URL * is not allowed.', () => 'Het adres om naar terug te gaan is niet toegestaan.'],
   [
     'The self-service flow expired * minutes ago, initialize a new one.',

@@ -8,26 +8,31 @@ export interface NavItem {
 
 const MAX_ITEMS = 4;
 
-/** The navigation under the medium breakpoint (spec §9): at most 4 items, else 3 and 'Meer'. */
+/**
+ * The navigation under the medium breakpoint (spec §9): at most 4 items, else 3 and 'Meer'. It stands under the
+ * sidebar's block, above the content, where nothing scrolls under it; the items share its width in columns, two by two
+ * where four do not fit on one line (a phone), so that every item, 'Uitloggen' too, is on the screen at every width.
+ */
 export function MobileNav({ items }: { items: NavItem[] }) {
   const [open, setOpen] = useState(false);
   const direct = items.length <= MAX_ITEMS ? items : items.slice(0, MAX_ITEMS - 1);
   const more = items.length <= MAX_ITEMS ? [] : items.slice(MAX_ITEMS - 1);
+  const count = direct.length + (more.length > 0 ? 1 : 0);
   return (
-    <nav className="dvp-mobile-nav" aria-label="Menu onderaan">
-      <ul>
+    <nav className={`dvp-mobile-nav dvp-mobile-nav--${count}`} aria-label="Menu">
+      <ul className="dvp-mobile-nav__items">
         {direct.map((item) => (
           <li key={item.to}>
-            <NavLink className="utrecht-link" to={item.to} end>
+            <NavLink className="dvp-mobile-nav__item" to={item.to} end>
               {item.label}
             </NavLink>
           </li>
         ))}
         {more.length > 0 && (
-          <li>
+          <li className="dvp-mobile-nav__more-item">
             <button
               type="button"
-              className="utrecht-button utrecht-button--subtle"
+              className="dvp-mobile-nav__item"
               aria-expanded={open}
               aria-controls="dvp-meer"
               onClick={() => setOpen((o) => !o)}
@@ -38,7 +43,7 @@ export function MobileNav({ items }: { items: NavItem[] }) {
               <ul id="dvp-meer" className="dvp-mobile-nav__more">
                 {more.map((item) => (
                   <li key={item.to}>
-                    <NavLink className="utrecht-link" to={item.to} end onClick={() => setOpen(false)}>
+                    <NavLink className="dvp-mobile-nav__item" to={item.to} end onClick={() => setOpen(false)}>
                       {item.label}
                     </NavLink>
                   </li>

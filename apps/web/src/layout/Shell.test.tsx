@@ -79,6 +79,24 @@ describe('Shell', () => {
     expect(screen.queryByRole('link', { name: 'Administratie dashboard' })).toBeNull();
   });
 
+  it('says "als beheerder" also for an administrator who is not on the dashboard allow-list, without the dashboard link', async () => {
+    fakeNetwork((url) => {
+      if (url.pathname === '/api/users/whoami') {
+        const body = me(false);
+        return {
+          status: 200,
+          body: { ...body, identity: { ...body.identity, userType: { id: 'administrator', label: 'Beheerder' } } },
+        };
+      }
+      if (url.pathname === '/api/config') return { status: 200, body: { title: 'Datavoorzieningen VNG' } };
+      if (url.pathname === '/api/users/admins') return { status: 200, body: [] };
+      return undefined;
+    });
+    renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
+    expect(await screen.findByText('Je bent ingelogd als beheerder voor Gemeente Voorbeeldstad')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Administratie dashboard' })).toBeNull();
+  });
+
   it('shows the administrators to ask also without a second factor where the organisation needs none, and not before the second factor where it does', async () => {
     network(false, { authenticator_assurance_level: 'aal1', aal2Required: false });
     renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);

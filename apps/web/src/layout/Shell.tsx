@@ -7,6 +7,7 @@ import { IdleWarning } from '../sessions/IdleWarning';
 import { InvitationNotice } from '../organisations/InvitationNotice';
 import { OrganisationSwitcher } from '../organisations/OrganisationSwitcher';
 import { keepReturnTo } from './return-to';
+import { Loading } from '../components/Loading';
 
 /**
  * The sidebar layout of spec §2: who is signed in, the four links, questions and feedback addresses; for people in
@@ -27,12 +28,18 @@ export function Shell({ children }: { children: ReactNode }) {
     if (returnTo && signedOut) keepReturnTo(returnTo, location.hash);
   }, [location.search, location.hash, signedOut]);
 
-  if (user.isPending) return <p role="status">Laden…</p>;
+  if (user.isPending) return <Loading />;
   if (user.isError || !user.data) return <Navigate to="/login" replace />;
   const me = user.data;
   const gate = secondFactorGate(me);
   if (gate) return <Navigate to={gate} replace />;
   const org = me.activeOrg;
+  // 'als beheerder' for every administrator of the organisation, as the overview lists them ('Beheerder'); the
+  // dashboard link only for those who may open it (`isAdmin`: the allow-list, ARCHITECTURE §5, included).
+  const administers =
+    me.isAdmin ||
+    me.identity.userType?.id === 'administrator' ||
+    Boolean(me.organisations?.some((membership) => membership.active && membership.isAdmin));
   const navItems: NavItem[] = [
     ...(me.isAdmin ? [{ to: '/', label: 'Administratie dashboard' }] : []),
     { to: '/permissies', label: 'Datavoorzieningen' },
@@ -42,13 +49,9 @@ export function Shell({ children }: { children: ReactNode }) {
   const questionAddresses = (admins.data ?? []).slice(0, 2);
   return (
     <div className="dvp-shell">
-      <a className="dvp-skip-link utrecht-link" href="#inhoud">
-        Naar de inhoud
-      </a>
+      {/* The programme's name and description head every page (PageHeader), above this sidebar. */}
       <aside className="dvp-sidebar" aria-label="Menu">
-        <p className="utrecht-heading-3">{config.data?.title ?? 'Datavoorzieningen VNG'}</p>
-        <p className="utrecht-paragraph">{config.data?.description ?? 'Datavoorziening VNG Realisatie'}</p>
-        <div>
+        <div className="dvp-sidebar__person">
           <p className="utrecht-paragraph">
             <strong>
               {me.identity.traits.name.first} {me.identity.traits.name.last}
@@ -56,7 +59,7 @@ export function Shell({ children }: { children: ReactNode }) {
           </p>
           {org && (
             <p className="utrecht-paragraph">
-              Je bent ingelogd{me.isAdmin ? ' als beheerder' : ''} voor {org.label}
+              Je bent ingelogd{administers ? ' als beheerder' : ''} voor {org.label}
             </p>
           )}
           <OrganisationSwitcher organisations={me.organisations ?? []} />
@@ -99,11 +102,11 @@ export function Shell({ children }: { children: ReactNode }) {
           </section>
         )}
       </aside>
+      <MobileNav items={navItems} />
       <div className="dvp-content">
         <InvitationNotice invitations={me.invitations ?? []} />
         {children}
       </div>
-      <MobileNav items={navItems} />
       <IdleWarning />
     </div>
   );

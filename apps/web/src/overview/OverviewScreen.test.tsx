@@ -2,7 +2,15 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { captureDownloads, descriptionOf, errorSummary, fakeNetwork, renderAt, summaryItems } from '../test-support';
+import {
+  captureDownloads,
+  descriptionOf,
+  errorSummary,
+  fakeNetwork,
+  holdBack,
+  renderAt,
+  summaryItems,
+} from '../test-support';
 import { axeViolations } from '../test-axe';
 import OverviewScreen from './OverviewScreen';
 
@@ -286,6 +294,17 @@ describe('OverviewScreen', () => {
     expect(descriptionOf(within(dialog).getByLabelText('Achternaam'))).toBe(
       'Vul de naam in van de aan te maken gebruiker.',
     );
+  });
+
+  it('shows a spinner while the users load (spec §2), with the new-user button disabled', async () => {
+    standardNetwork();
+    holdBack((url) => url.pathname === '/api/users');
+    const { container } = renderAt('/', routes);
+    const status = await screen.findByText('Gebruikers laden…');
+    expect(status).toHaveAttribute('role', 'status');
+    expect(status.querySelector('.dvp-spinner')).toHaveAttribute('aria-hidden', 'true');
+    expect(screen.getByRole('button', { name: 'Nieuwe gebruiker toevoegen' })).toBeDisabled();
+    expect(await axeViolations(container)).toEqual([]);
   });
 
   it('shows the spec texts when the list cannot be loaded, and keeps the new-user button disabled', async () => {

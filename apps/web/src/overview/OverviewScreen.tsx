@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button as AriaButton, Tooltip, TooltipTrigger } from 'react-aria-components';
-import { useCurrentUser, usePortalConfig } from '../api/queries';
+import { useCurrentUser } from '../api/queries';
 import {
   reasonOf,
   secondFactorGate,
@@ -20,6 +20,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { SORT_OPTIONS, fullName, longDate, searchUsers, sortUsers, type SortKey } from './sorting';
 import { UserFormDialog } from './UserFormDialog';
 import { usersCsv, usersCsvName } from './users-csv';
+import { Loading } from '../components/Loading';
 
 type Action =
   | { kind: 'new' }
@@ -29,7 +30,7 @@ type Action =
 function RowAction({ label, onPress }: { label: string; onPress(): void }) {
   return (
     <TooltipTrigger delay={400}>
-      <AriaButton className="utrecht-button utrecht-button--subtle" onPress={onPress}>
+      <AriaButton className="utrecht-button utrecht-button--secondary-action" onPress={onPress}>
         {label}
       </AriaButton>
       <Tooltip className="dvp-tooltip">{label}</Tooltip>
@@ -60,7 +61,6 @@ const isGuest = (user: PortalUser) => user.home === false && !user.invitation;
 export default function OverviewScreen() {
   usePageTitle('Overzicht');
   const me = useCurrentUser();
-  const config = usePortalConfig();
   const toast = useToast();
   const queryClient = useQueryClient();
   const [sort, setSort] = useState<SortKey>('type');
@@ -172,7 +172,7 @@ export default function OverviewScreen() {
             />
           </div>
         </div>
-        {users.isPending && <p role="status">Gebruikers laden…</p>}
+        {users.isPending && <Loading text="Gebruikers laden…" />}
         {/* Screen readers hear how many users a search leaves; sighted people see the table change. */}
         <p role="status" className="dvp-visually-hidden">
           {users.data && search.trim()
@@ -180,18 +180,9 @@ export default function OverviewScreen() {
             : ''}
         </p>
         {users.isError && (
-          <ErrorAlert>
+          <ErrorAlert support>
             <p className="utrecht-paragraph">Er is iets misgegaan.</p>
             <p className="utrecht-paragraph">Kan geen gebruikers ophalen, probeer het later nog eens.</p>
-            <p className="utrecht-paragraph">
-              Blijft dit gebeuren? Mail dan naar{' '}
-              {config.data?.supportEmail ? (
-                <a href={`mailto:${config.data.supportEmail}`}>{config.data.supportEmail}</a>
-              ) : (
-                'de ondersteuning'
-              )}
-              .
-            </p>
           </ErrorAlert>
         )}
         {users.data && (
@@ -225,7 +216,7 @@ export default function OverviewScreen() {
               <tbody>
                 {shown.map((user) => (
                   <tr key={user.id} className={user.state === 'inactive' ? 'dvp-row--blocked' : undefined}>
-                    <td>
+                    <td data-label="Naam">
                       {fullName(user)}
                       {user.state === 'inactive' && <span className="dvp-visually-hidden"> (geblokkeerd)</span>}
                       {user.invitation && (
@@ -236,18 +227,20 @@ export default function OverviewScreen() {
                       )}
                       {isGuest(user) && <span className="dvp-row-note">Account van een andere organisatie</span>}
                     </td>
-                    <td>
+                    <td data-label="E-mailadres">
                       <EmailAddress address={user.traits.email} />
                     </td>
-                    <td>{user.userType.id === 'administrator' ? 'Beheerder' : 'Medewerker'}</td>
-                    <td>
+                    <td data-label="Type gebruiker">
+                      {user.userType.id === 'administrator' ? 'Beheerder' : 'Medewerker'}
+                    </td>
+                    <td data-label="Datarol">
                       {user.permissions
                         .filter((p) => p.namespace === 'subdivisions')
                         .map((p) => p.label)
                         .join(', ')}
                     </td>
-                    <td>{longDate(user.created_at)}</td>
-                    <td>
+                    <td data-label="Aangemaakt">{longDate(user.created_at)}</td>
+                    <td className="dvp-table__actions">
                       <div className="dvp-row-actions">
                         {user.invitation ? (
                           // Not a member yet: the invitation is all there is to take back.

@@ -219,12 +219,14 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
                 />
               </>
             )}
-            <fieldset className="utrecht-form-fieldset">
+            <fieldset className="utrecht-form-fieldset dvp-choices">
               <legend className="utrecht-form-fieldset__legend">Datarollen</legend>
-              <p className="utrecht-paragraph">
-                Let op: met een datarol krijgt de gebruiker toegang tot beschermde gegevens. Geef alleen de datarollen
-                die nodig zijn.
-              </p>
+              <div className="utrecht-alert utrecht-alert--warning">
+                <p className="utrecht-paragraph">
+                  Let op: met een datarol krijgt de gebruiker toegang tot beschermde gegevens. Geef alleen de datarollen
+                  die nodig zijn.
+                </p>
+              </div>
               {org.subdivisions.map((role) => (
                 <div key={role.id} className="utrecht-form-field utrecht-form-field--checkbox">
                   <input

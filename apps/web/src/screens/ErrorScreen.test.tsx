@@ -69,13 +69,13 @@ describe('ErrorScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('names the municipality support in words when no support address is configured', async () => {
+  it('names the helpdesk, not an address-less mail, when no support address is configured', async () => {
     network((id) => ({ status: 200, body: report(id) }), { supportEmail: null });
     const { container } = renderAt('/error?id=e1', routes);
     const alert = screen.getByRole('alert');
     await waitFor(() =>
       expect(alert.querySelector('p')).toHaveTextContent(
-        'Er is een fout opgetreden. Blijft dit aanhouden, mail dan naar de ondersteuning van je gemeente.',
+        'Er is een fout opgetreden. Blijft dit aanhouden, neem dan contact op met de helpdesk van je organisatie.',
       ),
     );
     await within(alert).findByText(/^Melding:/);

@@ -32,8 +32,19 @@ export default function ErrorScreen() {
       <h1 className="utrecht-heading-1">Er is een fout opgetreden</h1>
       <ErrorAlert>
         <p className="utrecht-paragraph">
-          Er is een fout opgetreden. Blijft dit aanhouden, mail dan naar{' '}
-          {support ? <a href={`mailto:${support}`}>{support}</a> : 'de ondersteuning van je gemeente'}.
+          Er is een fout opgetreden. Blijft dit aanhouden,{' '}
+          {support ? (
+            <>
+              mail dan naar{' '}
+              <a className="utrecht-link" href={`mailto:${support}`}>
+                {support}
+              </a>
+            </>
+          ) : (
+            // No address to mail to (SUPPORT_EMAIL not set): someone to turn to all the same.
+            'neem dan contact op met de helpdesk van je organisatie'
+          )}
+          .
         </p>
         {reason && <p className="utrecht-paragraph">Melding: {reason}</p>}
       </ErrorAlert>

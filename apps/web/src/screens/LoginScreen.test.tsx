@@ -59,8 +59,7 @@ const routes = (
   </>
 );
 
-const CONNECTION_PROBLEM =
-  'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw of mail naar de ondersteuning.';
+const CONNECTION_PROBLEM = 'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw.';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -166,8 +165,48 @@ describe('LoginScreen', () => {
     fakeNetwork(() => ({ status: 401, body: {} }));
     unreachable((url) => url.pathname.startsWith('/self-service/'));
     renderAt('/login', routes);
-    expect(await screen.findByRole('alert')).toHaveTextContent(CONNECTION_PROBLEM);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(CONNECTION_PROBLEM);
+    // Spec §8: 'with a support mailbox'; without a support address set, the helpdesk instead of an address-less 'mail'.
+    expect(alert).toHaveTextContent('Blijft dit gebeuren? Neem dan contact op met de helpdesk van je organisatie.');
     expect(screen.queryByText('Laden…')).toBeNull();
+  });
+
+  it('names the support address with the connection problem when one is set', async () => {
+    fakeNetwork((url) =>
+      url.pathname === '/api/config'
+        ? { status: 200, body: { supportEmail: 'support@voorbeeldstad.nl' } }
+        : { status: 401, body: {} },
+    );
+    unreachable((url) => url.pathname.startsWith('/self-service/'));
+    renderAt('/login', routes);
+    const alert = await screen.findByRole('alert');
+    await waitFor(() =>
+      expect(alert).toHaveTextContent(
+        `${CONNECTION_PROBLEM}Blijft dit gebeuren? Mail dan naar support@voorbeeldstad.nl.`,
+      ),
+    );
+    expect(screen.getByRole('link', { name: 'support@voorbeeldstad.nl' })).toHaveAttribute(
+      'href',
+      'mailto:support@voorbeeldstad.nl',
+    );
+  });
+
+  it('says sign-in failed through no fault of the person when the provider answers with a server error', async () => {
+    fakeNetwork((url, init) => {
+      if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST')
+        return { status: 500, body: { error: { code: 500, message: 'An internal server error occurred' } } };
+      return { status: 401, body: {} };
+    });
+    renderAt('/login', routes);
+    await userEvent.type(await screen.findByLabelText('E-mailadres'), 'bea@voorbeeldstad.nl');
+    await userEvent.type(screen.getByLabelText('Wachtwoord'), 'Kade-Brug-Sluis-Molen-93');
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Inloggen is nu niet gelukt door een fout in het portaal. Probeer het over een paar minuten opnieuw.',
+    );
+    expect(screen.getByLabelText('E-mailadres')).toHaveValue('bea@voorbeeldstad.nl');
   });
 
   it('gives up on an identity provider that does not answer after 12 seconds (spec §9) and says so', async () => {

@@ -14,10 +14,14 @@ import { useToast } from '../components/Toasts';
 import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
 import { takeKeptReturnTo } from '../layout/return-to';
 import { forgetIdleSignOut, idleSignOut } from '../sessions/idle-sign-out';
+import { Loading } from '../components/Loading';
 
 const REDIRECT_DELAY_MS = 1_000;
-const CONNECTION_PROBLEM =
-  'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw of mail naar de ondersteuning.';
+// Spec §8: the connection problem 'with a support mailbox': the alert adds it (or the helpdesk, without an address).
+const CONNECTION_PROBLEM = 'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw.';
+/** An answer the flow error handler does not know (a 500): the sign-in did not work, through no fault of the person. */
+const SIGN_IN_FAILED =
+  'Inloggen is nu niet gelukt door een fout in het portaal. Probeer het over een paar minuten opnieuw.';
 
 /**
  * Where a signed-in person goes: enrolment or the code step when still needed, the flow's return_to (which the
@@ -66,7 +70,7 @@ export default function LoginScreen() {
   useEffect(forgetIdleSignOut, []);
 
   const actions = {
-    navigate: (to: string) => navigate(to, { replace: true }),
+    navigate: (to: string, notice?: string) => navigate(to, withNotice(notice)),
     // Spec §8: start over at the screen's own path, without the flow or the rest of the query.
     restart: (notice?: string) => {
       setFlow(undefined);
@@ -94,8 +98,8 @@ export default function LoginScreen() {
       }
     } catch (error) {
       const { status } = await idpErrorOf(error);
-      if (status === 0) return setProblem(CONNECTION_PROBLEM);
-      await handleFlowError(error, 'login', actions);
+      if (status === 0 || status === 502) return setProblem(CONNECTION_PROBLEM);
+      await handleFlowError(error, 'login', actions).catch(() => setProblem(SIGN_IN_FAILED));
     }
   }, [flowId, aal, refresh, returnTo]);
 
@@ -110,6 +114,7 @@ export default function LoginScreen() {
 
   async function submit(values: FlowValues) {
     if (!flow) return;
+    setProblem(undefined);
     try {
       await frontend.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: values as never });
       setDone(true);
@@ -130,8 +135,8 @@ export default function LoginScreen() {
       }
       if (status === 400 && body.ui) return setFlow(body as unknown as LoginFlow);
       if (status === 401) return toast({ title: 'Je kan momenteel niet inloggen', variant: 'error' });
-      if (status === 0) return setProblem(CONNECTION_PROBLEM);
-      await handleFlowError(error, 'login', actions);
+      if (status === 0 || status === 502) return setProblem(CONNECTION_PROBLEM);
+      await handleFlowError(error, 'login', actions).catch(() => setProblem(SIGN_IN_FAILED));
     }
   }
 
@@ -159,7 +164,7 @@ export default function LoginScreen() {
           </p>
         </>
       )}
-      {problem && <ErrorAlert text={problem} />}
+      {problem && <ErrorAlert text={problem} support />}
       {done && (
         <div className="utrecht-alert utrecht-alert--ok" role="status">
           <p className="utrecht-paragraph">Je bent ingelogd. Even geduld…</p>
@@ -175,7 +180,7 @@ export default function LoginScreen() {
         </div>
       )}
       {ui && !done && <FlowForm ui={ui} onSubmit={submit} />}
-      {!flow && !problem && <p role="status">Laden…</p>}
+      {!flow && !problem && <Loading />}
       {!done && (
         <nav aria-label="Hulp bij inloggen" className="dvp-links">
           {aal || refresh ? (

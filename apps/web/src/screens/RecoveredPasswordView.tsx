@@ -52,8 +52,18 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
     defaultValues: { password: '', confirmPassword: '' },
   });
   const actions = {
-    navigate: (to: string) => navigate(to, { replace: true }),
-    restart: (notice?: string) => navigate('/recovery', withNotice(notice)),
+    navigate: (to: string, notice?: string) => navigate(to, withNotice(notice)),
+    // An expired link or another account's (a reason given): the recovery starts over. An unknown form without a
+    // session: nothing to recover here, so to sign in.
+    restart: (notice?: string) => {
+      if (notice) return void navigate('/recovery', withNotice(notice));
+      frontend
+        .toSession()
+        .then(() => navigate('/recovery', { replace: true }))
+        .catch(async (error: unknown) =>
+          navigate((await idpErrorOf(error)).status === 401 ? '/login' : '/recovery', { replace: true }),
+        );
+    },
     followFlow: (id: string) => navigate(`/settings?flow=${id}`, { replace: true }),
   };
 
@@ -107,7 +117,7 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
       <ProgressSteps steps={RECOVERY_STEPS} current={1} />
       <h1 className="utrecht-heading-1">Wachtwoord instellen</h1>
       {flow && <FlowMessages messages={(flow.ui as unknown as FlowUi).messages} />}
-      {problem && <ErrorAlert text={problem} />}
+      {problem && <ErrorAlert text={problem} support />}
       <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
         <ErrorSummary
           messages={messagesOf(form.formState.errors, ['password', 'confirmPassword'])}

@@ -249,9 +249,15 @@ const whoami = (credentials: string[], aal: 'aal1' | 'aal2' = 'aal1') => ({
 });
 
 function recoveredNetwork(
-  options: { flow?: Answer; update?: (body: Record<string, unknown>) => Answer; whoami?: Answer } = {},
+  options: {
+    flow?: Answer;
+    update?: (body: Record<string, unknown>) => Answer;
+    whoami?: Answer;
+    session?: Answer;
+  } = {},
 ) {
   return fakeNetwork((url, init) => {
+    if (url.pathname === '/sessions/whoami') return options.session ?? { status: 200, body: { id: 'sessie' } };
     if (url.pathname === '/self-service/settings/flows') return options.flow ?? { status: 200, body: recoveredFlow() };
     if (url.pathname === '/self-service/settings' && init?.method === 'POST')
       return (
@@ -497,5 +503,23 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     });
     renderAt('/settings?flow=s1', routes);
     expect(await screen.findByText('Adres: /login')).toBeInTheDocument();
+  });
+
+  it('sends a person without a session and with an unknown form to /login, not to the recovery', async () => {
+    const unknown = {
+      status: 404,
+      body: { error: { code: 404, status: 'Not Found', message: 'Unable to locate the resource' } },
+    };
+    recoveredNetwork({
+      flow: unknown,
+      session: { status: 401, body: { error: { id: 'session_inactive', code: 401 } } },
+    });
+    const { unmount } = renderAt('/settings?flow=bestaat-niet', routes);
+    expect(await screen.findByText('Adres: /login')).toBeInTheDocument();
+    unmount();
+    vi.unstubAllGlobals();
+    recoveredNetwork({ flow: unknown });
+    renderAt('/settings?flow=bestaat-niet', routes);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Herstel je wachtwoord' })).toBeInTheDocument();
   });
 });

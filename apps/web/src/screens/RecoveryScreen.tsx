@@ -70,7 +70,10 @@ export default function RecoveryScreen() {
         >
           {state === 'form' && <FlowMessages messages={linkMessages} />}
           {state === 'failed' && (
-            <ErrorAlert text="Er is iets misgegaan bij het herstellen van je wachtwoord. Probeer het later nog eens." />
+            <ErrorAlert
+              text="Er is iets misgegaan bij het herstellen van je wachtwoord. Probeer het later nog eens."
+              support
+            />
           )}
           <TextField
             label="E-mailadres"

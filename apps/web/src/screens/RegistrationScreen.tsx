@@ -5,6 +5,8 @@ import { FlowForm } from '../flows/FlowForm';
 import { useSelfServiceFlow } from '../flows/use-flow';
 import { usePageTitle } from '../layout/use-page-title';
 import { RestartNotice } from '../components/RestartNotice';
+import { FlowProblem } from '../components/FlowProblem';
+import { Loading } from '../components/Loading';
 
 /** /registration: not shown in the spec; built like the other flow screens. Off unless REGISTRATION_ENABLED. */
 export default function RegistrationScreen() {
@@ -15,7 +17,7 @@ export default function RegistrationScreen() {
     <main className="dvp-main" id="inhoud">
       <h1 className="utrecht-heading-1">Account maken</h1>
       <RestartNotice />
-      {config.isPending && <p role="status">Laden…</p>}
+      {config.isPending && <Loading />}
       {/* A configuration that cannot be read counts as the default: registration off (ARCHITECTURE.md §7). */}
       {!config.isPending && !enabled && (
         <p className="utrecht-paragraph">
@@ -29,7 +31,7 @@ export default function RegistrationScreen() {
 }
 
 function RegistrationForm() {
-  const { ui, submit } = useSelfServiceFlow('registration');
+  const { ui, submit, problem } = useSelfServiceFlow('registration');
   const [created, setCreated] = useState(false);
   if (created) {
     return (
@@ -41,14 +43,17 @@ function RegistrationForm() {
       </div>
     );
   }
-  if (!ui) return <p role="status">Laden…</p>;
+  if (!ui) return problem ? <FlowProblem problem={problem} /> : <Loading />;
   return (
-    <FlowForm
-      ui={ui}
-      onSubmit={async (values) => {
-        const answer = await submit(values);
-        if (answer && typeof answer === 'object' && 'identity' in answer) setCreated(true);
-      }}
-    />
+    <>
+      <FlowProblem problem={problem} />
+      <FlowForm
+        ui={ui}
+        onSubmit={async (values) => {
+          const answer = await submit(values);
+          if (answer && typeof answer === 'object' && 'identity' in answer) setCreated(true);
+        }}
+      />
+    </>
   );
 }

@@ -3,6 +3,7 @@ import { usersApi } from '../api/users-api';
 import { Shell } from '../layout/Shell';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
+import { Loading } from '../components/Loading';
 
 interface ServicesAnswer {
   organisation: { id: string; label: string } | null;
@@ -22,7 +23,7 @@ export default function ServicesScreen() {
     <Shell>
       <main className="dvp-main" id="inhoud">
         <h1 className="utrecht-heading-1">Datavoorzieningen</h1>
-        {services.isPending && <p role="status">Laden…</p>}
+        {services.isPending && <Loading />}
         {services.isError && (
           <ErrorAlert text="Er is iets misgegaan bij het ophalen van je datavoorzieningen. Probeer het later nog eens." />
         )}

@@ -1,8 +1,18 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { descriptionOf, errorSummary, fakeNetwork, renderAt, summaryItems } from '../test-support';
+import { RestartNotice } from '../components/RestartNotice';
+import { axeViolations } from '../test-axe';
+import {
+  Address,
+  descriptionOf,
+  errorSummary,
+  fakeNetwork,
+  renderAt,
+  summaryItems,
+  unreachable,
+} from '../test-support';
 import SettingsScreen from './SettingsScreen';
 
 const me = (credentials: string[]) => ({
@@ -44,11 +54,12 @@ function network(
   credentials: string[],
   onUpdate?: (body: Record<string, unknown>) => { status: number; body?: unknown },
   otherSessions: unknown[] = [],
+  config: Record<string, unknown> = {},
 ) {
   return fakeNetwork((url, init) => {
     if (url.pathname === '/sessions') return { status: 200, body: otherSessions };
     if (url.pathname === '/api/users/whoami') return { status: 200, body: me(credentials) };
-    if (url.pathname === '/api/config') return { status: 200, body: {} };
+    if (url.pathname === '/api/config') return { status: 200, body: config };
     if (url.pathname === '/api/users/admins') return { status: 200, body: [] };
     if (url.pathname === '/self-service/settings/browser') return { status: 200, body: settingsFlow };
     if (url.pathname === '/self-service/settings' && init?.method === 'POST')
@@ -132,5 +143,114 @@ describe('SettingsScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Bewerkingen opslaan' }));
     expect(await screen.findByText(/Je bent nog ingelogd op een ander apparaat\./)).toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: 'Op alle andere apparaten uitloggen' })).toHaveLength(1);
+  });
+
+  describe('says why a save failed', () => {
+    const SUPPORT = { supportEmail: 'support@voorbeeldstad.nl' };
+    const PROFILE_FAILED = 'Er is iets misgegaan bij het updaten van je gegevens. Probeer het nog eens.';
+    const changeAddress = async () => {
+      await userEvent.type(await screen.findByLabelText('E-mailadres'), 'bea@voorbeeldstad.nl');
+      await userEvent.click(screen.getByRole('button', { name: 'Bewerkingen opslaan' }));
+      return screen.findByRole('alert');
+    };
+
+    it('shows the provider’s own message, in Dutch, when the address has an account already (4000007)', async () => {
+      network(
+        ['password', 'totp'],
+        () => ({
+          status: 400,
+          body: {
+            ...settingsFlow,
+            ui: {
+              ...settingsFlow.ui,
+              messages: [
+                {
+                  id: 4000007,
+                  text: 'An account with the same identifier (email, phone, username, ...) exists already.',
+                  type: 'error',
+                },
+              ],
+            },
+          },
+        }),
+        [],
+        SUPPORT,
+      );
+      const { container } = renderAt('/settings', routes);
+      const alert = await changeAddress();
+      expect(alert).toHaveTextContent('Er bestaat al een account met dit e-mailadres.');
+      expect(alert).not.toHaveTextContent(/Er is iets misgegaan/);
+      expect(alert).toHaveFocus();
+      expect(await axeViolations(container)).toEqual([]);
+    });
+
+    it('says that something went wrong and where to mail when the server fails (500)', async () => {
+      network(['password', 'totp'], () => ({ status: 500, body: { error: { code: 500 } } }), [], SUPPORT);
+      renderAt('/settings', routes);
+      const alert = await changeAddress();
+      expect(alert).toHaveTextContent(PROFILE_FAILED);
+      expect(within(alert).getByRole('link', { name: 'support@voorbeeldstad.nl' })).toHaveAttribute(
+        'href',
+        'mailto:support@voorbeeldstad.nl',
+      );
+      expect(alert).toHaveTextContent('Blijft dit gebeuren? Mail dan naar support@voorbeeldstad.nl.');
+    });
+
+    it('names the helpdesk instead when no support address is set', async () => {
+      network(['password', 'totp'], () => ({ status: 500, body: { error: { code: 500 } } }));
+      renderAt('/settings', routes);
+      const alert = await changeAddress();
+      expect(alert).toHaveTextContent(
+        `${PROFILE_FAILED}Blijft dit gebeuren? Neem dan contact op met de helpdesk van je organisatie.`,
+      );
+      expect(within(alert).queryByRole('link')).toBeNull();
+    });
+
+    it('says the server cannot be reached when the connection fails', async () => {
+      network(['password', 'totp'], undefined, [], SUPPORT);
+      unreachable((url) => url.pathname === '/self-service/settings');
+      renderAt('/settings', routes);
+      const alert = await changeAddress();
+      expect(alert).toHaveTextContent(PROFILE_FAILED);
+      expect(alert).toHaveTextContent(
+        'De server van het portaal is niet bereikbaar. Controleer je internetverbinding en probeer het over een paar minuten nog eens.',
+      );
+      expect(within(alert).getByRole('link', { name: 'support@voorbeeldstad.nl' })).toBeInTheDocument();
+    });
+
+    it('sends a session too old for the change to sign in again, says why, and comes back to the settings', async () => {
+      network(['password', 'totp'], () => ({
+        status: 403,
+        body: {
+          error: { id: 'session_refresh_required', code: 403, status: 'Forbidden' },
+          redirect_browser_to: `${window.location.origin}/self-service/login/browser?refresh=true&return_to=${encodeURIComponent(`${window.location.origin}/self-service/settings?flow=s1`)}`,
+        },
+      }));
+      renderAt(
+        '/settings',
+        <>
+          {routes}
+          <Route
+            path="/login"
+            element={
+              <>
+                <Address />
+                <RestartNotice />
+              </>
+            }
+          />
+        </>,
+      );
+      await userEvent.type(await screen.findByLabelText('Nieuw wachtwoord'), 'Kade-Brug-Sluis-Molen-93');
+      await userEvent.type(screen.getByLabelText('Wachtwoord bevestigen'), 'Kade-Brug-Sluis-Molen-93');
+      await userEvent.click(screen.getByRole('button', { name: 'Bewerkingen opslaan' }));
+      const address = await screen.findByText(/^Adres: \/login\?/);
+      const query = new URLSearchParams(address.textContent!.replace(/^Adres: \/login\?/, ''));
+      expect(query.get('refresh')).toBe('true');
+      expect(query.get('return_to')).toBe(window.location.href);
+      expect(screen.getByRole('status')).toHaveTextContent(
+        'Voor deze wijziging moet je eerst opnieuw inloggen, omdat je al een tijd geleden bent ingelogd. Daarna ga je terug naar je instellingen en doe je de wijziging nog een keer.',
+      );
+    });
   });
 });

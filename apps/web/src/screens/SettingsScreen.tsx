@@ -18,6 +18,7 @@ import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
 import { RecoveredPasswordView } from './RecoveredPasswordView';
 import { RestartNotice, withNotice } from '../components/RestartNotice';
+import { SupportContact, UNREACHABLE } from '../components/SupportContact';
 import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
 import { OtherSessions } from '../sessions/OtherSessions';
 import { OrganisationsSection } from '../organisations/OrganisationsSection';
@@ -26,7 +27,15 @@ import { OrganisationsSection } from '../organisations/OrganisationsSection';
 const SUMMARY_FIELDS = ['firstName', 'lastName', 'email', 'password', 'confirmPassword', 'root'] as const;
 
 /** `secrets`: the password or the address changed, so the person is offered to end their other sessions. */
-type Outcome = { kind: 'ok'; text: string; secrets: boolean } | { kind: 'error'; text: string } | undefined;
+type Outcome =
+  | { kind: 'ok'; text: string; secrets: boolean }
+  /** `texts`: what went wrong and why, a paragraph each; `support`: who to turn to when it persists. */
+  | { kind: 'error'; texts: string[]; support: boolean }
+  | undefined;
+
+/** The provider's own messages about the whole form (such as 4000007, an address in use), in Dutch. */
+const flowErrors = (ui: unknown) =>
+  ((ui as FlowUi | undefined)?.messages ?? []).filter((m) => m.type === 'error').map(translate);
 
 /** The provider's messages on a node, in Dutch, for showing under our own field. */
 const nodeErrors = (flow: SettingsFlow | undefined, name: string) =>
@@ -62,7 +71,7 @@ function AccountSettings() {
   });
   const errors = form.formState.errors;
   const actions = {
-    navigate: (to: string) => navigate(to),
+    navigate: (to: string, notice?: string) => navigate(to, { state: notice ? { restartNotice: notice } : null }),
     restart: (notice?: string) => {
       setFlow(undefined);
       navigate('/settings', withNotice(notice));
@@ -101,10 +110,21 @@ function AccountSettings() {
         if (status === 400 && answer.ui) {
           latest = answer as unknown as SettingsFlow;
           setFlow(latest);
-          setOutcome({ kind: 'error', text: failure });
+          // The provider's reason when it gives one for the whole form; otherwise the fields say what to change.
+          const reasons = flowErrors(answer.ui);
+          setOutcome({ kind: 'error', texts: reasons.length > 0 ? reasons : [failure], support: false });
           return false;
         }
-        await handleFlowError(error, 'settings', actions);
+        if (status === 0 || status === 502) {
+          setOutcome({ kind: 'error', texts: [failure, UNREACHABLE], support: true });
+          return false;
+        }
+        try {
+          // Signs in again (an old session), restarts an expired form, or goes to sign-in when signed out.
+          await handleFlowError(error, 'settings', actions);
+        } catch {
+          setOutcome({ kind: 'error', texts: [failure], support: true });
+        }
         return false;
       }
     };
@@ -149,7 +169,18 @@ function AccountSettings() {
             className={`utrecht-alert utrecht-alert--${outcome.kind}`}
             role={outcome.kind === 'error' ? 'alert' : 'status'}
           >
-            <p className="utrecht-paragraph">{outcome.text}</p>
+            {outcome.kind === 'ok' ? (
+              <p className="utrecht-paragraph">{outcome.text}</p>
+            ) : (
+              <>
+                {outcome.texts.map((text) => (
+                  <p key={text} className="utrecht-paragraph">
+                    {text}
+                  </p>
+                ))}
+                {outcome.support && <SupportContact />}
+              </>
+            )}
           </div>
         )}
         {outcome?.kind === 'ok' && outcome.secrets && <LogOutOthersOffer />}

@@ -172,6 +172,8 @@ function network(
     update?: (body: Record<string, unknown>, flowId: string) => Answer;
     isAdmin?: boolean;
     otherSessions?: unknown[];
+    /** A person who links an app from the settings, not one the portal sends here before anything else. */
+    fromSettings?: boolean;
   } = {},
 ) {
   return fakeNetwork((url, init) => {
@@ -187,7 +189,13 @@ function network(
         }
       );
     }
-    if (url.pathname === '/api/users/whoami') return { status: 200, body: whoami(options.isAdmin) };
+    if (url.pathname === '/api/users/whoami')
+      return {
+        status: 200,
+        body: options.fromSettings
+          ? { ...whoami(options.isAdmin), authenticator_assurance_level: 'aal2' }
+          : whoami(options.isAdmin),
+      };
     if (url.pathname === '/api/config') return { status: 200, body: { sessionIdleSeconds: 1800 } };
     return undefined;
   });
@@ -290,6 +298,48 @@ describe('TwoFactorScreen', () => {
     expect(sent?.body).not.toHaveProperty('totp_unlink');
     expect(sent?.body).not.toHaveProperty('password');
     expect(await axeViolations(container)).toEqual([]);
+  });
+
+  it('says the details were changed once, at the top, and not under the backup-code step before any codes exist', async () => {
+    network({
+      update: () => ({
+        status: 200,
+        body: {
+          ...linked(),
+          state: 'success',
+          ui: { ...linked().ui, messages: [{ id: 1050001, text: 'Your changes have been saved!', type: 'success' }] },
+        },
+      }),
+    });
+    renderAt('/settings/2fa-app', routes);
+    await userEvent.type(await screen.findByLabelText('Code controleren'), '492039');
+    await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
+    await screen.findByRole('region', { name: 'Je authenticator-app is gekoppeld' });
+    expect(screen.getAllByText('Je gegevens zijn aangepast.')).toHaveLength(1);
+    expect(within(codeSection()).queryByText('Je gegevens zijn aangepast.')).toBeNull();
+    expect(screen.getByText('Je gegevens zijn aangepast.').compareDocumentPosition(codeSection())).toBe(
+      Node.DOCUMENT_POSITION_FOLLOWING,
+    );
+  });
+
+  it('offers a way out: signing out while an app must be linked first, and back to the settings otherwise', async () => {
+    network();
+    const { unmount, container } = renderAt('/settings/2fa-app', routes);
+    await screen.findByLabelText('Code controleren');
+    const wayOut = screen.getByRole('navigation', { name: 'Verlaten' });
+    await waitFor(() =>
+      expect(within(wayOut).getByRole('link', { name: 'Uitloggen' })).toHaveAttribute('href', '/uitloggen'),
+    );
+    expect(within(wayOut).queryByRole('link', { name: 'Terug naar account instellingen' })).toBeNull();
+    expect(await axeViolations(container)).toEqual([]);
+    unmount();
+    vi.unstubAllGlobals();
+    network({ fromSettings: true });
+    renderAt('/settings/2fa-app', routes);
+    await screen.findByLabelText('Code controleren');
+    const back = await screen.findByRole('link', { name: 'Terug naar account instellingen' });
+    expect(back).toHaveAttribute('href', '/settings');
+    expect(screen.getByRole('link', { name: 'Uitloggen' })).toHaveAttribute('href', '/uitloggen');
   });
 
   it('leads an administrator on to the dashboard at /', async () => {
@@ -532,10 +582,9 @@ describe('TwoFactorScreen', () => {
     renderAt('/settings/2fa-app', routes);
     await userEvent.type(await screen.findByLabelText('Code controleren'), '492039');
     await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
+    // Back to this screen afterwards (the provider's settings endpoint is no screen of the portal).
     expect(
-      await screen.findByText(
-        `Adres: /login?refresh=true&return_to=${encodeURIComponent(`${window.location.origin}/self-service/settings?flow=f1`)}`,
-      ),
+      await screen.findByText(`Adres: /login?refresh=true&return_to=${encodeURIComponent(window.location.href)}`),
     ).toBeInTheDocument();
   });
 

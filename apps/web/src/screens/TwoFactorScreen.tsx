@@ -5,6 +5,8 @@ import type { SettingsFlow } from '@ory/client-fetch';
 import { frontend, idpErrorOf } from '../api/ory';
 import { useCurrentUser } from '../api/queries';
 import { FlowForm } from '../flows/FlowForm';
+import { FlowMessages } from '../flows/FlowMessages';
+import { secondFactorGate } from '../api/users-api';
 import { actedOnFlowError } from '../flows/flow-errors';
 import type { FlowUi, FlowValues, UiNode } from '../flows/ui-types';
 import { ErrorAlert } from '../components/ErrorAlert';
@@ -14,6 +16,7 @@ import { IdleWarning } from '../sessions/IdleWarning';
 import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
+import { Loading } from '../components/Loading';
 
 const codesOf = (ui: FlowUi): string[] => {
   const node = ui.nodes.find((n) => n.attributes.id === 'lookup_secret_codes');
@@ -42,7 +45,7 @@ export default function TwoFactorScreen() {
   const keep = (id: string) => ({ flow: id, ...(params.get('herstel') ? { herstel: '1' } : {}) });
 
   const actions = {
-    navigate: (to: string) => navigate(to, { replace: true }),
+    navigate: (to: string, notice?: string) => navigate(to, withNotice(notice)),
     restart: (notice?: string) => {
       restarting.current = flowId !== null;
       setFlow(undefined);
@@ -90,11 +93,26 @@ export default function TwoFactorScreen() {
     }
   }
 
+  // The way out: back to the settings for a person who came from there, and signing out for everyone (also a person
+  // who must link an app before anything else, for whom the rest of the portal is closed until then).
+  const wayOut = (
+    <nav aria-label="Verlaten" className="dvp-links dvp-way-out">
+      {user.data && !secondFactorGate(user.data) && (
+        <Link className="utrecht-link" to="/settings">
+          Terug naar account instellingen
+        </Link>
+      )}
+      <Link className="utrecht-link" to="/uitloggen">
+        Uitloggen
+      </Link>
+    </nav>
+  );
   if (!flow) {
     return (
       <main className="dvp-main" id="inhoud">
         <h1 className="utrecht-heading-1">Authenticator-app instellen</h1>
-        {problem ? <ErrorAlert text={problem} /> : <p role="status">Laden…</p>}
+        {problem ? <ErrorAlert text={problem} support /> : <Loading />}
+        {wayOut}
       </main>
     );
   }
@@ -110,7 +128,9 @@ export default function TwoFactorScreen() {
       {fromRecovery && <ProgressSteps steps={RECOVERY_STEPS} current={linked ? 3 : 2} />}
       <h1 className="utrecht-heading-1">Authenticator-app instellen</h1>
       <RestartNotice />
-      {problem && <ErrorAlert text={problem} />}
+      {/* The flow's messages once, here: not under each of the two forms ('Je gegevens zijn aangepast.' twice). */}
+      <FlowMessages messages={ui.messages} />
+      {problem && <ErrorAlert text={problem} support />}
       {changed && <LogOutOthersOffer />}
       {!linked ? (
         <section aria-labelledby="dvp-app">
@@ -122,7 +142,7 @@ export default function TwoFactorScreen() {
             Authenticator. Scan de QR-code. Lukt scannen niet? Voer dan de sleutel onder de QR-code met de hand in. Vul
             daarna de code van 6 cijfers in die de app laat zien.
           </p>
-          <FlowForm ui={ui} groups={['totp']} onSubmit={submit} />
+          <FlowForm ui={ui} groups={['totp']} onSubmit={submit} showMessages={false} />
         </section>
       ) : (
         <section aria-labelledby="dvp-app-ok">
@@ -130,7 +150,7 @@ export default function TwoFactorScreen() {
             Je authenticator-app is gekoppeld
           </h2>
           <p className="utrecht-paragraph">Bij het inloggen vraagt het portaal voortaan om de code uit je app.</p>
-          <FlowForm ui={ui} groups={['totp']} onSubmit={submit} />
+          <FlowForm ui={ui} groups={['totp']} onSubmit={submit} showMessages={false} />
         </section>
       )}
       {linked && (
@@ -143,7 +163,7 @@ export default function TwoFactorScreen() {
             op een veilige plek, niet op je telefoon.
           </p>
           {codes.length > 0 && <BackupCodeActions codes={codes} />}
-          <FlowForm ui={ui} groups={['lookup_secret']} onSubmit={submit} />
+          <FlowForm ui={ui} groups={['lookup_secret']} onSubmit={submit} showMessages={false} />
           <p className="utrecht-paragraph">
             <Link className="utrecht-link" to={next}>
               Verder naar het portaal
@@ -151,6 +171,7 @@ export default function TwoFactorScreen() {
           </p>
         </section>
       )}
+      {wayOut}
     </main>
   );
 }

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Address, fakeNetwork, holdBack, posted, renderAt, stepsOf } from '../test-support';
+import { Address, fakeNetwork, holdBack, posted, renderAt, stepsOf, unreachable } from '../test-support';
 import { axeViolations } from '../test-axe';
 import VerificationScreen from './VerificationScreen';
 
@@ -351,5 +351,26 @@ describe('VerificationScreen', () => {
     expect(
       calls.filter((call) => call.url.pathname.startsWith('/self-service/')).map((call) => call.url.pathname),
     ).toEqual(['/self-service/verification/flows', '/self-service/verification/browser']);
+  });
+
+  it('says the server cannot be reached, and who to ask, instead of Laden… for ever or a silent form', async () => {
+    network();
+    unreachable((url) => url.pathname === '/self-service/verification/browser');
+    const { unmount } = renderAt('/verification', routes);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'De server van het portaal is niet bereikbaar. Controleer je internetverbinding en probeer het over een paar minuten nog eens.',
+    );
+    expect(alert).toHaveTextContent('Blijft dit gebeuren? Neem dan contact op met de helpdesk van je organisatie.');
+    expect(screen.queryByText('Laden…')).toBeNull();
+    unmount();
+    vi.unstubAllGlobals();
+    network({ update: () => ({ status: 500, body: { error: { code: 500 } } }) });
+    renderAt('/verification', routes);
+    await userEvent.type(await screen.findByLabelText('E-mailadres'), 'anna@voorbeeldstad.nl');
+    await userEvent.click(screen.getByRole('button', { name: 'Verder' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Er is iets misgegaan in het portaal. Probeer het later nog eens.',
+    );
   });
 });

@@ -5,18 +5,21 @@ import { FlowForm } from '../flows/FlowForm';
 import { useSelfServiceFlow } from '../flows/use-flow';
 import { usePageTitle } from '../layout/use-page-title';
 import { RestartNotice } from '../components/RestartNotice';
+import { FlowProblem } from '../components/FlowProblem';
+import { Loading } from '../components/Loading';
 
 /** /verification (spec §2): the provider's verification flow, with the steps towards the authenticator app. */
 export default function VerificationScreen() {
   usePageTitle('Verifieer je account');
-  const { flow, ui, submit } = useSelfServiceFlow('verification');
+  const { flow, ui, submit, problem } = useSelfServiceFlow('verification');
   const verified = flow?.state === 'passed_challenge';
   return (
     <main className="dvp-main" id="inhoud">
       <ProgressSteps steps={VERIFICATION_STEPS} current={verified ? 1 : 0} />
       <h1 className="utrecht-heading-1">Verifieer je account</h1>
       <RestartNotice />
-      {!ui && <p role="status">Laden…</p>}
+      <FlowProblem problem={problem} />
+      {!ui && !problem && <Loading />}
       {ui && <FlowForm ui={ui} onSubmit={async (values) => void (await submit(values))} />}
       {verified && (
         <p className="utrecht-paragraph">

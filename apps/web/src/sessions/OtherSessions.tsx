@@ -2,6 +2,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { useToast } from '../components/Toasts';
 import { deviceName, signedInAt } from './device-name';
 import { useEndSessions, useOtherSessions } from './use-sessions';
+import { Loading } from '../components/Loading';
 
 const LOAD_FAILED = 'Het ophalen van je andere sessies is niet gelukt. Probeer het later nog eens.';
 export const END_FAILED = 'Uitloggen op het andere apparaat is niet gelukt. Probeer het nog eens.';
@@ -29,7 +30,7 @@ export function OtherSessions() {
       <h2 id="dvp-sessies" className="utrecht-heading-2">
         Ingelogd op andere apparaten
       </h2>
-      {sessions.isPending && <p role="status">Laden…</p>}
+      {sessions.isPending && <Loading />}
       {sessions.isError && <ErrorAlert text={LOAD_FAILED} />}
       {sessions.isSuccess && others.length === 0 && (
         <p className="utrecht-paragraph">Je bent nergens anders ingelogd.</p>

@@ -1,0 +1,109 @@
+import { expect } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { expectAccessible } from './pages.js';
+
+/** The widths every screen is checked at: the WCAG reflow width, two phones, the sidebar's breakpoint, a laptop. */
+export const WIDTHS = [320, 375, 480, 940, 1280] as const;
+
+/** The room every control keeps from the edges of the window. */
+const MARGIN = 4;
+
+/** No sideways scrolling (WCAG 1.4.10 reflow): the page is no wider than the window. */
+export async function expectNoSidewaysScroll(page: Page, state: string) {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth, `sideways scrolling on ${state}`).toBeLessThanOrEqual(clientWidth);
+}
+
+/**
+ * Each element `locator` finds lies wholly inside the window, `MARGIN` pixels from its left and right edges, and (when
+ * `vertically`) from its top and bottom: what a person sees without scrolling sideways.
+ */
+export async function expectInsideWindow(page: Page, locator: Locator, state: string, vertically = false) {
+  const size = page.viewportSize()!;
+  const boxes = await locator.evaluateAll((elements) =>
+    elements
+      .filter((element) => element.getClientRects().length > 0)
+      .map((element) => {
+        const box = element.getBoundingClientRect();
+        const name = (element.getAttribute('aria-label') ?? element.textContent ?? element.tagName).trim();
+        return { name: name.slice(0, 40), left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+      }),
+  );
+  expect(boxes.length, `nothing to check on ${state}`).toBeGreaterThan(0);
+  for (const box of boxes) {
+    const where = `'${box.name}' on ${state} at ${size.width} px: ${JSON.stringify(box)}`;
+    expect(box.left, where).toBeGreaterThanOrEqual(MARGIN - 0.5);
+    expect(box.right, where).toBeLessThanOrEqual(size.width - MARGIN + 0.5);
+    if (vertically) {
+      expect(box.top, where).toBeGreaterThanOrEqual(0);
+      expect(box.bottom, where).toBeLessThanOrEqual(size.height);
+    }
+  }
+}
+
+/** The navigation a person uses at this width: the sidebar's menu, or the menu bar of a narrow screen. */
+export const menuAt = (page: Page) =>
+  page.viewportSize()!.width < 768
+    ? page.getByRole('navigation', { name: 'Menu', exact: true })
+    : page.getByRole('navigation', { name: 'Hoofdmenu' });
+
+/**
+ * The menu's links all in the window (on a narrow screen without scrolling at all, at the top of the page), and
+ * 'Uitloggen' among them, ready to be clicked: visible, enabled and not covered by anything else.
+ */
+export async function expectMenuUsable(page: Page, state: string) {
+  const menu = menuAt(page);
+  await menu.waitFor();
+  await expectInsideWindow(page, menu.getByRole('link'), `${state} (menu)`, page.viewportSize()!.width < 768);
+  await menu.getByRole('link', { name: 'Uitloggen', exact: true }).click({ trial: true, timeout: 5_000 });
+}
+
+/** Headings keep a line height of at least 1.2 times their size (a heading that wraps does not overlap itself). */
+async function expectReadableHeadings(page: Page, state: string) {
+  const headings = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('h1, h2, h3'))
+      .filter((heading) => heading.getClientRects().length > 0)
+      .map((heading) => {
+        const style = getComputedStyle(heading);
+        return {
+          text: (heading.textContent ?? '').slice(0, 40),
+          ratio: Number.parseFloat(style.lineHeight) / Number.parseFloat(style.fontSize),
+          overflows: heading.scrollWidth > heading.clientWidth + 1,
+        };
+      }),
+  );
+  for (const heading of headings) {
+    expect(heading.ratio, `line height of '${heading.text}' on ${state}`).toBeGreaterThanOrEqual(1.2);
+    expect(heading.overflows, `'${heading.text}' wider than its box on ${state}`).toBe(false);
+  }
+}
+
+/**
+ * A screen as it should be at every width: the programme's name in the header, no sideways scrolling, readable
+ * headings, every field, button and link of the content inside the window; and no axe violations.
+ */
+export async function expectScreenFits(page: Page, state: string) {
+  const where = `${state} at ${page.viewportSize()!.width} px`;
+  await page.getByRole('banner').getByText('Datavoorzieningen VNG', { exact: true }).waitFor();
+  await expectNoSidewaysScroll(page, where);
+  await expectReadableHeadings(page, where);
+  await expectInsideWindow(
+    page,
+    page.getByRole('main').locator('input:not([type="hidden"]), select, button, a, h1'),
+    where,
+  );
+  await expectAccessible(page, where);
+}
+
+/** An open dialog: the box inside the window, every control in it inside the window's width, and no axe violations. */
+export async function expectDialogFits(page: Page, dialog: Locator, state: string) {
+  const where = `${state} at ${page.viewportSize()!.width} px`;
+  await dialog.waitFor();
+  await expectNoSidewaysScroll(page, where);
+  await expectInsideWindow(page, page.locator('.dvp-modal'), `${where} (the dialog)`, true);
+  await expectInsideWindow(page, dialog.locator('input, select, button, a, legend, h2'), where);
+  await expectAccessible(page, where);
+}
