@@ -16,7 +16,18 @@ export function OrganisationsSection() {
   const user = useCurrentUser();
   const location = useLocation();
   const heading = useRef<HTMLHeadingElement>(null);
-  const focusHeading = () => window.requestAnimationFrame(() => heading.current?.focus());
+  // The closing dialog hands the focus back to the button that opened it, which leaving or answering removes, so
+  // the focus can drop to the page a few frames later: keep it on the heading until things settle, unless the
+  // person has moved it elsewhere meanwhile.
+  const focusHeading = () => {
+    let frames = 0;
+    const settle = () => {
+      const active = document.activeElement;
+      if (!active || active === document.body || active === heading.current) heading.current?.focus();
+      if (++frames < 20) window.requestAnimationFrame(settle);
+    };
+    window.requestAnimationFrame(settle);
+  };
 
   // Each arrival by the link counts, also a second one while the person is on this page already.
   const arrival = location.hash === `#${ANCHOR}` ? location.key : undefined;
