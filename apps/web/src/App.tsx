@@ -7,7 +7,7 @@ import { PageFooter } from './layout/PageFooter';
 import { PageHeader } from './layout/PageHeader';
 import { Loading } from './components/Loading';
 
-// Every route but /login is lazy-loaded (ARCHITECTURE.md §6).
+// Every route but /login is lazy-loaded (docs/architecture.md).
 const ServicesScreen = lazy(() => import('./screens/ServicesScreen'));
 const LogoutScreen = lazy(() => import('./screens/LogoutScreen'));
 const NotFoundScreen = lazy(() => import('./screens/NotFoundScreen'));

@@ -110,7 +110,7 @@ function TextNode({ node }: { node: UiNode }) {
 
 function ScriptNode({ node }: { node: UiNode }) {
   const { src, integrity, crossorigin, referrerpolicy, nonce, id } = node.attributes;
-  // Only same-origin scripts that carry an integrity hash (ARCHITECTURE.md §6).
+  // Only same-origin scripts that carry an integrity hash (docs/architecture.md).
   if (!src || !integrity) return null;
   let sameOrigin = false;
   try {

@@ -18,7 +18,7 @@ const characters = (count: unknown) => (String(count) === '1' ? '1 teken' : `${S
 
 /**
  * Dutch for every message our identity provider can send and those the spec names (Kratos message ids,
- * kratos-contract.md §11). B1 level, 'je' voice, as the rest of the portal.
+ * docs/kratos-compatibility.md). B1 level, 'je' voice, as the rest of the portal.
  */
 const byId: Record<number, Translate> = {
   1010001: () => 'Inloggen',

@@ -35,7 +35,7 @@ export function Shell({ children }: { children: ReactNode }) {
   if (gate) return <Navigate to={gate} replace />;
   const org = me.activeOrg;
   // 'als beheerder' for every administrator of the organisation, as the overview lists them ('Beheerder'); the
-  // dashboard link only for those who may open it (`isAdmin`: the allow-list, ARCHITECTURE §5, included).
+  // dashboard link only for those who may open it (`isAdmin`: the allow-list, docs/architecture.md, included).
   const administers =
     me.isAdmin ||
     me.identity.userType?.id === 'administrator' ||

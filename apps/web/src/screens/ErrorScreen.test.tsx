@@ -12,7 +12,7 @@ const routes = (
   </>
 );
 
-/** The stored error report of kratos-contract.md §0.4: the herodot error object itself under `error`. */
+/** The stored error report of docs/kratos-compatibility.md: the herodot error object itself under `error`. */
 const report = (id: string) => ({
   id,
   error: {

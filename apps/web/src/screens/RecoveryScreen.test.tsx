@@ -22,7 +22,7 @@ type Answer = { status: number; body?: unknown };
 const routes = (
   <>
     <Route path="/recovery" element={<RecoveryScreen />} />
-    {/* The mailed link ends on the settings screen with the settings flow it opened (ARCHITECTURE.md §5). */}
+    {/* The mailed link ends on the settings screen with the settings flow it opened (docs/architecture.md). */}
     <Route path="/settings" element={<SettingsScreen />} />
     <Route path="/login" element={<Address />} />
     <Route path="/permissies" element={<Address />} />
@@ -183,7 +183,7 @@ describe('RecoveryScreen', () => {
   });
 });
 
-/** The settings flow that the mailed link opens (kratos-contract.md §4 and §6; packages/idp flows/recovery/finish.ts). */
+/** The settings flow that the mailed link opens (docs/kratos-compatibility.md; packages/idp flows/recovery/finish.ts). */
 const input = (
   group: string,
   name: string,

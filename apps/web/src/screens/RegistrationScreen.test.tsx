@@ -9,7 +9,7 @@ import RegistrationScreen from './RegistrationScreen';
 type Answer = { status: number; body?: unknown };
 type Label = { id: number; text: string; context?: unknown };
 
-// Registration flows as the provider sends them, two steps (kratos-contract.md §3; packages/idp flows/registration).
+// Registration flows as the provider sends them, two steps (docs/kratos-compatibility.md; packages/idp flows/registration).
 const input = (
   group: string,
   name: string,

@@ -18,7 +18,7 @@ export default function RegistrationScreen() {
       <h1 className="utrecht-heading-1">Account maken</h1>
       <RestartNotice />
       {config.isPending && <Loading />}
-      {/* A configuration that cannot be read counts as the default: registration off (ARCHITECTURE.md §7). */}
+      {/* A configuration that cannot be read counts as the default: registration off (docs/architecture.md). */}
       {!config.isPending && !enabled && (
         <p className="utrecht-paragraph">
           Accounts worden gemaakt door de beheerder van je gemeente. Vraag hem of haar om een uitnodiging.

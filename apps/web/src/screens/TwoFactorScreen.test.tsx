@@ -36,7 +36,7 @@ const CODES = [
   'm8n1b4vc',
 ];
 
-// Settings-flow nodes as the provider sends them (kratos-contract.md §6 and §7; packages/idp flows/settings/nodes.ts).
+// Settings-flow nodes as the provider sends them (docs/kratos-compatibility.md; packages/idp flows/settings/nodes.ts).
 const input = (
   group: string,
   name: string,

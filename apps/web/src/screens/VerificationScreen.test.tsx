@@ -9,7 +9,7 @@ import VerificationScreen from './VerificationScreen';
 type Answer = { status: number; body?: unknown };
 type Label = { id: number; text: string };
 
-// Verification flows as the provider sends them (kratos-contract.md §5; packages/idp flows/verification).
+// Verification flows as the provider sends them (docs/kratos-compatibility.md; packages/idp flows/verification).
 const input = (name: string, type: string, label?: Label, value?: unknown, messages: unknown[] = []) => ({
   type: 'input',
   group: name === 'csrf_token' ? 'default' : 'code',
