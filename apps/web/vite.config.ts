@@ -1,10 +1,11 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compressAssets } from './compress-assets';
 import { loginBudget } from './login-budget';
 
 // The portal is served by `portaal` itself; `npm run dev -w apps/web` proxies the APIs to a running `npm start`.
 export default defineConfig({
-  plugins: [react(), loginBudget()],
+  plugins: [react(), loginBudget(), compressAssets()],
   build: {
     outDir: 'dist',
     sourcemap: true,

@@ -71,6 +71,25 @@ describe('Users API for an administrator', () => {
     expect(byEmail.has('analist@dego.nl')).toBe(false);
   });
 
+  it('compresses a long list of users, and leaves short answers as they are', async () => {
+    const short = await bea.browser.fetch(`${portaal.apiUrl}/api/users/whoami`, {
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(short.headers.get('content-encoding')).toBeNull();
+    await short.text();
+    for (let i = 0; i < 30; i++) await newMember();
+    for (const [accepted, encoding] of [
+      ['br, gzip', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      const long = await bea.browser.fetch(`${portaal.apiUrl}/api/users`, { headers: { 'accept-encoding': accepted } });
+      expect(long.headers.get('content-encoding'), accepted).toBe(encoding);
+      expect(long.headers.get('cache-control')).toBe('no-store');
+      const users = (await long.json()) as unknown[];
+      expect(users.length).toBeGreaterThanOrEqual(30);
+    }
+  });
+
   it('checks whether an e-mail address has an account', async () => {
     expect((await api(portaal, bea.browser, 'HEAD', '/users?email=analist%40dego.nl')).status).toBe(200);
     expect((await api(portaal, bea.browser, 'HEAD', '/users?email=nog.niet%40voorbeeldstad.nl')).status).toBe(404);

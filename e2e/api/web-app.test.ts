@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { get, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startPortaal, type Portaal } from '../support/portaal.js';
+
+function rawGet(url: string, acceptEncoding: string): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'Accept-Encoding': acceptEncoding } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
 
 let portaal: Portaal;
 beforeAll(async () => {
@@ -28,6 +40,14 @@ describe('the web app on the public listener', () => {
     expect(api.headers.get('content-type')).toContain('application/json');
   });
 
+  it('serves the administrator sign-in on any path containing admin, with a 200', async () => {
+    for (const path of ['/beheer/admin', '/admin', '/gemeente-admin?return_to=x']) {
+      const response = await fetch(`${portaal.publicUrl}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(await response.text()).toContain('<html lang="nl">');
+    }
+  });
+
   it('serves hashed assets with a long cache lifetime', async () => {
     const page = await (await fetch(`${portaal.publicUrl}/login`)).text();
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(page)?.[1];
@@ -35,5 +55,23 @@ describe('the web app on the public listener', () => {
     const asset = await fetch(`${portaal.publicUrl}${script}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toContain('max-age=31536000');
+  });
+
+  it('sends the brotli or gzip copy made at build time to a browser that accepts it, else the file itself', async () => {
+    const page = await (await fetch(`${portaal.publicUrl}/login`)).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(page)![1];
+    // node:http, not fetch, which would decode the body and hide the encoding it arrived in.
+    const plain = await rawGet(`${portaal.publicUrl}${script}`, 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const [accepted, encoding, decode] of [
+      ['br, gzip', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const) {
+      const answer = await rawGet(`${portaal.publicUrl}${script}`, accepted);
+      expect(answer.headers['content-encoding'], accepted).toBe(encoding);
+      expect(answer.headers.vary, accepted).toContain('Accept-Encoding');
+      expect(answer.body.length).toBeLessThan(plain.body.length / 2);
+      expect(decode(answer.body).equals(plain.body), accepted).toBe(true);
+    }
   });
 });

@@ -26,7 +26,7 @@ const PHONE = { width: 375, height: 740 };
 const sizeOf = (width: number) => ({ width, height: width < 940 ? 800 : 900 });
 
 /** Opens a screen of the portal and waits until it is ready to look at. */
-async function visit(page: Page, path: string, ready: string) {
+async function visit(page: Page, path: string, ready: string | RegExp) {
   await page.goto(path);
   await page.getByRole('heading', { level: 1, name: ready }).waitFor();
   await page.waitForLoadState('networkidle');
@@ -49,7 +49,13 @@ describe('journey 14: every screen and dialog at 320, 375, 480, 940 and 1280 px'
       await expectScreenFits(page, 'error page');
       await visit(page, '/bestaat-niet', 'Pagina niet gevonden');
       await expectScreenFits(page, 'unknown page');
+      await visit(page, '/toegankelijkheid', /^Toegankelijkheids\u00ad?verklaring$/);
+      await expectScreenFits(page, 'accessibility statement');
     }
+    // Without a statement of the organisation's own, the footer leads to the portal's draft.
+    await visit(page, '/login', 'Welkom');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Toegankelijkheid' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Wat nog niet goed is' }).waitFor();
     // Any path with 'admin' in it is the administrators' sign-in; a settings form that does not exist, without a
     // session, leads to signing in, not to the recovery.
     await visit(page, '/beheer/admin', 'Welkom');

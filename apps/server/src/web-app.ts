@@ -9,7 +9,10 @@ const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 /** Paths that belong to an API, never to the web app: unknown ones there answer 404, not the app's page. */
 const API_PREFIXES = ['/api/', '/self-service/', '/sessions/', '/schemas/', '/admin/', '/health/', '/.well-known/'];
 
-/** The app's own routes answer 200; any other path gets the app (which says the page does not exist) with a 404. */
+/**
+ * The app's own routes answer 200, as does any other path containing 'admin' (the app shows the administrator
+ * sign-in there); any other path gets the app (which says the page does not exist) with a 404.
+ */
 const APP_ROUTES = new Set([
   '/',
   '/login',
@@ -22,6 +25,7 @@ const APP_ROUTES = new Set([
   '/permissies',
   '/error',
   '/uitloggen',
+  '/toegankelijkheid',
 ]);
 
 const PAGE_HEADERS = {
@@ -56,6 +60,10 @@ export async function registerWebApp(app: FastifyInstance, distDir = WEB_DIST): 
       root: path.join(distDir, 'assets'),
       prefix: '/assets/',
       index: false,
+      // The build writes a .br and a .gz beside each text asset; the one the browser accepts is sent as it is.
+      preCompressed: true,
+      // Caches between the browser and us must keep the copies apart.
+      setHeaders: (response) => response.setHeader('Vary', 'Accept-Encoding'),
       immutable: true,
       maxAge: '365d',
     });
@@ -68,7 +76,7 @@ export async function registerWebApp(app: FastifyInstance, distDir = WEB_DIST): 
         .header('Content-Type', 'application/json')
         .send({ error: { code: 404, status: 'Not Found', message: 'Not Found' } });
     }
-    const known = APP_ROUTES.has(url.length > 1 ? url.replace(/\/+$/, '') : url);
+    const known = APP_ROUTES.has(url.length > 1 ? url.replace(/\/+$/, '') : url) || url.includes('admin');
     return reply
       .code(known ? 200 : 404)
       .headers(PAGE_HEADERS)

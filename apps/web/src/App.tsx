@@ -18,10 +18,11 @@ const OverviewScreen = lazy(() => import('./overview/OverviewScreen'));
 const VerificationScreen = lazy(() => import('./screens/VerificationScreen'));
 const RegistrationScreen = lazy(() => import('./screens/RegistrationScreen'));
 const ErrorScreen = lazy(() => import('./screens/ErrorScreen'));
+const AccessibilityStatementScreen = lazy(() => import('./statement/AccessibilityStatementScreen'));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 
-/** Spec §2: a path containing 'admin' (such as /admin-login) is the sign-in with the administrator text. */
+/** A path containing 'admin' (such as /admin-login) is the sign-in with the administrator text. */
 function UnknownPath() {
   return useLocation().pathname.includes('admin') ? <LoginScreen /> : <NotFoundScreen />;
 }
@@ -40,6 +41,7 @@ export const appRoutes = (
     <Route path="/settings" element={<SettingsScreen />} />
     <Route path="/settings/2fa-app" element={<TwoFactorScreen />} />
     <Route path="/error" element={<ErrorScreen />} />
+    <Route path="/toegankelijkheid" element={<AccessibilityStatementScreen />} />
     <Route path="*" element={<UnknownPath />} />
   </>
 );

@@ -1,13 +1,19 @@
 import { usePortalConfig } from '../api/queries';
 
-/** The organisation's accessibility and privacy statements, at the foot of every page, when it has set them. */
+/** The portal's own draft accessibility statement, linked until the organisation publishes its own. */
+const DRAFT_STATEMENT_PATH = '/toegankelijkheid';
+
+/**
+ * The accessibility statement (the organisation's, else the portal's draft) and the organisation's privacy
+ * statement when it has set one, at the foot of every page.
+ */
 export function PageFooter() {
   const config = usePortalConfig().data;
+  if (!config) return null;
   const links = [
-    { href: config?.accessibilityStatementUrl, label: 'Toegankelijkheid' },
-    { href: config?.privacyStatementUrl, label: 'Privacy' },
+    { href: config.accessibilityStatementUrl ?? DRAFT_STATEMENT_PATH, label: 'Toegankelijkheid' },
+    { href: config.privacyStatementUrl, label: 'Privacy' },
   ].filter((link): link is { href: string; label: string } => Boolean(link.href));
-  if (links.length === 0) return null;
   return (
     <footer className="dvp-footer">
       <ul>
