@@ -8,6 +8,8 @@ export interface PasswordHashing {
   needsRehash(storedHash: string): boolean;
   /** Costs what a verify costs, for unknown identifiers. */
   dummyVerify(password: string): Promise<void>;
+  /** Every slot busy and the queue full: the next hash or verify would be refused. */
+  saturated(): boolean;
 }
 
 export interface PasswordPolicy {

@@ -14,6 +14,7 @@ import { submitSettingsFlow } from './settings/submit.js';
 import { registerLogoutRoutes } from './logout/logout-routes.js';
 import { registerErrorRoutes } from './errors/error-routes.js';
 import { queryOf } from './flow-request.js';
+import { HashingBusyError } from '../credentials/password/password-hasher.js';
 
 type Handler = (services: IdpServices, request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 type Creator = (
@@ -39,15 +40,29 @@ const flows: Record<FlowKind, { create: Creator; submit: Handler }> = {
   settings: { create: createSettingsFlow, submit: submitSettingsFlow },
 };
 
+/** The flows whose submits hash or verify a password. */
+const HASHING: ReadonlySet<FlowKind> = new Set(['login', 'registration']);
+
 /** The self-service routes; each flow's modules hold the logic, this table only wires them. */
 export function registerSelfServiceRoutes(app: FastifyInstance, services: IdpServices): void {
+  // With every hashing slot busy and the queue full, a new sign-in is refused before its body is read or a flow is
+  // made or found: refusals stay cheap, and the sign-ins already admitted keep the cores (docs/security.md).
+  const refuseWhenSaturated = async () => {
+    if (services.passwords.saturated()) throw new HashingBusyError();
+  };
   for (const [kind, handlers] of Object.entries(flows) as [FlowKind, (typeof flows)[FlowKind]][]) {
-    app.get(`/self-service/${kind}/browser`, (request, reply) => handlers.create(services, request, reply, 'browser'));
-    app.get(`/self-service/${kind}/api`, (request, reply) => handlers.create(services, request, reply, 'api'));
+    const onRequest = HASHING.has(kind) ? refuseWhenSaturated : undefined;
+    app.get(`/self-service/${kind}/browser`, { onRequest }, (request, reply) =>
+      handlers.create(services, request, reply, 'browser'),
+    );
+    app.get(`/self-service/${kind}/api`, { onRequest }, (request, reply) =>
+      handlers.create(services, request, reply, 'api'),
+    );
     app.get(`/self-service/${kind}/flows`, (request, reply) => getFlow(services, request, reply, kind));
     app.route({
       method: ['POST', 'GET'],
       url: `/self-service/${kind}`,
+      onRequest,
       handler: (request, reply) => handlers.submit(services, request, reply),
     });
   }

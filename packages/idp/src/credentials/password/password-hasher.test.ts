@@ -117,6 +117,17 @@ describe('password hasher edge cases', () => {
     await expect(tiny.hash('een-twee-drie-4')).resolves.toMatch(/^\$argon2id\$/);
   });
 
+  it('says it is saturated exactly while every slot is busy and the queue is full', async () => {
+    const tiny = createPasswordHasher({ concurrency: 1, queueLimit: 1 });
+    expect(tiny.saturated()).toBe(false);
+    const first = tiny.hash('een-twee-drie-1');
+    expect(tiny.saturated()).toBe(false);
+    const queued = tiny.hash('een-twee-drie-2');
+    expect(tiny.saturated()).toBe(true);
+    await Promise.all([first, queued]);
+    expect(tiny.saturated()).toBe(false);
+  });
+
   it('reports busy from verify and dummyVerify instead of answering false', async () => {
     const tiny = createPasswordHasher({ concurrency: 1, queueLimit: 0 });
     const stored = await tiny.hash('een-twee-drie-1');

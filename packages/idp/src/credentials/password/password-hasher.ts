@@ -47,6 +47,7 @@ export function createPasswordHasher(options: {
 
   return {
     inFlight: () => running,
+    saturated: () => running >= options.concurrency && waiting.length >= options.queueLimit,
     hash(password) {
       if (password.length > MAX_LENGTH) throw new HttpError({ code: 400, reason: 'The password is too long.' });
       return bounded(() => argon2Hash(password, PARAMS));
