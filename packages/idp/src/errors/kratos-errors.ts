@@ -37,12 +37,12 @@ export const kratosErrors = {
       reason: 'The login session is too old and thus not allowed to update these fields. Please re-authenticate.',
       extra: { redirect_browser_to: redirectTo },
     }),
-  sessionInactive: () =>
+  sessionInactive: (reason = 'No active session was found in this request.') =>
     new HttpError({
       code: 401,
       id: 'session_inactive',
       message: 'request does not have a valid authentication session',
-      reason: 'No active session was found in this request.',
+      reason,
     }),
   /** whoami and settings answer 401 without an id (docs/kratos-compatibility.md#error-ids). */
   noSessionCredentials: (reason = 'No valid session credentials found in the request.') =>
@@ -69,12 +69,12 @@ export const kratosErrors = {
         use_flow_id: newFlowId,
       },
     }),
-  flowReplaced: (newFlowId: string, reason = 'An error occured, please use the new flow.') =>
+  flowReplaced: (newFlowId: string) =>
     new HttpError({
       code: 410,
       id: 'self_service_flow_replaced',
       message: 'self-service flow replaced',
-      reason,
+      reason: 'An error occured, please use the new flow.',
       extra: { use_flow_id: newFlowId },
     }),
   flowDisabled: () =>
@@ -94,14 +94,26 @@ export const kratosErrors = {
         : 'The request was made for another identity and has been blocked for security reasons.',
     }),
   flowNotFound: () => new HttpError({ code: 404, message: 'Unable to locate the resource' }),
-  /** GET of an expired browser flow (docs/kratos-compatibility.md#flow-objects). */
-  flowExpiredOnGet: (kind: string, redirectTo: string, returnTo: string | null, withId: boolean) =>
+  /**
+   * GET of an expired flow (docs/kratos-compatibility.md#flow-objects): a browser flow names the init URL to send the
+   * browser to, an API flow the init API endpoint.
+   */
+  flowExpiredOnGet: (
+    kind: string,
+    type: 'browser' | 'api',
+    initUrl: string,
+    returnTo: string | null,
+    withId: boolean,
+  ) =>
     new HttpError({
       code: 410,
       id: withId ? 'self_service_flow_expired' : undefined,
       reason:
-        `The ${kind} flow has expired. ` +
-        `Redirect the user to the ${kind} flow init endpoint to initialize a new ${kind} flow.`,
-      details: { redirect_to: redirectTo, ...(returnTo ? { return_to: returnTo } : {}) },
+        type === 'browser'
+          ? `The ${kind} flow has expired. ` +
+            `Redirect the user to the ${kind} flow init endpoint to initialize a new ${kind} flow.`
+          : `The ${kind} flow has expired. Call the ${kind} flow init API endpoint to initialize a new ${kind} flow.`,
+      details:
+        type === 'browser' ? { redirect_to: initUrl, ...(returnTo ? { return_to: returnTo } : {}) } : { api: initUrl },
     }),
 };

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpServices } from '../services.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
-import { publicUrlOf } from '../http/return-to.js';
+import { publicUrlOf, uiUrl } from '../http/return-to.js';
 import { authenticate } from '../sessions/authenticate.js';
 import { availableAal, sessionAal } from '../sessions/aal.js';
 import { findFlow, isExpired, type FlowKind } from './flow.js';
@@ -20,18 +20,16 @@ export async function getFlow(services: IdpServices, request: FastifyRequest, re
     if (!auth) throw kratosErrors.noSessionCredentials('A valid Ory Session Cookie or Ory Session Token is missing.');
     if (auth.identity.id !== flow.identityId) throw kratosErrors.identityMismatch(false);
     if (availableAal(auth.credentials) === 'aal2' && sessionAal(auth.session.methods) !== 'aal2') {
-      const settingsUrl = publicUrlOf(ctx.config, '/self-service/settings', { flow: flow.id });
+      // Back to the settings screen with this flow afterwards, as Kratos' getSettingsFlow does.
+      const settingsUrl = uiUrl(ctx.config, 'settings', { flow: flow.id });
       throw kratosErrors.sessionAal2Required(
         publicUrlOf(ctx.config, '/self-service/login/browser', { aal: 'aal2', return_to: settingsUrl }),
       );
     }
     if (isExpired(flow, now)) {
-      throw kratosErrors.flowExpiredOnGet(
-        kind,
-        publicUrlOf(ctx.config, `/self-service/${kind}/browser`),
-        flow.returnTo,
-        true,
-      );
+      const initUrl = publicUrlOf(ctx.config, `/self-service/${kind}/${flow.type}`);
+      // Kratos answers an expired settings flow without an error id (docs/kratos-compatibility.md#flow-objects).
+      throw kratosErrors.flowExpiredOnGet(kind, flow.type, initUrl, flow.returnTo, false);
     }
     return sendFlow(services, reply, 200, flow, auth.identity);
   }
@@ -39,8 +37,10 @@ export async function getFlow(services: IdpServices, request: FastifyRequest, re
   ensureFlowCsrfCookie(services, request, flow);
   if (isExpired(flow, now)) {
     const initUrl = publicUrlOf(ctx.config, `/self-service/${kind}/${flow.type}`);
-    // Recovery and verification answer without an error id, as Kratos does (docs/kratos-compatibility.md#flow-objects).
-    throw kratosErrors.flowExpiredOnGet(kind, initUrl, flow.returnTo, kind !== 'recovery' && kind !== 'verification');
+    // Only login, registration and API recovery flows answer with an error id, as in Kratos
+    // (docs/kratos-compatibility.md#flow-objects).
+    const withId = kind === 'login' || kind === 'registration' || (kind === 'recovery' && flow.type === 'api');
+    throw kratosErrors.flowExpiredOnGet(kind, flow.type, initUrl, flow.returnTo, withId);
   }
   return sendFlow(services, reply, 200, flow);
 }

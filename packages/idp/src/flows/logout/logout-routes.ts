@@ -37,7 +37,7 @@ export function registerLogoutRoutes(app: FastifyInstance, services: IdpServices
       if (!query.token) throw new HttpError({ code: 400, reason: 'Please include a token in the URL query.' });
       const returnTo = returnToOf(services, query);
       const auth = await authenticate(services, request);
-      if (!auth) throw kratosErrors.noSessionCredentials('No active session was found in this request.');
+      if (!auth) throw kratosErrors.sessionInactive();
       const expected = logoutTokenOf(ctx.config.cookieSecret, auth.session.id);
       const ok =
         query.token.length === expected.length &&

@@ -56,6 +56,8 @@ export async function finishRecovery(
   );
   flow.state = 'passed_challenge';
   const csrfToken = flow.type === 'browser' ? regenerateCsrfCookie(services, reply) : flow.csrfToken;
+  // The finished flow moves to the new cookie too, as in Kratos' recoveryIssueSession.
+  flow.csrfToken = csrfToken;
   const credentials = await findCredentials(db.kysely, identity.id);
   const settings = await startSettingsFlow(
     services,

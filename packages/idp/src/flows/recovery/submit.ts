@@ -41,23 +41,26 @@ export async function submitRecoveryFlow(services: IdpServices, request: Fastify
   return withBrowserErrors(services, request, reply, asRedirect, async () => {
     if (!flow) throw kratosErrors.flowNotFound();
     const { body } = readSubmitBody(request);
-    if (await authenticate(services, request)) {
+    const now = ctx.clock.now();
+    // A new flow replaces this one: HTML to the UI, JSON to the new flow itself, as Kratos without
+    // `use_continue_with_transitions` does (docs/kratos-compatibility.md#recovery).
+    const replaceWith = async (message: ReturnType<typeof messages.generic>) => {
+      const replacement = await restart(services, flow, message);
+      if (asRedirect) return redirect(reply, flowUiUrl(services, replacement));
+      return redirect(reply, publicUrlOf(ctx.config, '/self-service/recovery/flows', { id: replacement.id }));
+    };
+    if (isExpired(flow, now)) return replaceWith(messages.recoveryFlowExpired(new Date(flow.expiresAt), now));
+    ensureCsrf(services, request, flow, body);
+    // Kratos takes a code before it looks for a session: a signed-in browser may finish a recovery (one an
+    // administrator started, say), which replaces its session (docs/kratos-compatibility.md#recovery).
+    const codeSubmission =
+      body.method === 'code' && body.code !== undefined && (body.email === undefined || body.email === '');
+    if (!codeSubmission && (await authenticate(services, request))) {
       if (asRedirect) return redirect(reply, returnUrlOf(services, null), 302);
       throw kratosErrors.sessionAlreadyAvailable('recovery');
     }
-    const now = ctx.clock.now();
-    if (isExpired(flow, now)) {
-      const replacement = await restart(services, flow, messages.recoveryFlowExpired(new Date(flow.expiresAt), now));
-      if (asRedirect) return redirect(reply, flowUiUrl(services, replacement));
-      return redirect(reply, publicUrlOf(ctx.config, '/self-service/recovery/flows', { id: replacement.id }));
-    }
-    ensureCsrf(services, request, flow, body);
     clearMessages(flow.ui);
-    if (flow.state === 'passed_challenge') {
-      const replacement = await restart(services, flow, messages.recoveryAlreadyCompleted());
-      if (asRedirect) return redirect(reply, flowUiUrl(services, replacement));
-      throw kratosErrors.flowReplaced(replacement.id, messages.recoveryAlreadyCompleted().text);
-    }
+    if (flow.state === 'passed_challenge' && !codeSubmission) return replaceWith(messages.recoveryAlreadyCompleted());
     const method = body.method;
     if (method !== 'code' && method !== 'link') {
       addFlowMessage(flow.ui, messages.noRecoveryStrategy());

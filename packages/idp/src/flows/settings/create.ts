@@ -54,7 +54,9 @@ export async function createSettingsFlow(
         );
       }
       throw type === 'api'
-        ? kratosErrors.noSessionCredentials('A valid Ory Session Cookie or Ory Session Token is missing.')
+        ? kratosErrors.sessionInactive(
+            'This endpoint can only be accessed with a valid session. Please log in and try again.',
+          )
         : kratosErrors.sessionInactive();
     }
     try {

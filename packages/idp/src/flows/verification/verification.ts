@@ -162,8 +162,11 @@ export async function submitVerificationFlow(services: IdpServices, request: Fas
         message,
       });
     if (request.method === 'GET') {
-      // Link from a mail: pre-fill the code and let the person submit it, as Kratos does.
+      // Link from a mail: pre-fill the code and let the person submit it, as Kratos does. The link may open in
+      // another browser than the one that asked for it, so the flow is bound to this browser's CSRF cookie, as
+      // Kratos' handleLinkClick does (docs/kratos-compatibility.md#verification).
       if (query.code) setNodeValue(flow.ui, 'code', query.code.slice(0, 64));
+      if (flow.type === 'browser') flow.csrfToken = ensureCsrfCookie(services, request, reply);
       await saveFlow(ctx.db.kysely, ctx.clock, flow);
       return redirect(reply, flowUiUrl(services, flow));
     }
@@ -176,7 +179,7 @@ export async function submitVerificationFlow(services: IdpServices, request: Fas
     if (flow.state === 'passed_challenge') {
       const replacement = await restart(messages.verificationAlreadyCompleted());
       if (asRedirect) return redirect(reply, flowUiUrl(services, replacement));
-      throw kratosErrors.flowReplaced(replacement.id, messages.verificationAlreadyCompleted().text);
+      throw kratosErrors.flowReplaced(replacement.id);
     }
     clearMessages(flow.ui);
     if (body.method !== 'code') {
