@@ -3,14 +3,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { UI_PATHS } from '@portaal/idp';
 import { PRODUCT_NAMESPACES } from '@portaal/relations';
 import { identitySchema } from '../../packages/idp/src/identities/identity-schema.js';
 
 /**
- * Kratos and Keto cannot run here (no container runtime, no Go toolchain), so their configuration is checked against
- * the portal's source for every value the portal relies on; Kratos and Keto check the rest against their own schemas
- * when they start. deploy/ory/README.md says what was not run.
+ * Kratos and Keto cannot run here (no container runtime, no Go toolchain), so their configuration is checked as far
+ * as it can be: against their own published configuration schemas (deploy/ory/schemas/), and against the portal's
+ * source for every value the portal relies on. deploy/ory/README.md says what was not run.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -21,6 +23,38 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const kratos = yamlOf('deploy/ory/kratos.yml');
 const keto = yamlOf('deploy/ory/keto.yml');
+
+/** A validator for one of Ory's configuration schemas; their shared `ory://` logging and tracing parts pass as given. */
+function validatorFor(file: string) {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  for (const id of ['ory://logging-config', 'ory://tracing-config']) ajv.addSchema({ $id: id }, id);
+  const validate = ajv.compile(jsonOf(file));
+  return (config: unknown) =>
+    validate(config) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+}
+const kratosProblems = validatorFor('deploy/ory/schemas/kratos-config.schema.json');
+const ketoProblems = validatorFor('deploy/ory/schemas/keto-config.schema.json');
+
+describe('kratos.yml and keto.yml against Ory’s configuration schemas', () => {
+  it('kratos.yml is a valid Kratos configuration', () => {
+    expect(kratosProblems(kratos)).toEqual([]);
+  });
+
+  it('keto.yml is a valid Keto configuration', () => {
+    expect(ketoProblems(keto)).toEqual([]);
+  });
+
+  it('would notice a mistake: a wrong value and an unknown key are refused', () => {
+    const broken = structuredClone(kratos);
+    broken.session.whoami.required_aal = 'aal3';
+    broken.session.cookie.nmae = 'x';
+    const found = kratosProblems(broken).join('\n');
+    expect(found).toContain('/session/whoami/required_aal must be equal to one of the allowed values');
+    expect(found).toContain('must NOT have additional properties');
+    expect(ketoProblems({ ...keto, namespaces: { location: 'file:///x.ts', strict: true } })).not.toEqual([]);
+  });
+});
 
 /** The defaults the portal's configuration loader gives a duration variable: `duration(env, 'NAME', '1h')`. */
 const portalDefault = (name: string) =>
