@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
-import { identityApi, newBrowser, type Browser } from '../support/ory.js';
+import { csrfTokenOf, identityApi, newBrowser, type Browser } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
 import { enrolTotp, loginSecondFactor, loginWithPassword } from '../support/flows.js';
 
@@ -91,7 +91,7 @@ describe('session tokens', () => {
     await loginWithPassword(browser, user.email, user.password);
     const before = (await sessionCookie(browser))!;
     const flow = await browser.frontend.createBrowserLoginFlow({ refresh: true });
-    const csrf = (flow.ui.nodes.find((n: any) => n.attributes?.name === 'csrf_token')?.attributes as any).value;
+    const csrf = csrfTokenOf(flow);
     await browser.frontend.updateLoginFlow({
       flow: flow.id,
       updateLoginFlowBody: { method: 'password', identifier: user.email, password: user.password, csrf_token: csrf },
