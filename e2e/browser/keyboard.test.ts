@@ -38,7 +38,8 @@ async function tabTo(page: Page, name: string, limit = 40): Promise<string[]> {
 /** Links the app on /settings/2fa-app (the key read off the screen, the code typed), keeps backup codes, goes on. */
 async function linkAppByKeyboard(page: Page) {
   await page.waitForURL((url) => url.pathname === '/settings/2fa-app');
-  const secret = (await page.locator('#totp_secret_key code').innerText()).trim();
+  // Shown in groups of four, typed into the app without the spaces.
+  const secret = (await page.locator('#totp_secret_key code').innerText()).replace(/\s+/g, '');
   await tabTo(page, 'Code controleren');
   await page.keyboard.type(await totpCode(secret, -1));
   await page.keyboard.press('Enter');

@@ -45,7 +45,8 @@ export function bootstrapAdministrator(portaal: Portaal, email: string, password
  */
 export async function enrolAuthenticator(page: Page): Promise<{ secret: string; codes: string[] }> {
   await page.waitForURL((url) => url.pathname === '/settings/2fa-app');
-  const secret = (await page.locator('#totp_secret_key code').innerText()).trim();
+  // The key is shown in groups of four; the app wants it without the spaces.
+  const secret = (await page.locator('#totp_secret_key code').innerText()).replace(/\s+/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
   // One step back, so the sign-in that may follow does not reuse the code used here.
   await page.getByLabel('Code controleren').fill(await totpCode(secret, -1));

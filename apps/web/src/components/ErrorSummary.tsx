@@ -1,7 +1,10 @@
 import { useEffect, useRef } from 'react';
 
+/** A problem in Dutch, or a text in another language with its `lang` (a provider message the portal cannot translate). */
+type SummaryItem = string | { text: string; lang: string };
+
 interface ErrorSummaryProps {
-  messages: string[];
+  messages: SummaryItem[];
   /** Each new value (a submit attempt, a flow the server sent back) moves the focus to the summary when it lists errors. */
   focusOn: unknown;
 }
@@ -9,7 +12,13 @@ interface ErrorSummaryProps {
 /** The GOV.UK error summary: every problem of the form at its top, focused after a failed submit. */
 export function ErrorSummary({ messages, focusOn }: ErrorSummaryProps) {
   const summary = useRef<HTMLDivElement>(null);
-  const unique = [...new Set(messages)];
+  const seen = new Set<string>();
+  const unique = messages.filter((message) => {
+    const text = typeof message === 'string' ? message : message.text;
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
   const shown = unique.length > 0;
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves only when the caller asks again (focusOn), not on every new message
   useEffect(() => {
@@ -28,9 +37,15 @@ export function ErrorSummary({ messages, focusOn }: ErrorSummaryProps) {
         <strong>Controleer de volgende velden:</strong>
       </p>
       <ul>
-        {unique.map((message) => (
-          <li key={message}>{message}</li>
-        ))}
+        {unique.map((message) =>
+          typeof message === 'string' ? (
+            <li key={message}>{message}</li>
+          ) : (
+            <li key={message.text} lang={message.lang}>
+              {message.text}
+            </li>
+          ),
+        )}
       </ul>
     </div>
   );

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { axeViolations } from '../test-axe';
@@ -219,6 +219,8 @@ describe('FlowForm', () => {
     const codes = screen.getByRole('list', { name: 'Back-upcodes' });
     expect(codes).toHaveTextContent('abcd1234');
     expect(codes).toHaveTextContent('Used');
+    // The spec's English word on a Dutch page, marked as English (WCAG 3.1.2).
+    expect(screen.getByText('Used')).toHaveAttribute('lang', 'en');
     await userEvent.click(screen.getByLabelText('Akkoord'));
     expect(screen.getByLabelText('Akkoord')).toBeChecked();
     expect(screen.getByLabelText('Rollen')).toHaveProperty('multiple', true);
@@ -345,5 +347,130 @@ describe('FlowForm', () => {
     expect(scripts[0]).toHaveAttribute('crossorigin', 'anonymous');
     expect(scripts[0]).toHaveAttribute('referrerpolicy', 'no-referrer');
     expect(scripts[0]).toHaveAttribute('async');
+  });
+
+  describe('after a submit (WCAG 2.4.3, 3.3.1)', () => {
+    /** The second sign-in step as the provider sends it: app code, backup code, their buttons. */
+    const secondStep = (messages: UiNode['messages'] = []): FlowUi => ({
+      action: '/self-service/login?flow=2',
+      method: 'POST',
+      messages,
+      nodes: [
+        input('csrf_token', 'hidden', { value: 'token-2' }),
+        {
+          ...input('totp_code', 'text', { group: 'totp' }),
+          meta: { label: { id: 1010006, text: 'Authentication code', type: 'info' } },
+        },
+        {
+          ...input('method', 'submit', { value: 'totp', group: 'totp' }),
+          meta: { label: { id: 1010009, text: 'Use Authenticator', type: 'info' } },
+        },
+        {
+          ...input('lookup_secret', 'text', { group: 'lookup_secret' }),
+          meta: { label: { id: 1010007, text: 'Backup recovery code', type: 'info' } },
+        },
+        {
+          ...input('method', 'submit', { value: 'lookup_secret', group: 'lookup_secret' }),
+          meta: { label: { id: 1010010, text: 'Use backup code', type: 'info' } },
+        },
+      ],
+    });
+    const WRONG_CODE = {
+      id: 4000008,
+      text: 'The provided authentication code is invalid, please try again.',
+      type: 'error',
+    };
+
+    it('puts a wrong code, which the provider sends for the whole form, under the code field, marks it and focuses the summary', async () => {
+      const onSubmit = vi.fn().mockResolvedValue(undefined);
+      const { rerender, container } = render(<FlowForm ui={secondStep()} onSubmit={onSubmit} />);
+      await userEvent.type(screen.getByLabelText('Verificatiecode'), '000000');
+      await userEvent.click(screen.getByRole('button', { name: 'Gebruik je authenticator-app' }));
+      rerender(<FlowForm ui={secondStep([WRONG_CODE])} onSubmit={onSubmit} />);
+      const dutch =
+        'De verificatiecode klopt niet of is al gebruikt. Vul de code in die je authenticator-app nu laat zien.';
+      const code = screen.getByLabelText('Verificatiecode');
+      expect(code).toHaveAttribute('aria-invalid', 'true');
+      expect(code).toHaveAccessibleDescription(dutch);
+      expect(screen.getByLabelText('Back-upcode')).not.toHaveAttribute('aria-invalid');
+      // Said once, in the summary that has the focus, and under the field; not a third time above the form.
+      const summary = screen.getByRole('alert', { name: 'Controleer de volgende velden:' });
+      expect(within(summary).getByRole('listitem')).toHaveTextContent(dutch);
+      expect(summary).toHaveFocus();
+      expect(screen.getAllByRole('alert')).toHaveLength(1);
+      expect(screen.getAllByText(dutch)).toHaveLength(2);
+      expect(await axeViolations(container)).toEqual([]);
+    });
+
+    it('puts a used backup code under the backup-code field', () => {
+      render(
+        <FlowForm
+          ui={secondStep([{ id: 4000012, text: 'This backup recovery code has already been used.', type: 'error' }])}
+          onSubmit={vi.fn()}
+        />,
+      );
+      expect(screen.getByLabelText('Back-upcode')).toHaveAccessibleDescription(
+        'Deze back-upcode is al gebruikt. Vul een andere back-upcode in.',
+      );
+      expect(screen.getByLabelText('Verificatiecode')).not.toHaveAttribute('aria-invalid');
+    });
+
+    it('names the empty field and what to do, instead of a count of characters', async () => {
+      const onSubmit = vi.fn().mockResolvedValue(undefined);
+      const { rerender } = render(<FlowForm ui={loginUi()} onSubmit={onSubmit} />);
+      await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+      const empty = { id: 4000003, text: 'length must be >= 1, but got 0', type: 'error', context: { min_length: 1 } };
+      const failed = loginUi([empty]);
+      failed.nodes[1] = { ...failed.nodes[1]!, messages: [empty] };
+      rerender(<FlowForm ui={failed} onSubmit={onSubmit} />);
+      expect(screen.getByLabelText('E-mailadres')).toHaveAccessibleDescription('Vul je e-mailadres in.');
+      expect(screen.getByLabelText('Wachtwoord')).toHaveAccessibleDescription('Vul je wachtwoord in.');
+      expect(
+        within(screen.getByRole('alert', { name: 'Controleer de volgende velden:' }))
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual(['Vul je e-mailadres in.', 'Vul je wachtwoord in.']);
+      expect(screen.queryByText(/teken/)).toBeNull();
+    });
+
+    it('focuses the form’s error message after a refused sign-in', async () => {
+      const onSubmit = vi.fn().mockResolvedValue(undefined);
+      const { rerender } = render(<FlowForm ui={loginUi()} onSubmit={onSubmit} />);
+      await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+      rerender(
+        <FlowForm
+          ui={{
+            ...loginUi(),
+            messages: [{ id: 4000006, text: 'The provided credentials are invalid', type: 'error' }],
+          }}
+          onSubmit={onSubmit}
+        />,
+      );
+      expect(screen.getByRole('alert')).toHaveTextContent('Het e-mailadres of wachtwoord klopt niet.');
+      expect(screen.getByRole('alert')).toHaveFocus();
+    });
+
+    it('marks a provider message the portal has no Dutch for as English, on the form, under a field and in the summary', async () => {
+      const unknown = { id: 4999999, text: 'Something entirely new went wrong.', type: 'error' };
+      const onSubmit = vi.fn().mockResolvedValue(undefined);
+      const { rerender, container } = render(<FlowForm ui={loginUi()} onSubmit={onSubmit} />);
+      await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+      rerender(
+        <FlowForm ui={{ ...loginUi([unknown]), messages: [{ ...unknown, id: 4999998 }] }} onSubmit={onSubmit} />,
+      );
+      const english = screen.getAllByText('Something entirely new went wrong.');
+      expect(english).toHaveLength(3);
+      for (const text of english) expect(text.closest('[lang="en"]')).not.toBeNull();
+      expect(screen.getByText('Controleer de volgende velden:').closest('[lang]')).toBeNull();
+      expect(await axeViolations(container)).toEqual([]);
+    });
+
+    it('brings the focus back to the button when the answer says nothing on the form, instead of leaving it on the page', async () => {
+      // A browser drops the focus to the page when the focused button is disabled while sending.
+      const onSubmit = vi.fn(async () => (document.activeElement as HTMLElement | null)?.blur());
+      render(<FlowForm ui={loginUi()} onSubmit={onSubmit} />);
+      await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Inloggen' })).toHaveFocus());
+    });
   });
 });

@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ErrorSummary } from '../components/ErrorSummary';
-import { translate } from '../i18n/kratos-messages';
+import { providerText } from '../i18n/ProviderText';
+import { placeFieldMessages } from './field-messages';
 import { FlowMessages } from './FlowMessages';
 import { FlowNode } from './FlowNode';
 import type { FlowUi, FlowValues, UiNode } from './ui-types';
@@ -45,26 +46,53 @@ export function toJsonBody(values: FlowValues): FlowValues {
   return body;
 }
 
-/** A Kratos flow as a form: messages under their fields, one submit at a time, an error summary that takes focus. */
+/** The first field of a form a person types in or chooses, else its first message: for the focus as a last resort. */
+const firstFieldOf = (form: HTMLFormElement | null) =>
+  form?.querySelector<HTMLElement>('input:not([type="hidden"]):not(:disabled), select:not(:disabled)') ??
+  form?.querySelector<HTMLElement>('[data-flow-message]') ??
+  null;
+
+/**
+ * A Kratos flow as a form: messages under their fields (also the form-level ones about one field), one submit at a
+ * time, and after each answer the focus on what it says: the error summary, else the form's error message, else back
+ * on the button that sent it, never on the page itself (WCAG 2.4.3).
+ */
 export function FlowForm({ ui, groups, onSubmit, children, showMessages = true }: FlowFormProps) {
   const [values, setValues] = useState<FlowValues>(() => initialValues(ui));
   const [loading, setLoading] = useState(false);
   const [submitted, setSubmitted] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const lastSubmitter = useRef<HTMLButtonElement | null>(null);
 
   useEffect(() => setValues(initialValues(ui)), [ui]);
 
-  const visible = useMemo(
-    () => ui.nodes.filter((n) => n.group === 'default' || !groups || groups.includes(n.group)),
-    [ui, groups],
+  const groupKey = groups?.join(' ');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the groups are compared by their names (groupKey), not by the array a screen makes on every render
+  const shown = useMemo(() => {
+    const visible = ui.nodes.filter((n) => n.group === 'default' || !groups || groups.includes(n.group));
+    return placeFieldMessages({ ...ui, nodes: visible });
+  }, [ui, groupKey]);
+  const fieldErrors = shown.nodes.flatMap((n) =>
+    n.messages.filter((m) => m.type === 'error').map((m) => providerText(m, n.attributes.name)),
   );
-  const fieldErrors = visible.flatMap((n) =>
-    n.messages.filter((m) => m.type === 'error').map((m) => ({ node: n, message: m })),
-  );
+
+  // The button was disabled while sending, which drops the focus to the page: when nothing took it since (the error
+  // summary, an error message, the screen's next step), it goes back to that button, else to the first field, else to
+  // the form's first message (a flow that is done has no field left).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the end of a submit matters
+  useEffect(() => {
+    if (loading || !submitted || !form.current?.isConnected) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    const button = lastSubmitter.current;
+    (button?.isConnected && !button.disabled ? button : firstFieldOf(form.current))?.focus();
+  }, [loading]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (loading) return;
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    lastSubmitter.current = submitter;
     const merged: FlowValues = { ...values };
     if (submitter?.name) merged[submitter.name] = submitter.value;
     // Buttons such as `lookup_secret_regenerate` name their method only by their group (as Ory Elements sends it).
@@ -80,10 +108,20 @@ export function FlowForm({ ui, groups, onSubmit, children, showMessages = true }
   }
 
   return (
-    <form className="dvp-form" action={ui.action} method={ui.method} onSubmit={submit} noValidate aria-busy={loading}>
-      {showMessages && <FlowMessages messages={ui.messages} />}
-      <ErrorSummary messages={submitted ? fieldErrors.map(({ message }) => translate(message)) : []} focusOn={ui} />
-      {visible.map((node, index) => (
+    <form
+      ref={form}
+      className="dvp-form"
+      action={ui.action}
+      method={ui.method}
+      onSubmit={submit}
+      noValidate
+      aria-busy={loading}
+    >
+      {showMessages && (
+        <FlowMessages messages={shown.messages} focusOn={submitted && fieldErrors.length === 0 ? ui : undefined} />
+      )}
+      <ErrorSummary messages={submitted ? fieldErrors : []} focusOn={ui} />
+      {shown.nodes.map((node, index) => (
         <FlowNode
           // biome-ignore lint/suspicious/noArrayIndexKey: Kratos nodes have no id; the index separates nodes that share a name
           key={`${node.group}-${node.attributes.name ?? node.attributes.id ?? index}-${index}`}

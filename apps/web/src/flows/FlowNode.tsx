@@ -1,5 +1,6 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ClipboardEvent, type ReactNode } from 'react';
 import { translate } from '../i18n/kratos-messages';
+import { ProviderText } from '../i18n/ProviderText';
 import type { FlowValues, UiNode } from './ui-types';
 
 interface NodeProps {
@@ -31,7 +32,7 @@ function Messages({ node, id }: { node: UiNode; id: string }) {
           key={`${message.id}-${message.text}`}
           className={`utrecht-form-field-description dvp-field-message${message.type === 'error' ? ' dvp-field-message--error' : ''}`}
         >
-          {translate(message)}
+          <ProviderText message={message} field={node.attributes.name} />
         </p>
       ))}
     </div>
@@ -82,28 +83,77 @@ function ImageNode({ node }: { node: UiNode }) {
 function TextNode({ node }: { node: UiNode }) {
   const text = node.attributes.text;
   if (!text) return null;
-  // 1050015: the grid of backup codes; entries with 1050014 were used ('Used').
-  if (text.id === 1050015 && Array.isArray(text.context?.secrets)) {
-    return (
-      <div>
-        {node.meta.label && <p>{translate(node.meta.label)}</p>}
-        <ul className="dvp-backup-codes" aria-label="Back-upcodes" id={node.attributes.id}>
-          {text.context.secrets.map((secret, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: the codes are a fixed list in which used codes share one text
-            <li key={index} className={secret.id === 1050014 ? 'dvp-backup-code--used' : undefined}>
-              {secret.id === 1050014 ? 'Used' : secret.text}
-            </li>
-          ))}
-        </ul>
-      </div>
-    );
-  }
+  // 1050015: the grid of backup codes; 1050006: the authenticator app's key for manual entry.
+  if (text.id === 1050015 && Array.isArray(text.context?.secrets)) return <BackupCodeList node={node} />;
+  if (text.id === 1050006) return <SecretKey node={node} />;
   return (
     <div id={node.attributes.id}>
       {node.meta.label && <p className="utrecht-form-label">{translate(node.meta.label)}</p>}
       <p className="utrecht-paragraph">
         <code>{translate(text)}</code>
       </p>
+    </div>
+  );
+}
+
+/** The backup codes of a 1050015 text node, as a grid; entries with 1050014 were used ('Used', the spec's English). */
+export function BackupCodeList({ node }: { node: UiNode }) {
+  const secrets = node.attributes.text?.context?.secrets ?? [];
+  return (
+    <div>
+      {node.meta.label && <p className="utrecht-paragraph">{translate(node.meta.label)}</p>}
+      <ul className="dvp-backup-codes" aria-label="Back-upcodes" id={node.attributes.id}>
+        {secrets.map((secret, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the codes are a fixed list in which used codes share one text
+          <li key={index} className={secret.id === 1050014 ? 'dvp-backup-code--used' : undefined}>
+            {secret.id === 1050014 ? <span lang="en">{translate(secret)}</span> : secret.text}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The key without the spaces a person may have copied along with it. */
+const withoutSpaces = (text: string) => text.replace(/\s+/g, '');
+
+/**
+ * The key for manual entry, in groups of four as authenticator apps show them, so that eyes and screen readers can
+ * follow it; copying it (selected, or with the button) gives the key itself, without the spaces.
+ */
+function SecretKey({ node }: { node: UiNode }) {
+  const text = node.attributes.text!;
+  const key = withoutSpaces(translate(text));
+  const [copied, setCopied] = useState(false);
+  function copySelection(event: ClipboardEvent<HTMLElement>) {
+    const selection = window.getSelection();
+    const inside = (target: Node | null | undefined) => Boolean(target && event.currentTarget.contains(target));
+    if (!selection || !inside(selection.anchorNode) || !inside(selection.focusNode)) return;
+    event.clipboardData.setData('text/plain', withoutSpaces(selection.toString()));
+    event.preventDefault();
+  }
+  async function copyKey() {
+    await navigator.clipboard.writeText(key);
+    setCopied(true);
+  }
+  return (
+    <div id={node.attributes.id} className="dvp-secret-key">
+      {node.meta.label && <p className="utrecht-form-label">{translate(node.meta.label)}</p>}
+      <p className="utrecht-paragraph">
+        <code onCopy={copySelection}>{key.match(/.{1,4}/g)?.join(' ')}</code>
+      </p>
+      <div className="dvp-links">
+        <button
+          type="button"
+          className="utrecht-button utrecht-button--secondary-action"
+          onClick={() => void copyKey()}
+        >
+          Sleutel kopiëren
+        </button>
+        <p role="status" className="utrecht-paragraph">
+          {copied ? 'De sleutel staat op je klembord.' : ''}
+        </p>
+      </div>
     </div>
   );
 }

@@ -10,7 +10,7 @@ describe('translate', () => {
       'Het wachtwoord moet minimaal 8 tekens bevatten.',
     );
     expect(translate({ id: 4000002, text: 'Property password is missing.', context: { property: 'password' } })).toBe(
-      'Wachtwoord is verplicht.',
+      'Vul je wachtwoord in.',
     );
   });
 
@@ -29,7 +29,7 @@ describe('translate', () => {
   });
 
   it('falls back to English text patterns with wildcards', () => {
-    expect(translate({ id: 999, text: 'Property email is missing.' })).toBe('E-mailadres is verplicht.');
+    expect(translate({ id: 999, text: 'Property email is missing.' })).toBe('Vul je e-mailadres in.');
     expect(translate({ id: 999, text: 'The password must be at least 10 characters long, but got 3.' })).toBe(
       'Het wachtwoord moet minimaal 10 tekens bevatten.',
     );
@@ -44,6 +44,44 @@ describe('translate', () => {
     );
     expect(translate({ id: 4000017, text: 'x', context: { max_length: 1 } })).toBe('Vul maximaal 1 teken in.');
     expect(translate({ id: 999, text: 'length must be >= 1, but got 0' })).toBe('Vul minimaal 1 teken in.');
+  });
+
+  it('names the field and what to do for an empty or too short value, not a count of characters (B1)', () => {
+    // The provider's answer to an empty e-mail address and password on the sign-in form (JSON: 4000003 with 1).
+    const empty = { id: 4000003, text: 'length must be >= 1, but got 0', context: { min_length: 1, actual_length: 0 } };
+    expect(translate(empty, 'identifier')).toBe('Vul je e-mailadres in.');
+    expect(translate(empty, 'password')).toBe('Vul je wachtwoord in.');
+    expect(translate(empty, 'totp_code')).toBe('Vul de verificatiecode uit je authenticator-app in.');
+    expect(translate(empty, 'lookup_secret')).toBe('Vul een back-upcode in.');
+    expect(
+      translate({ id: 4000003, text: 'length must be >= 6, but got 3', context: { min_length: 6 } }, 'totp_code'),
+    ).toBe('Vul alle 6 cijfers van de verificatiecode uit je authenticator-app in.');
+    expect(translate({ id: 999, text: 'length must be >= 1, but got 0' }, 'identifier')).toBe('Vul je e-mailadres in.');
+    expect(translate({ id: 4000002, text: 'Property code is missing.', context: { property: 'code' } })).toBe(
+      'Vul de code uit de e-mail in.',
+    );
+    expect(translate({ id: 4000002, text: 'Property x is missing.', context: { property: 'x' } })).toBe(
+      'Vul dit veld in.',
+    );
+    for (const id of [4000004, 4000040])
+      expect(translate({ id, text: 'does not match pattern "email"' }, 'traits.email')).toBe(
+        'Vul een geldig e-mailadres in, zoals naam@gemeente.nl.',
+      );
+    expect(translate({ id: 4000017, text: 'x', context: { max_length: 50 } }, 'traits.name.first')).toBe(
+      'Je voornaam is te lang. Vul maximaal 50 tekens in.',
+    );
+  });
+
+  it('says what to do after a wrong second-factor code or backup code', () => {
+    expect(translate({ id: 4000008, text: 'The provided authentication code is invalid, please try again.' })).toBe(
+      'De verificatiecode klopt niet of is al gebruikt. Vul de code in die je authenticator-app nu laat zien.',
+    );
+    expect(translate({ id: 4000012, text: 'This backup recovery code has already been used.' })).toBe(
+      'Deze back-upcode is al gebruikt. Vul een andere back-upcode in.',
+    );
+    expect(translate({ id: 4000016, text: 'The backup recovery code is not valid.' })).toBe(
+      'Deze back-upcode klopt niet. Controleer de code en vul hem opnieuw in.',
+    );
   });
 
   it('shows unknown text unchanged', () => {

@@ -11,7 +11,8 @@ const minutesUntil = (context: Record<string, unknown> | undefined, key: string)
   return Number.isNaN(at) ? undefined : Math.max(1, Math.round((at - Date.now()) / 60_000));
 };
 
-type Translate = (context: Record<string, unknown> | undefined) => string;
+/** `field`: the name of the node the message is about (its own node, or the field a form-level message concerns). */
+type Translate = (context: Record<string, unknown> | undefined, field: string | undefined) => string;
 
 /** '1 teken', '8 tekens': a count of characters in correct Dutch. */
 const characters = (count: unknown) => (String(count) === '1' ? '1 teken' : `${String(count ?? '')} tekens`);
@@ -49,6 +50,7 @@ const byId: Record<number, Translate> = {
   1050010: () => 'Dit zijn je back-upcodes. Bewaar ze op een veilige plek!',
   1050011: () => 'Back-upcodes bevestigen',
   1050012: () => 'Beveiligingssleutel toevoegen',
+  // The spec's own word for a used backup code; screens mark it as English (`lang="en"`).
   1050014: () => 'Used',
   1050015: () => 'Je back-upcodes',
   // Kratos sends 1050016 ('Disable this method') only for the backup codes.
@@ -83,23 +85,27 @@ const byId: Record<number, Translate> = {
     typeof c?.reason === 'string' && /submitted too often/i.test(c.reason)
       ? 'Je hebt het te vaak geprobeerd. Vraag een nieuwe code aan.'
       : 'Er ging iets mis. Probeer het opnieuw.',
-  4000002: (c) => `${fieldName(c?.property)} is verplicht.`,
-  4000003: (c) => `Vul minimaal ${characters(c?.min_length)} in.`,
-  4000004: () => 'De invoer heeft niet de goede vorm.',
+  4000002: (c, field) => fill(c?.property ?? field),
+  4000003: (c, field) => tooShort(field, c?.min_length, c?.actual_length),
+  4000004: (_, field) => badShape(field),
   4000005: () => 'Dit wachtwoord kan niet worden gebruikt. Kies een ander wachtwoord.',
   4000006: () => 'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw.',
   4000007: () => 'Er bestaat al een account met dit e-mailadres.',
-  4000008: () => 'De verificatiecode is ongeldig of al gebruikt. Probeer het opnieuw.',
+  4000008: () =>
+    'De verificatiecode klopt niet of is al gebruikt. Vul de code in die je authenticator-app nu laat zien.',
   4000010: () => 'Je account is nog niet geverifieerd. Verifieer eerst je e-mailadres.',
   4000011: () => 'Je hebt nog geen authenticator-app ingesteld.',
-  4000012: () => 'Deze back-upcode is al gebruikt.',
+  4000012: () => 'Deze back-upcode is al gebruikt. Vul een andere back-upcode in.',
   4000013: () => 'Je hebt geen back-upcodes meer. Vraag de beheerder van je gemeente om hulp.',
   4000014: () => 'Je hebt geen back-upcodes ingesteld.',
-  4000016: () => 'Deze back-upcode is ongeldig.',
-  4000017: (c) => `Vul maximaal ${characters(c?.max_length)} in.`,
-  4000026: () => 'De invoer heeft niet de goede vorm.',
+  4000016: () => 'Deze back-upcode klopt niet. Controleer de code en vul hem opnieuw in.',
+  4000017: (c, field) =>
+    FIELDS[field ?? '']
+      ? `${capitalised(FIELDS[field ?? '']!.noun)} is te lang. Vul maximaal ${characters(c?.max_length)} in.`
+      : `Vul maximaal ${characters(c?.max_length)} in.`,
+  4000026: (_, field) => badShape(field),
   4000028: () => 'Je hebt het te vaak geprobeerd. Probeer het later opnieuw.',
-  4000031: () => 'Het wachtwoord lijkt te veel op je e-mailadres.',
+  4000031: () => 'Het wachtwoord lijkt te veel op je e-mailadres. Kies een ander wachtwoord.',
   4000032: (c) => `Het wachtwoord moet minimaal ${characters(c?.min_length ?? 8)} bevatten.`,
   4000033: (c) => `Het wachtwoord mag maximaal ${characters(c?.max_length)} bevatten.`,
   4000034: () =>
@@ -108,7 +114,7 @@ const byId: Record<number, Translate> = {
   4000036: () => 'De gegevens passen niet bij deze aanvraag. Begin opnieuw.',
   4000037: () => 'Dit account bestaat niet of heeft geen wachtwoord.',
   4000039: () => 'Het nieuwe wachtwoord moet anders zijn dan je huidige wachtwoord.',
-  4000040: () => 'Vul een geldig e-mailadres in.',
+  4000040: () => 'Vul een geldig e-mailadres in, zoals naam@gemeente.nl.',
   4010001: () => 'Het inloggen duurde te lang. Probeer het opnieuw.',
   4010002: () => 'Inloggen op deze manier is niet mogelijk.',
   4010003: () => 'Inloggen op deze manier is niet mogelijk.',
@@ -139,25 +145,70 @@ const SCHEMA_TITLES: Record<string, string> = {
   'traits.name.last': 'Achternaam',
 };
 
-const FIELD_NAMES: Record<string, string> = {
-  identifier: 'E-mailadres',
-  email: 'E-mailadres',
-  'traits.email': 'E-mailadres',
-  password: 'Wachtwoord',
-  totp_code: 'Verificatiecode',
-  code: 'Code',
-  lookup_secret: 'Back-upcode',
+/**
+ * The fields people fill in, as a message names them: 'je e-mailadres' and how to put a missing or short value right.
+ * Messages name the field and say what to do (B1 Dutch, the 'je' voice), never only that the input is wrong.
+ */
+const FIELDS: Record<string, { noun: string; fill: string; short?: (min: number) => string }> = {
+  identifier: { noun: 'je e-mailadres', fill: 'Vul je e-mailadres in.', short: () => 'Vul je hele e-mailadres in.' },
+  email: { noun: 'je e-mailadres', fill: 'Vul je e-mailadres in.', short: () => 'Vul je hele e-mailadres in.' },
+  'traits.email': {
+    noun: 'je e-mailadres',
+    fill: 'Vul je e-mailadres in.',
+    short: () => 'Vul je hele e-mailadres in.',
+  },
+  password: { noun: 'het wachtwoord', fill: 'Vul je wachtwoord in.' },
+  totp_code: {
+    noun: 'de verificatiecode',
+    fill: 'Vul de verificatiecode uit je authenticator-app in.',
+    short: (min) => `Vul alle ${min} cijfers van de verificatiecode uit je authenticator-app in.`,
+  },
+  code: {
+    noun: 'de code',
+    fill: 'Vul de code uit de e-mail in.',
+    short: (min) => `Vul de hele code van ${min} cijfers uit de e-mail in.`,
+  },
+  lookup_secret: {
+    noun: 'de back-upcode',
+    fill: 'Vul een back-upcode in.',
+    short: () => 'Vul de hele back-upcode in.',
+  },
+  'traits.name.first': { noun: 'je voornaam', fill: 'Vul je voornaam in.' },
+  'traits.name.last': { noun: 'je achternaam', fill: 'Vul je achternaam in.' },
 };
-const fieldName = (property: unknown) => FIELD_NAMES[String(property ?? '')] ?? 'Dit veld';
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A field left empty: what to fill in. */
+const fill = (field: unknown) => FIELDS[String(field ?? '')]?.fill ?? 'Vul dit veld in.';
+
+/** A value shorter than allowed: empty is a field left empty; otherwise what more to fill in. */
+function tooShort(field: string | undefined, min: unknown, actual: unknown): string {
+  const known = FIELDS[field ?? ''];
+  if (known && (Number(actual) === 0 || Number(min) <= 1)) return known.fill;
+  if (known?.short) return known.short(Number(min));
+  if (known) return `${capitalised(known.noun)} is te kort. Vul minimaal ${characters(min)} in.`;
+  return `Vul minimaal ${characters(min)} in.`;
+}
+
+/** A value of the wrong form (a pattern or a type): which field to check. */
+function badShape(field: string | undefined): string {
+  if (field === 'identifier' || field === 'email' || field === 'traits.email')
+    return 'Vul een geldig e-mailadres in, zoals naam@gemeente.nl.';
+  const known = FIELDS[field ?? ''];
+  return known
+    ? `Controleer ${known.noun}: het heeft niet de goede vorm.`
+    : 'Controleer wat je hebt ingevuld: het heeft niet de goede vorm.';
+}
 
 /** English text patterns (`*` matches any value) for messages that come without a known id. */
-const byPattern: [string, (values: string[]) => string][] = [
-  ['Property * is missing.', ([p]) => `${fieldName(p)} is verplicht.`],
+const byPattern: [string, (values: string[], field: string | undefined) => string][] = [
+  ['Property * is missing.', ([p]) => fill(p)],
   [
     'The password must be at least * characters long, but got *.',
     ([min]) => `Het wachtwoord moet minimaal ${characters(min)} bevatten.`,
   ],
-  ['length must be >= *, but got *', ([min]) => `Vul minimaal ${characters(min)} in.`],
+  ['length must be >= *, but got *', ([min, actual], field) => tooShort(field, min, actual)],
   ['Requested return_to URL * is not allowed.', () => 'Het adres om naar terug te gaan is niet toegestaan.'],
   [
     'The self-service flow expired * minutes ago, initialize a new one.',
@@ -171,14 +222,27 @@ const compiled = byPattern.map(
   ([pattern, render]) => [new RegExp(`^${pattern.split('*').map(escapeRegExp).join('(.*)')}$`, 's'), render] as const,
 );
 
-/** Dutch for a provider message: by id first, then by English text pattern, else the text unchanged. */
-export function translate(message: Pick<UiText, 'id' | 'text' | 'context'>): string {
+/**
+ * Whether the portal has Dutch for the message. Without it `translate` shows the provider's own text, which is English
+ * (Kratos writes no other language): screens mark that text `lang="en"` (WCAG 3.1.2).
+ */
+export function hasDutch(message: Pick<UiText, 'id' | 'text' | 'context'>, field?: string): boolean {
+  return (
+    Boolean(byId[message.id]?.(message.context, field)) || compiled.some(([pattern]) => pattern.test(message.text))
+  );
+}
+
+/**
+ * Dutch for a provider message: by id first, then by English text pattern, else the text unchanged. `field` names the
+ * node the message belongs to, so that a missing or short value says which field to fill in.
+ */
+export function translate(message: Pick<UiText, 'id' | 'text' | 'context'>, field?: string): string {
   const byIdTranslation = byId[message.id];
-  const translated = byIdTranslation?.(message.context);
+  const translated = byIdTranslation?.(message.context, field);
   if (translated) return translated;
   for (const [pattern, render] of compiled) {
     const match = pattern.exec(message.text);
-    if (match) return render(match.slice(1));
+    if (match) return render(match.slice(1), field);
   }
   return message.text;
 }

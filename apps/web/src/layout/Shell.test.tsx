@@ -72,6 +72,22 @@ describe('Shell', () => {
     );
   });
 
+  it('marks the page the person is on in the menu, and only that one (aria-current)', async () => {
+    network(true);
+    renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
+    const menu = await screen.findByRole('navigation', { name: 'Hoofdmenu' });
+    expect(within(menu).getByRole('link', { name: 'Datavoorzieningen' })).toHaveAttribute('aria-current', 'page');
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .filter((link) => link.hasAttribute('aria-current')),
+    ).toHaveLength(1);
+    // The menu bar of a narrow screen says the same.
+    const bar = screen.getByRole('navigation', { name: 'Menu' });
+    expect(within(bar).getByRole('link', { name: 'Datavoorzieningen' })).toHaveAttribute('aria-current', 'page');
+    expect(within(bar).getByRole('link', { name: 'Account instellingen' })).not.toHaveAttribute('aria-current');
+  });
+
   it('leaves out the dashboard link and the administrator wording for other members', async () => {
     network(false);
     renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);

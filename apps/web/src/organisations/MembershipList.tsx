@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { Membership } from '../api/users-api';
 import { ConfirmDialog } from '../overview/ConfirmDialog';
-import { useLeaveOrganisation } from './use-memberships';
+import { failureOf } from '../overview/DialogError';
+import { LEAVE_FAILED, useLeaveOrganisation } from './use-memberships';
 
 /** What the person is in an organisation, as one line: home organisation or not, administrator or member. */
 const describe = (organisation: Membership) =>
@@ -24,7 +25,7 @@ export function MembershipList({ organisations, onLeft }: MembershipListProps) {
   if (organisations.length === 0) {
     return <p className="utrecht-paragraph">Je bent nog geen lid van een organisatie.</p>;
   }
-  // On a refusal the dialog stays, with the reason in a toast.
+  // On a refusal the dialog stays, with the reason inside it.
   function confirm(organisation: Membership) {
     leave.mutate(organisation, {
       onSuccess: () => {
@@ -49,7 +50,10 @@ export function MembershipList({ organisations, onLeft }: MembershipListProps) {
                 type="button"
                 className="utrecht-button utrecht-button--secondary-action"
                 aria-label={`${organisation.label} verlaten`}
-                onClick={() => setLeaving(organisation)}
+                onClick={() => {
+                  leave.reset();
+                  setLeaving(organisation);
+                }}
               >
                 Verlaten
               </button>
@@ -63,6 +67,7 @@ export function MembershipList({ organisations, onLeft }: MembershipListProps) {
           confirmLabel="Verlaten"
           danger
           busy={leave.isPending}
+          error={leave.error ? failureOf(leave.error, LEAVE_FAILED) : undefined}
           // Cancelling: the dialog gives the focus back to the row's button itself.
           onClose={() => setLeaving(undefined)}
           onConfirm={() => confirm(leaving)}

@@ -85,7 +85,7 @@ describe('Organisaties on the account settings', () => {
     expect(deleted?.url.pathname).toBe('/api/users/organisations/dego');
   });
 
-  it("shows the server's Dutch reason when leaving is refused, else its own text, and keeps the dialog", async () => {
+  it("shows the server's Dutch reason inside the dialog when leaving is refused, else its own text", async () => {
     let message: string | undefined = 'Je thuisorganisatie kun je niet verlaten.';
     server({
       refuse: (url) =>
@@ -97,11 +97,12 @@ describe('Organisaties on the account settings', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'DEGO verlaten' }));
     const dialog = await screen.findByRole('alertdialog');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Verlaten' }));
-    expect(await screen.findByText('Je thuisorganisatie kun je niet verlaten.')).toBeInTheDocument();
+    const reason = await within(dialog).findByText('Je thuisorganisatie kun je niet verlaten.');
+    expect(within(dialog).getByRole('alert')).toContainElement(reason);
     expect(screen.getByRole('alertdialog')).toBeInTheDocument();
     message = undefined;
     await userEvent.click(within(dialog).getByRole('button', { name: 'Verlaten' }));
-    expect(await screen.findByText(LEAVE_FAILED)).toBeInTheDocument();
+    expect(await within(dialog).findByText(LEAVE_FAILED)).toBeInTheDocument();
   });
 
   it('shows an invitation with who invited, the data roles, as administrator, and until when', async () => {

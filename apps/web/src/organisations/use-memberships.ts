@@ -26,7 +26,7 @@ export const DECLINE_FAILED = 'Weigeren van de uitnodiging is niet gelukt. Probe
 function useMembershipChange<T, R>(
   call: (value: T) => Promise<R>,
   success: (result: R, value: T) => string,
-  failure: string,
+  failure: string | undefined,
 ) {
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -39,7 +39,10 @@ function useMembershipChange<T, R>(
       ]);
       toast({ title: success(result, value), variant: 'success' });
     },
-    onError: (error) => toast({ title: reasonOf(error) ?? failure, variant: 'error' }),
+    // Without `failure` the caller shows the refusal itself (in its dialog, which hides toasts from screen readers).
+    onError: (error) => {
+      if (failure) toast({ title: reasonOf(error) ?? failure, variant: 'error' });
+    },
   });
 }
 
@@ -54,7 +57,7 @@ export const useLeaveOrganisation = () =>
   useMembershipChange(
     (organisation: Membership) => leaveOrganisation(organisation.id),
     (_, organisation) => `Je hebt ${organisation.label} verlaten.`,
-    LEAVE_FAILED,
+    undefined,
   );
 
 export const useAcceptInvitation = () =>

@@ -110,7 +110,7 @@ describe('OverviewScreen with guests and invited people', () => {
     expect(cells[3]).toHaveTextContent('Financiën');
     expect(actionsOf(row)).toEqual(['Uitnodiging intrekken']);
 
-    await userEvent.click(within(row).getByRole('button', { name: 'Uitnodiging intrekken' }));
+    await userEvent.click(within(row).getByRole('button', { name: 'Uitnodiging intrekken: Ina Test' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Uitnodiging intrekken' });
     expect(dialog).toHaveTextContent(
       'Weet je zeker dat je de uitnodiging van Ina Test (ina@dijkstad.nl) wilt intrekken? De uitnodiging vervalt dan en Ina Test wordt geen lid van Gemeente Voorbeeldstad.',
@@ -135,7 +135,7 @@ describe('OverviewScreen with guests and invited people', () => {
     );
     renderAt('/', routes);
     await userEvent.click(
-      within(await rowOf('ina@dijkstad.nl')).getByRole('button', { name: 'Uitnodiging intrekken' }),
+      within(await rowOf('ina@dijkstad.nl')).getByRole('button', { name: 'Uitnodiging intrekken: Ina Test' }),
     );
     await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Intrekken' }));
     expect(await screen.findByText('Deze uitnodiging bestaat niet meer.')).toBeInTheDocument();
@@ -155,7 +155,7 @@ describe('OverviewScreen with guests and invited people', () => {
       init?.method === 'PUT' || init?.method === 'DELETE' ? { status: 200, body: {} } : undefined,
     );
     const { container } = renderAt('/', routes);
-    await userEvent.click(within(await rowOf('gijs@dego.nl')).getByRole('button', { name: 'Bewerken' }));
+    await userEvent.click(within(await rowOf('gijs@dego.nl')).getByRole('button', { name: 'Bewerken: Gijs Test' }));
     const dialog = await screen.findByRole('dialog', { name: 'Gebruiker bewerken' });
     expect(within(dialog).queryByRole('textbox')).toBeNull();
     expect(dialog).toHaveTextContent(
@@ -193,7 +193,9 @@ describe('OverviewScreen with guests and invited people', () => {
       init?.method === 'PUT' || init?.method === 'DELETE' ? { status: 200, body: {} } : undefined,
     );
     renderAt('/', routes);
-    await userEvent.click(within(await rowOf('bea@voorbeeldstad.nl')).getByRole('button', { name: 'Bewerken' }));
+    await userEvent.click(
+      within(await rowOf('bea@voorbeeldstad.nl')).getByRole('button', { name: 'Bewerken: Bea Test' }),
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Gebruiker bewerken' });
     expect(within(dialog).getByLabelText('Voornaam')).toHaveValue('Bea');
     await userEvent.click(within(dialog).getByLabelText('Financiën'));
@@ -207,7 +209,7 @@ describe('OverviewScreen with guests and invited people', () => {
       url.pathname === '/api/users' && init?.method === 'DELETE' ? { status: 204 } : undefined,
     );
     renderAt('/', routes);
-    await userEvent.click(within(await rowOf('gijs@dego.nl')).getByRole('button', { name: 'Verwijderen' }));
+    await userEvent.click(within(await rowOf('gijs@dego.nl')).getByRole('button', { name: 'Verwijderen: Gijs Test' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Gebruiker uit je organisatie verwijderen' });
     expect(dialog).toHaveTextContent(
       'Weet je zeker dat je Gijs Test uit je organisatie wilt verwijderen? Het account blijft bestaan voor de andere organisatie(s).',

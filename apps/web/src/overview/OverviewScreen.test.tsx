@@ -206,10 +206,11 @@ describe('OverviewScreen', () => {
     standardNetwork();
     renderAt('/', routes);
     const rows = (await screen.findAllByRole('row')).slice(1);
-    expect(within(rows[0]!).getByRole('button', { name: 'Reset 2FA' })).toBeInTheDocument();
-    expect(within(rows[0]!).queryByRole('button', { name: 'Blokkeer' })).toBeNull();
-    expect(within(rows[1]!).queryByRole('button', { name: 'Reset 2FA' })).toBeNull();
-    expect(within(rows[2]!).getByRole('button', { name: 'Deblokkeer' })).toBeInTheDocument();
+    expect(within(rows[0]!).getByRole('button', { name: 'Reset 2FA: Bea Test' })).toBeInTheDocument();
+    expect(within(rows[0]!).queryByRole('button', { name: /^Blokkeer/ })).toBeNull();
+    expect(within(rows[0]!).queryByRole('button', { name: /^Verwijderen/ })).toBeNull();
+    expect(within(rows[1]!).queryByRole('button', { name: /^Reset 2FA/ })).toBeNull();
+    expect(within(rows[2]!).getByRole('button', { name: 'Deblokkeer: Karel Test' })).toBeInTheDocument();
   });
 
   it('shows the tooltip of a row action after 400 ms of hovering, not sooner', async () => {
@@ -219,7 +220,7 @@ describe('OverviewScreen', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       // user-event waits on setTimeout between its events, which fake timers stop: a mouse moving onto the button.
-      const edit = within(rows[0]!).getByRole('button', { name: 'Bewerken' });
+      const edit = within(rows[0]!).getByRole('button', { name: 'Bewerken: Bea Test' });
       fireEvent.pointerMove(edit, { pointerType: 'mouse' });
       fireEvent.pointerEnter(edit, { pointerType: 'mouse' });
       act(() => vi.advanceTimersByTime(399));
@@ -237,7 +238,7 @@ describe('OverviewScreen', () => {
     );
     renderAt('/', routes);
     const rows = (await screen.findAllByRole('row')).slice(1);
-    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Blokkeer' }));
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Blokkeer: anna Test' }));
     const dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByRole('heading', { name: 'Gebruiker blokkeren' })).toBeInTheDocument();
     expect(within(dialog).getByText('Weet je zeker dat je de gebruiker wil blokkeren?')).toBeInTheDocument();
@@ -261,7 +262,12 @@ describe('OverviewScreen', () => {
     await userEvent.type(within(dialog).getByLabelText('E-mailadres', { exact: false }), 'anna@voorbeeldstad.nl');
     await userEvent.tab();
     expect(await within(dialog).findByText('Deze gebruiker heeft al een account.')).toBeInTheDocument();
-    expect(within(dialog).getByLabelText('Voornaam')).toBeDisabled();
+    // Read-only rather than disabled (the focus stays on a field it is on), and said so.
+    expect(within(dialog).getByLabelText('Voornaam')).toHaveAttribute('readonly');
+    expect(within(dialog).getByLabelText('Achternaam')).toHaveAttribute('readonly');
+    expect(descriptionOf(within(dialog).getByLabelText('Voornaam'))).toBe(
+      'Een bestaand account houdt zijn eigen naam.',
+    );
     expect(within(dialog).getByLabelText('E-mailadres', { exact: false })).toHaveAttribute('readonly');
     await userEvent.click(within(dialog).getByLabelText('Financiën'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Toevoegen' }));
@@ -330,7 +336,7 @@ describe('OverviewScreen', () => {
     );
     renderAt('/', routes);
     const rows = (await screen.findAllByRole('row')).slice(1);
-    await userEvent.click(within(rows[0]!).getByRole('button', { name: 'Reset 2FA' }));
+    await userEvent.click(within(rows[0]!).getByRole('button', { name: 'Reset 2FA: Bea Test' }));
     const dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByRole('heading', { name: '2FA Resetten' })).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Resetten' }));
@@ -344,7 +350,7 @@ describe('OverviewScreen', () => {
     });
     const { container } = renderAt('/', routes);
     const rows = (await screen.findAllByRole('row')).slice(1);
-    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Bewerken' }));
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Bewerken: anna Test' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByRole('heading', { name: 'Gebruiker bewerken' })).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Ruimte en wonen')).toBeChecked();
@@ -378,7 +384,7 @@ describe('OverviewScreen', () => {
     );
     const { container } = renderAt('/', routes);
     const rows = (await screen.findAllByRole('row')).slice(1);
-    await userEvent.click(within(rows[2]!).getByRole('button', { name: 'Deblokkeer' }));
+    await userEvent.click(within(rows[2]!).getByRole('button', { name: 'Deblokkeer: Karel Test' }));
     let dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByRole('heading', { name: 'Gebruiker deblokkeren' })).toBeInTheDocument();
     expect(within(dialog).getByText('Weet je zeker dat je de gebruiker wil deblokkeren?')).toBeInTheDocument();
@@ -387,13 +393,13 @@ describe('OverviewScreen', () => {
     expect(await screen.findByText('Gebruiker gedeblokkeerd.')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
 
-    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Verwijderen' }));
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Verwijderen: anna Test' }));
     dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByRole('heading', { name: 'Gebruiker verwijderen' })).toBeInTheDocument();
     expect(within(dialog).getByText('Weet je zeker dat je de gebruiker wil verwijderen?')).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Annuleren' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
-    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Verwijderen' }));
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Verwijderen: anna Test' }));
     await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Verwijderen' }));
     expect(await screen.findByText('Gebruiker verwijderd.')).toBeInTheDocument();
   });

@@ -1,42 +1,26 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button as AriaButton, Tooltip, TooltipTrigger } from 'react-aria-components';
 import { useCurrentUser } from '../api/queries';
-import {
-  reasonOf,
-  secondFactorGate,
-  usersApi,
-  UsersApiError,
-  withdrawInvitation,
-  type PortalUser,
-} from '../api/users-api';
+import { secondFactorGate, usersApi, withdrawInvitation, type PortalUser } from '../api/users-api';
 import { downloadFile } from '../components/download';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useToast } from '../components/Toasts';
 import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
 import { ConfirmDialog } from './ConfirmDialog';
+import { failureOf, type DialogFailure } from './DialogError';
+import { isGuest, RowActions, rowActionsOf } from './RowActions';
 import { SORT_OPTIONS, fullName, longDate, searchUsers, sortUsers, type SortKey } from './sorting';
 import { UserFormDialog } from './UserFormDialog';
 import { usersCsv, usersCsvName } from './users-csv';
 import { Loading } from '../components/Loading';
+import './overview.css';
 
 type Action =
   | { kind: 'new' }
   | { kind: 'edit' | 'block' | 'unblock' | 'delete' | 'reset' | 'withdraw'; user: PortalUser }
   | undefined;
-
-function RowAction({ label, onPress }: { label: string; onPress(): void }) {
-  return (
-    <TooltipTrigger delay={400}>
-      <AriaButton className="utrecht-button utrecht-button--secondary-action" onPress={onPress}>
-        {label}
-      </AriaButton>
-      <Tooltip className="dvp-tooltip">{label}</Tooltip>
-    </TooltipTrigger>
-  );
-}
 
 /** An e-mail address that may wrap before its '@' in a narrow column, and nowhere else. */
 function EmailAddress({ address }: { address: string }) {
@@ -51,11 +35,8 @@ function EmailAddress({ address }: { address: string }) {
   );
 }
 
-/** The server's Dutch reason for a refusal, or the portal's own text when it gives none. */
-const orReason = (fallback: string) => (error: unknown) => reasonOf(error) ?? fallback;
-
-/** A guest: a member whose account another organisation (its home) keeps; here only its roles change. */
-const isGuest = (user: PortalUser) => user.home === false && !user.invitation;
+/** Whom a confirmation is about: the name and address beside the question. */
+const personOf = (user: PortalUser) => ({ name: fullName(user), email: user.traits.email });
 
 /** The administrators' user overview at `/` (spec §2): sort, search, the six columns and the row actions. */
 export default function OverviewScreen() {
@@ -66,16 +47,20 @@ export default function OverviewScreen() {
   const [sort, setSort] = useState<SortKey>('type');
   const [search, setSearch] = useState('');
   const [action, setAction] = useState<Action>();
+  // Why the open confirmation's last attempt failed; shown in the dialog, which stays open.
+  const [failure, setFailure] = useState<DialogFailure>();
   // Focus returns to what opened a dialog, or to 'Nieuwe gebruiker toevoegen' when that row action is gone.
   const opener = useRef<HTMLElement | null>(null);
   const newUserButton = useRef<HTMLButtonElement>(null);
   const open = (next: Action) => {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setFailure(undefined);
     setAction(next);
   };
   const returnFocus = useRef(false);
   const close = () => {
     returnFocus.current = true;
+    setFailure(undefined);
     setAction(undefined);
   };
   // After the dialog is gone (its focus trap included), so nothing pulls the focus back into it.
@@ -107,20 +92,18 @@ export default function OverviewScreen() {
     toast({ title: message, variant: 'success' });
     await queryClient.invalidateQueries({ queryKey: ['users'] });
   };
-  /** `failure` as text for the spec's fixed messages; as `orReason` for the server's Dutch reason when it gives one. */
-  async function run(
-    work: () => Promise<unknown>,
-    success: string,
-    failure: string | ((error: unknown) => string),
-    notFound = failure,
-  ) {
+  /**
+   * Runs a confirmed action: on success the dialog closes with a toast; on failure it stays open with the reason in it
+   * (the server's, or `fallback`: the spec's text; `notFound` the spec's text for a 404).
+   */
+  async function run(work: () => Promise<unknown>, success: string, fallback: string, notFound?: string) {
     setBusy(true);
+    setFailure(undefined);
     try {
       await work();
       await done(success);
     } catch (error) {
-      const message = error instanceof UsersApiError && error.status === 404 ? notFound : failure;
-      toast({ title: typeof message === 'function' ? message(error) : message, variant: 'error' });
+      setFailure(failureOf(error, fallback, { notFound }));
     } finally {
       setBusy(false);
     }
@@ -241,31 +224,11 @@ export default function OverviewScreen() {
                     </td>
                     <td data-label="Aangemaakt">{longDate(user.created_at)}</td>
                     <td className="dvp-table__actions">
-                      <div className="dvp-row-actions">
-                        {user.invitation ? (
-                          // Not a member yet: the invitation is all there is to take back.
-                          <RowAction label="Uitnodiging intrekken" onPress={() => open({ kind: 'withdraw', user })} />
-                        ) : (
-                          <>
-                            {/* The account itself (second factor, blocking) is for its home organisation only. */}
-                            {!isGuest(user) && user.credentials.includes('totp') && (
-                              <RowAction label="Reset 2FA" onPress={() => open({ kind: 'reset', user })} />
-                            )}
-                            <RowAction label="Bewerken" onPress={() => open({ kind: 'edit', user })} />
-                            {/* Nobody blocks or deletes themselves; the server refuses it too. */}
-                            {user.id !== me.data.identity.id &&
-                              !isGuest(user) &&
-                              (user.state === 'inactive' ? (
-                                <RowAction label="Deblokkeer" onPress={() => open({ kind: 'unblock', user })} />
-                              ) : (
-                                <RowAction label="Blokkeer" onPress={() => open({ kind: 'block', user })} />
-                              ))}
-                            {user.id !== me.data.identity.id && (
-                              <RowAction label="Verwijderen" onPress={() => open({ kind: 'delete', user })} />
-                            )}
-                          </>
-                        )}
-                      </div>
+                      <RowActions
+                        user={user}
+                        actions={rowActionsOf(user, me.data.identity.id)}
+                        onAction={(kind) => open({ kind, user })}
+                      />
                     </td>
                   </tr>
                 ))}
@@ -307,7 +270,6 @@ export default function OverviewScreen() {
             user={action.kind === 'edit' ? action.user : undefined}
             onClose={close}
             onDone={(message) => void done(message)}
-            onError={(message) => toast({ title: message, variant: 'error' })}
           />
         )}
         {action?.kind === 'block' && (
@@ -316,6 +278,8 @@ export default function OverviewScreen() {
             confirmLabel="Blokkeren"
             danger
             busy={busy}
+            person={personOf(action.user)}
+            error={failure}
             onClose={close}
             onConfirm={() =>
               void run(
@@ -333,6 +297,8 @@ export default function OverviewScreen() {
             title="Gebruiker deblokkeren"
             confirmLabel="Deblokkeren"
             busy={busy}
+            person={personOf(action.user)}
+            error={failure}
             onClose={close}
             onConfirm={() =>
               void run(
@@ -351,12 +317,14 @@ export default function OverviewScreen() {
             confirmLabel="Verwijderen"
             danger
             busy={busy}
+            person={personOf(action.user)}
+            error={failure}
             onClose={close}
             onConfirm={() =>
               void run(
                 () => usersApi(`/users?id=${action.user.id}`, { method: 'DELETE' }),
                 'Gebruiker uit je organisatie verwijderd.',
-                orReason('Fout opgetreden bij verwijderen gebruiker.'),
+                'Fout opgetreden bij verwijderen gebruiker.',
               )
             }
           >
@@ -372,12 +340,14 @@ export default function OverviewScreen() {
             confirmLabel="Intrekken"
             danger
             busy={busy}
+            person={personOf(action.user)}
+            error={failure}
             onClose={close}
             onConfirm={() =>
               void run(
                 () => withdrawInvitation(action.user.invitation!.id),
                 'Uitnodiging ingetrokken.',
-                orReason('Intrekken van de uitnodiging is niet gelukt. Probeer het later nog eens.'),
+                'Intrekken van de uitnodiging is niet gelukt. Probeer het later nog eens.',
               )
             }
           >
@@ -394,6 +364,8 @@ export default function OverviewScreen() {
             confirmLabel="Verwijderen"
             danger
             busy={busy}
+            person={personOf(action.user)}
+            error={failure}
             onClose={close}
             onConfirm={() =>
               void run(
@@ -412,6 +384,8 @@ export default function OverviewScreen() {
             confirmLabel="Resetten"
             danger
             busy={busy}
+            person={personOf(action.user)}
+            error={failure}
             onClose={close}
             onConfirm={() =>
               void run(

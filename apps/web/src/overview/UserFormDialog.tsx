@@ -3,9 +3,10 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
-import { reasonOf, usersApi, UsersApiError, type CurrentUser, type PortalUser } from '../api/users-api';
+import { usersApi, UsersApiError, type CurrentUser, type PortalUser } from '../api/users-api';
 import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
 import { TextField } from '../components/TextField';
+import { DialogError, failureOf, useFocusOnFailure, type DialogFailure } from './DialogError';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -33,8 +34,10 @@ interface UserFormDialogProps {
   user?: PortalUser;
   onClose(): void;
   onDone(message: string): void;
-  onError(message: string): void;
 }
+
+/** Said under the names, which an account that exists already keeps: they are shown, but cannot be changed here. */
+const KEEPS_NAME = 'Een bestaand account houdt zijn eigen naam.';
 
 /** The answer to a new user with the address of someone who is not a member yet: an invitation, to be accepted. */
 const isInvitation = (answer: unknown): answer is { invitation: { id: string } } =>
@@ -43,14 +46,17 @@ const isInvitation = (answer: unknown): answer is { invitation: { id: string } }
 /**
  * New user and edit user (spec §2, §4, §5): the e-mail check on blur, data roles, the administrator option. A guest
  * (an account another organisation keeps, docs/organisations.md) keeps its names and address: only this
- * organisation's data roles and administrator flag change.
+ * organisation's data roles and administrator flag change. A failure to save is shown in the dialog, which stays
+ * open, and takes the focus.
  */
-export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormDialogProps) {
+export function UserFormDialog({ me, user, onClose, onDone }: UserFormDialogProps) {
   const mode = user ? 'edit' : 'create';
   const guest = user?.home === false;
   const org = me.activeOrg!;
   const [exists, setExistsState] = useState<boolean>();
   const [checkFailed, setCheckFailed] = useState(false);
+  const [failure, setFailure] = useState<DialogFailure>();
+  const errorRef = useFocusOnFailure(failure);
   // The resolver reads the latest answer of the existence check, not the one of the render that created the form.
   const existsRef = useRef<boolean>(undefined);
   const setExists = (value: boolean | undefined) => {
@@ -79,6 +85,8 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
     try {
       await usersApi(`/users?email=${encodeURIComponent(value.trim().toLowerCase())}`, { method: 'HEAD' });
       setExists(true);
+      // The names can no longer be changed, so what was said about them no longer applies.
+      form.clearErrors(['firstName', 'surname']);
     } catch (error) {
       const absent = error instanceof UsersApiError && error.status === 404;
       setExists(absent ? false : undefined);
@@ -96,6 +104,9 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
   ];
 
   async function save(values: Values) {
+    setFailure(undefined);
+    const onError = (error: unknown, fallback: string, support?: 'address') =>
+      setFailure(failureOf(error, fallback, { support }));
     try {
       if (mode === 'create') {
         const existing = existsRef.current === true;
@@ -107,7 +118,7 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
           answer = await usersApi('/users', { method: 'POST', body: { traits, permissions: permissionsOf(values) } });
         } catch (error) {
           if (!existing) throw error;
-          return onError(reasonOf(error) ?? 'Kon momenteel de gebruiker niet updaten. Probeer het later nog eens.');
+          return onError(error, 'Kon momenteel de gebruiker niet updaten. Probeer het later nog eens.');
         }
         // 202: the address belongs to someone who is not a member yet, who has to consent first.
         if (isInvitation(answer))
@@ -128,8 +139,8 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
             method: 'PUT',
             body: { schema_id: target.schema_id, state: target.state, traits },
           });
-        } catch {
-          return onError('Kon gebruiker niet bewerken');
+        } catch (error) {
+          return onError(error, 'Kon gebruiker niet bewerken');
         }
       }
       try {
@@ -147,20 +158,24 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
         }
         const wanted = permissionsOf(values).filter((p) => !(editingSelf && p.relation === 'admin'));
         if (wanted.length > 0) await usersApi(`/permissions/${target.id}`, { method: 'PUT', body: wanted });
-      } catch {
-        return onError('Kon gebruiker permissies niet bewerken');
+      } catch (error) {
+        return onError(error, 'Kon gebruiker permissies niet bewerken');
       }
       onDone('Gebruiker aangepast');
     } catch (error) {
+      // The spec's text names someone to contact already: the support address is added only when there is one.
       onError(
-        reasonOf(error) ??
-          'Fout bij het aanmaken van een nieuwe gebruiker. Als dit aanhoudt, neem dan contact op met een systeem beheerder.',
+        error,
+        'Fout bij het aanmaken van een nieuwe gebruiker. Als dit aanhoudt, neem dan contact op met een systeem beheerder.',
+        'address',
       );
     }
   }
 
   const errors = form.formState.errors;
   const emailField = form.register('email');
+  const submitting = form.formState.isSubmitting;
+  const submit = form.handleSubmit(save);
   return (
     <ModalOverlay className="dvp-modal-overlay" isOpen isDismissable onOpenChange={(open) => !open && onClose()}>
       <Modal className="dvp-modal">
@@ -171,8 +186,11 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
           <form
             className="dvp-form"
             noValidate
-            onSubmit={form.handleSubmit(save)}
-            aria-busy={form.formState.isSubmitting}
+            onSubmit={(event) => {
+              if (!submitting) return void submit(event);
+              event.preventDefault();
+            }}
+            aria-busy={submitting}
           >
             <ErrorSummary
               messages={messagesOf(errors, ['email', 'firstName', 'surname'])}
@@ -203,17 +221,20 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
                     void checkEmail(event.target.value);
                   }}
                 />
+                {/* Read-only, not disabled: a field that has the focus when the check answers keeps it. */}
                 <TextField
                   label="Voornaam"
                   autoComplete="off"
-                  disabled={exists === true}
+                  readOnly={exists === true}
+                  description={exists === true ? KEEPS_NAME : undefined}
                   error={errors.firstName?.message}
                   {...form.register('firstName')}
                 />
                 <TextField
                   label="Achternaam"
                   autoComplete="off"
-                  disabled={exists === true}
+                  readOnly={exists === true}
+                  description={exists === true ? KEEPS_NAME : undefined}
                   error={errors.surname?.message}
                   {...form.register('surname')}
                 />
@@ -254,14 +275,16 @@ export function UserFormDialog({ me, user, onClose, onDone, onError }: UserFormD
                 Administrator
               </label>
             </div>
+            {failure && <DialogError ref={errorRef} failure={failure} />}
             <div className="dvp-modal__actions">
               <button type="button" className="utrecht-button utrecht-button--secondary-action" onClick={onClose}>
                 Annuleren
               </button>
+              {/* Only marked disabled while saving: a disabled button would drop the focus to the page. */}
               <button
                 type="submit"
-                className="utrecht-button utrecht-button--primary-action"
-                disabled={form.formState.isSubmitting}
+                className={`utrecht-button utrecht-button--primary-action${submitting ? ' utrecht-button--disabled' : ''}`}
+                aria-disabled={submitting || undefined}
               >
                 {mode === 'create' ? 'Toevoegen' : 'Opslaan'}
               </button>

@@ -40,10 +40,23 @@ function network(
 /** Lets pending answers and the effects after them run, so that a navigation that should not happen would have. */
 const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 50)));
 
+/** Text of the page in English words that is not marked as English: what a Dutch screen reader would garble. */
+function englishOutsideLangEn(root: Element): string[] {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const found: string[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent ?? '';
+    if (/\b(the|rejected|request|error|please|internal|occurred)\b/i.test(text)) {
+      if (!node.parentElement?.closest('[lang^="en"]')) found.push(text);
+    }
+  }
+  return found;
+}
+
 afterEach(() => vi.unstubAllGlobals());
 
 describe('ErrorScreen', () => {
-  it('fetches the error report named by ?id=, shows the spec text with the support address and the provider message, and links to /', async () => {
+  it('fetches the error report named by ?id=, shows the spec text with the support address, says in Dutch what went wrong, and links to /', async () => {
     const calls = network((id) => ({ status: 200, body: report(id) }));
     const { container } = renderAt('/error?id=9f1c-err', routes);
     expect(screen.getByRole('heading', { level: 1, name: 'Er is een fout opgetreden' })).toBeInTheDocument();
@@ -55,11 +68,19 @@ describe('ErrorScreen', () => {
     expect(alert.querySelector('p')).toHaveTextContent(
       /^Er is een fout opgetreden\. Blijft dit aanhouden, mail dan naar hulp@voorbeeldstad\.nl\.$/,
     );
+    // What went wrong in Dutch; the provider's English message only as a detail for the helpdesk, marked as English
+    // (WCAG 3.1.2).
     expect(
       await within(alert).findByText(
-        'Melding: the request was rejected to protect you from Cross-Site-Request-Forgery',
+        'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend.',
       ),
     ).toBeInTheDocument();
+    const english = within(alert).getByText('the request was rejected to protect you from Cross-Site-Request-Forgery');
+    expect(english).toHaveAttribute('lang', 'en');
+    expect(english.parentElement).toHaveTextContent(
+      /^Technische melding voor de helpdesk \(in het Engels\): the request was rejected/,
+    );
+    expect(englishOutsideLangEn(container)).toEqual([]);
     expect(screen.getByRole('link', { name: 'Naar login' })).toHaveAttribute('href', '/');
     expect(document.title).toBe('Er is een fout opgetreden – Datavoorzieningen Portaal');
     const fetched = calls.filter((call) => call.url.pathname === '/self-service/errors');
@@ -78,8 +99,33 @@ describe('ErrorScreen', () => {
         'Er is een fout opgetreden. Blijft dit aanhouden, neem dan contact op met de helpdesk van je organisatie.',
       ),
     );
-    await within(alert).findByText(/^Melding:/);
+    await within(alert).findByText(/^Technische melding/);
     expect(within(alert).queryByRole('link')).toBeNull();
+    expect(await axeViolations(container)).toEqual([]);
+  });
+
+  it('explains a server error in Dutch, with the English message marked as English', async () => {
+    network((id) => ({
+      status: 200,
+      body: {
+        id,
+        error: {
+          code: 500,
+          status: 'Internal Server Error',
+          reason: 'This is a stub error.',
+          message: 'An internal server error occurred, please contact the system administrator',
+        },
+      },
+    }));
+    const { container } = renderAt('/error?id=stub:500', routes);
+    const alert = screen.getByRole('alert');
+    expect(
+      await within(alert).findByText('Er ging iets mis in het portaal. Dat ligt niet aan jou.'),
+    ).toBeInTheDocument();
+    expect(
+      within(alert).getByText('An internal server error occurred, please contact the system administrator'),
+    ).toHaveAttribute('lang', 'en');
+    expect(englishOutsideLangEn(container)).toEqual([]);
     expect(await axeViolations(container)).toEqual([]);
   });
 
@@ -88,7 +134,7 @@ describe('ErrorScreen', () => {
     const { container } = renderAt('/error', routes);
     await screen.findByRole('link', { name: 'hulp@voorbeeldstad.nl' });
     expect(calls.some((call) => call.url.pathname === '/self-service/errors')).toBe(false);
-    expect(screen.queryByText(/^Melding:/)).toBeNull();
+    expect(screen.queryByText(/^Technische melding/)).toBeNull();
     expect(screen.getByRole('link', { name: 'Naar login' })).toHaveAttribute('href', '/');
     expect(await axeViolations(container)).toEqual([]);
   });
@@ -129,7 +175,7 @@ describe('ErrorScreen', () => {
     await screen.findByRole('link', { name: 'hulp@voorbeeldstad.nl' });
     await settle();
     expect(screen.getByRole('heading', { name: 'Er is een fout opgetreden' })).toBeInTheDocument();
-    expect(screen.queryByText(/^Melding:/)).toBeNull();
+    expect(screen.queryByText(/^Technische melding/)).toBeNull();
     expect(screen.queryByText('Start-pagina')).toBeNull();
     expect(await axeViolations(container)).toEqual([]);
   });

@@ -5,20 +5,48 @@ import { usePortalConfig } from '../api/queries';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 
-/** The error page (spec §2, §4): reads `?id=`, shows the error, a support address and the way back. */
+interface ReportedError {
+  id?: string;
+  code?: number;
+  reason?: string;
+  message?: string;
+}
+
+/** What went wrong, in Dutch, by the error's id (docs/kratos-compatibility.md), else by its status. */
+const EXPLANATIONS: Record<string, string> = {
+  security_csrf_violation:
+    'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend.',
+  security_identity_mismatch: 'Je bent intussen met een ander account ingelogd.',
+  self_service_flow_expired: 'Het formulier was verlopen.',
+  self_service_flow_return_to_forbidden: 'Het adres waar je hierna heen zou gaan, hoort niet bij het portaal.',
+  session_inactive: 'Je bent niet ingelogd.',
+};
+
+function explanationOf(error: ReportedError): string {
+  const known = error.id ? EXPLANATIONS[error.id] : undefined;
+  if (known) return known;
+  if ((error.code ?? 500) >= 500) return 'Er ging iets mis in het portaal. Dat ligt niet aan jou.';
+  return 'Het portaal kon je verzoek niet afhandelen.';
+}
+
+/**
+ * The error page (spec §2, §4): reads `?id=`, shows the error, a support address and the way back. What went wrong
+ * is said in Dutch; the provider's own message, which is English, follows only as a detail for the helpdesk, marked
+ * as English so that screen readers pronounce it as such (WCAG 3.1.2).
+ */
 export default function ErrorScreen() {
   usePageTitle('Er is een fout opgetreden');
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const config = usePortalConfig();
-  const [reason, setReason] = useState<string>();
+  const [reported, setReported] = useState<ReportedError>();
   const id = params.get('id');
 
   useEffect(() => {
     if (!id) return;
     frontend
       .getFlowError({ id })
-      .then((flowError) => setReason((flowError.error as { reason?: string; message?: string } | undefined)?.message))
+      .then((flowError) => setReported((flowError.error as ReportedError | undefined) ?? {}))
       .catch(async (error: unknown) => {
         const { status } = await idpErrorOf(error);
         // An unknown, forbidden or expired error report: back to the start (spec §4).
@@ -27,6 +55,7 @@ export default function ErrorScreen() {
   }, [id, navigate]);
 
   const support = config.data?.supportEmail;
+  const technical = reported?.message ?? reported?.reason;
   return (
     <main className="dvp-main" id="inhoud">
       <h1 className="utrecht-heading-1">Er is een fout opgetreden</h1>
@@ -46,7 +75,12 @@ export default function ErrorScreen() {
           )}
           .
         </p>
-        {reason && <p className="utrecht-paragraph">Melding: {reason}</p>}
+        {reported && <p className="utrecht-paragraph">{explanationOf(reported)}</p>}
+        {technical && (
+          <p className="utrecht-paragraph dvp-technical">
+            Technische melding voor de helpdesk (in het Engels): <span lang="en">{technical}</span>
+          </p>
+        )}
       </ErrorAlert>
       <p className="utrecht-paragraph">
         <Link className="utrecht-link" to="/">

@@ -396,4 +396,100 @@ describe('LoginScreen', () => {
     expect(await screen.findByText('Je kan momenteel niet inloggen')).toBeInTheDocument();
     expect(screen.getByLabelText('Wachtwoord')).toBeInTheDocument();
   });
+
+  describe('focus and titles after each step (WCAG 2.4.2, 2.4.3, 3.3.1)', () => {
+    /** A provider that asks for the second factor after the password, and refuses the code `000000`. */
+    function twoSteps() {
+      return fakeNetwork((url, init) => {
+        if (url.pathname === '/self-service/login/browser')
+          return { status: 200, body: loginFlow(url.searchParams.get('aal') === 'aal2' ? 'aal2' : 'aal1') };
+        if (url.pathname === '/self-service/login' && init?.method === 'POST') {
+          const body = JSON.parse(String(init.body)) as { method: string; password?: string; totp_code?: string };
+          if (body.method === 'password' && body.password !== 'goed-wachtwoord')
+            return {
+              status: 400,
+              body: loginFlow('aal1', [{ id: 4000006, text: 'The provided credentials are invalid', type: 'error' }]),
+            };
+          if (body.method === 'password')
+            return {
+              status: 422,
+              body: {
+                error: { id: 'browser_location_change_required', code: 422 },
+                redirect_browser_to: `${window.location.origin}/self-service/login/browser?aal=aal2`,
+              },
+            };
+          return {
+            status: 400,
+            body: loginFlow('aal2', [
+              { id: 4000008, text: 'The provided authentication code is invalid, please try again.', type: 'error' },
+            ]),
+          };
+        }
+        return { status: 401, body: {} };
+      });
+    }
+
+    it('focuses the refusal of a wrong password, then the code field of the second step, then the wrong code', async () => {
+      twoSteps();
+      const { container } = renderAt('/login', routes);
+      await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'fout');
+      await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+      const refusal = await screen.findByRole('alert');
+      expect(refusal).toHaveTextContent('Het e-mailadres of wachtwoord klopt niet.');
+      await waitFor(() => expect(refusal).toHaveFocus());
+      expect(document.title).toBe('Inloggen – Datavoorzieningen Portaal');
+
+      await userEvent.clear(screen.getByLabelText('Wachtwoord'));
+      await userEvent.type(screen.getByLabelText('Wachtwoord'), 'goed-wachtwoord');
+      await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+      const code = await screen.findByLabelText('Verificatiecode');
+      await waitFor(() => expect(code).toHaveFocus());
+      expect(document.title).toBe('Inloggen – tweede stap – Datavoorzieningen Portaal');
+
+      await userEvent.type(code, '000000');
+      await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+      const summary = await screen.findByRole('alert', { name: 'Controleer de volgende velden:' });
+      await waitFor(() => expect(summary).toHaveFocus());
+      const wrong =
+        'De verificatiecode klopt niet of is al gebruikt. Vul de code in die je authenticator-app nu laat zien.';
+      expect(summary).toHaveTextContent(wrong);
+      const field = screen.getByLabelText('Verificatiecode');
+      expect(field).toHaveAttribute('aria-invalid', 'true');
+      expect(field).toHaveAccessibleDescription(wrong);
+      expect(await axeViolations(container)).toEqual([]);
+    });
+
+    it('says the person signed out and puts the focus in the e-mail field, once', async () => {
+      fakeNetwork((url) =>
+        url.pathname === '/self-service/login/browser'
+          ? { status: 200, body: loginFlow('aal1') }
+          : { status: 401, body: {} },
+      );
+      window.sessionStorage.setItem('dvp-uitgelogd', '1');
+      const { unmount, container } = renderAt('/login', routes);
+      expect(await screen.findByText('Je bent uitgelogd.')).toBeInTheDocument();
+      await waitFor(() => expect(screen.getByLabelText('E-mailadres')).toHaveFocus());
+      expect(await axeViolations(container)).toEqual([]);
+      unmount();
+      renderAt('/login', routes);
+      await screen.findByLabelText('E-mailadres');
+      expect(screen.queryByText('Je bent uitgelogd.')).toBeNull();
+      expect(screen.getByLabelText('E-mailadres')).not.toHaveFocus();
+    });
+
+    it('focuses the connection problem when the portal cannot be reached after a submit', async () => {
+      fakeNetwork((url) =>
+        url.pathname === '/self-service/login/browser'
+          ? { status: 200, body: loginFlow('aal1') }
+          : { status: 401, body: {} },
+      );
+      unreachable((url) => url.pathname === '/self-service/login');
+      renderAt('/login', routes);
+      await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'goed-wachtwoord');
+      await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent(CONNECTION_PROBLEM);
+      await waitFor(() => expect(alert).toHaveFocus());
+    });
+  });
 });

@@ -13,7 +13,7 @@ import { usePageTitle } from '../layout/use-page-title';
 import { useToast } from '../components/Toasts';
 import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
 import { takeKeptReturnTo } from '../layout/return-to';
-import { forgetIdleSignOut, idleSignOut } from '../sessions/idle-sign-out';
+import { forgetIdleSignOut, idleSignOut, justSignedOut } from '../sessions/idle-sign-out';
 import { Loading } from '../components/Loading';
 
 const REDIRECT_DELAY_MS = 1_000;
@@ -48,7 +48,6 @@ const withFlow = (id: string) => (current: URLSearchParams) => {
 const isElsewhere = (to: string) => /^https?:\/\//.test(to);
 
 export default function LoginScreen() {
-  usePageTitle('Inloggen');
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
@@ -67,7 +66,11 @@ export default function LoginScreen() {
   const justCreated = useRef<string>(undefined);
   const sameScreen = useSameScreenNavigation();
   const [idleMinutes] = useState(idleSignOut);
+  const [signedOut] = useState(justSignedOut);
   useEffect(forgetIdleSignOut, []);
+  // The field that gets the focus once it is on screen: the e-mail address right after signing out, the code when
+  // the second step follows the password (the button that was pressed is gone then; WCAG 2.4.3).
+  const [focusField, setFocusField] = useState<string | undefined>(signedOut ? 'identifier' : undefined);
 
   const actions = {
     navigate: (to: string, notice?: string) => navigate(to, withNotice(notice)),
@@ -130,6 +133,7 @@ export default function LoginScreen() {
       if (status === 422 && typeof body.redirect_browser_to === 'string') {
         // The second factor follows: an aal2 flow for the same return_to, on the administrator path if this was one.
         await queryClient.invalidateQueries();
+        setFocusField('totp_code');
         const next = portalPathOf(body.redirect_browser_to);
         return navigate(adminPath ? next.replace(/^\/login(?=[?#]|$)/, '/admin-login') : next, { replace: true });
       }
@@ -143,6 +147,16 @@ export default function LoginScreen() {
   // One `ui` per flow: the form starts over on a new one, so a fresh object on every render would wipe what was typed.
   const ui = useMemo(() => flow && relabel(flow.ui as unknown as FlowUi), [flow]);
   const secondFactor = flow?.requested_aal === 'aal2';
+  usePageTitle('Inloggen', secondFactor && 'tweede stap');
+
+  useEffect(() => {
+    if (!ui || !focusField) return;
+    const field = document.querySelector<HTMLElement>(`#inhoud input[name="${focusField}"]`);
+    if (!field) return;
+    field.focus();
+    setFocusField(undefined);
+  }, [ui, focusField]);
+
   return (
     <main className="dvp-main dvp-main--centred" id="inhoud">
       <h1 className="utrecht-heading-1">Welkom</h1>
@@ -164,13 +178,18 @@ export default function LoginScreen() {
           </p>
         </>
       )}
-      {problem && <ErrorAlert text={problem} support />}
+      {problem && <ErrorAlert text={problem} support focus />}
       {done && (
         <div className="utrecht-alert utrecht-alert--ok" role="status">
           <p className="utrecht-paragraph">Je bent ingelogd. Even geduld…</p>
         </div>
       )}
       {!done && <RestartNotice />}
+      {signedOut && !idleMinutes && !done && (
+        <div className="utrecht-alert utrecht-alert--ok" role="status">
+          <p className="utrecht-paragraph">Je bent uitgelogd.</p>
+        </div>
+      )}
       {idleMinutes && !done && (
         <div className="utrecht-alert utrecht-alert--warning" role="status">
           <p className="utrecht-paragraph">

@@ -61,6 +61,7 @@ afterEach(() => {
   vi.restoreAllMocks();
   window.history.replaceState(null, '', '/');
   window.localStorage.clear();
+  window.sessionStorage.clear();
 });
 
 describe('LogoutScreen', () => {
@@ -88,6 +89,8 @@ describe('LogoutScreen', () => {
     expect(client.getQueryCache().getAll()).toEqual([]);
     expect(window.localStorage.getItem('dvp-return-to')).toBeNull();
     expect(window.localStorage.length).toBe(0);
+    // The sign-in screen after the reload says so and puts the focus in its form (WCAG 2.4.3).
+    expect(window.sessionStorage.getItem('dvp-uitgelogd')).toBe('1');
   });
 
   it('ignores a 401 (no session any more) without logging, and still clears everything and goes to /login (spec §8)', async () => {

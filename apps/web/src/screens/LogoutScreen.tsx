@@ -2,8 +2,12 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { frontend, idpErrorOf } from '../api/ory';
 import { usePageTitle } from '../layout/use-page-title';
+import { rememberSignOut } from '../sessions/idle-sign-out';
 
-/** Logout (spec §2): logout flow, its token, then /login with a reload; the cache and local storage are cleared. */
+/**
+ * Logout (spec §2): logout flow, its token, then /login with a reload; the cache and local storage are cleared. The
+ * sign-in screen is told (in session storage, which the reload keeps) to say so and to put the focus in its form.
+ */
 export default function LogoutScreen() {
   usePageTitle('Uitloggen');
   const queryClient = useQueryClient();
@@ -18,6 +22,7 @@ export default function LogoutScreen() {
       }
       queryClient.clear();
       window.localStorage.clear();
+      rememberSignOut();
       window.location.replace('/login');
     })();
   }, [queryClient]);

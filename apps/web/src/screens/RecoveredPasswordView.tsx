@@ -39,12 +39,14 @@ const SAVE_FAILED = 'Er is iets misgegaan bij het updaten van je nieuwe wachtwoo
  * the authenticator app (step 3) or, for an account that has one, to its sign-in.
  */
 export function RecoveredPasswordView({ flowId }: { flowId: string }) {
-  usePageTitle('Wachtwoord instellen');
+  usePageTitle('Wachtwoord instellen', 'stap 2 van 4');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [flow, setFlow] = useState<SettingsFlow>();
   const [failure, setFailure] = useState<string>();
   const [problem, setProblem] = useState<string>();
+  // Each refusal of the password by the provider: the field then takes the focus, with the reason as its description.
+  const [refusals, setRefusals] = useState(0);
   // The error summary takes the focus, not the first field (GOV.UK pattern).
   const form = useForm<z.input<typeof schema>, unknown, Values>({
     resolver: zodResolver(schema),
@@ -77,6 +79,12 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
       });
   }, [flowId]);
 
+  // The refused field rather than the page, whose button was disabled while saving (WCAG 2.4.3).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new refusal moves the focus
+  useEffect(() => {
+    if (refusals > 0) form.setFocus('password');
+  }, [refusals]);
+
   async function save(values: Values) {
     if (!flow) return;
     setFailure(undefined);
@@ -104,7 +112,8 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
         setFlow(updated);
         const message = (updated.ui as unknown as FlowUi).nodes.find((n) => n.attributes.name === 'password')
           ?.messages[0];
-        setFailure(message ? translate(message) : SAVE_FAILED);
+        setFailure(message ? translate(message, 'password') : SAVE_FAILED);
+        setRefusals((count) => count + 1);
         return;
       }
       if (!(await actedOnFlowError(error, 'settings', actions))) setProblem(SAVE_FAILED);
@@ -117,7 +126,7 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
       <ProgressSteps steps={RECOVERY_STEPS} current={1} />
       <h1 className="utrecht-heading-1">Wachtwoord instellen</h1>
       {flow && <FlowMessages messages={(flow.ui as unknown as FlowUi).messages} />}
-      {problem && <ErrorAlert text={problem} support />}
+      {problem && <ErrorAlert text={problem} support focus />}
       <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
         <ErrorSummary
           messages={messagesOf(form.formState.errors, ['password', 'confirmPassword'])}

@@ -46,17 +46,21 @@ describe('RecoveryScreen', () => {
     expect(screen.getByRole('button', { name: 'Versturen' })).toBeEnabled();
     expect(screen.getByRole('link', { name: 'Ga naar de login pagina' })).toHaveAttribute('href', '/login');
     expect(stepsOf()).toEqual(['1Account verifiëren [nu]', '2Wachtwoord instellen', '32FA configureren', '4Klaar!']);
-    expect(document.title).toBe('Herstel je wachtwoord – Datavoorzieningen Portaal');
+    expect(document.title).toBe('Herstel je wachtwoord – stap 1 van 4 – Datavoorzieningen Portaal');
     expect(calls).toEqual([]);
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('refuses an empty or malformed address under the field with the spec text, and sends nothing', async () => {
+  it('asks for an empty address by name, refuses a malformed one with the spec text, and sends nothing', async () => {
     const calls = fakeNetwork(() => undefined);
     const { container } = renderAt('/recovery', routes);
     const email = screen.getByLabelText('E-mailadres');
     await userEvent.click(screen.getByRole('button', { name: 'Versturen' }));
-    expect(await screen.findByText('E-mail is niet valide.')).toBeInTheDocument();
+    // Plain Dutch that names the field and what to do, not a message about validity (B1).
+    const empty = await screen.findByText('Vul je e-mailadres in.');
+    expect(email.getAttribute('aria-describedby')?.split(' ')).toContain(empty.id);
+    expect(email).toHaveFocus();
+    expect(screen.queryByText('E-mail is niet valide.')).toBeNull();
     await userEvent.type(email, 'anna@');
     await userEvent.click(screen.getByRole('button', { name: 'Versturen' }));
     const message = await screen.findByText('E-mail is niet valide.');
@@ -89,6 +93,9 @@ describe('RecoveryScreen', () => {
     expect(calls[0]!.init?.method).toBe('GET');
     expect(calls[0]!.url.pathname).toBe('/api/users/password-recovery');
     expect([...calls[0]!.url.searchParams]).toEqual([['email', 'anna.de.vries@voorbeeldstad.nl']]);
+    // The answer replaces the form and its button: it has the focus, and the title says what to do now.
+    await waitFor(() => expect(sent).toHaveFocus());
+    expect(document.title).toBe('Herstel je wachtwoord – kijk in je e-mail – Datavoorzieningen Portaal');
     expect(await axeViolations(container)).toEqual([]);
   });
 
@@ -120,6 +127,7 @@ describe('RecoveryScreen', () => {
     expect(screen.getByLabelText('E-mailadres')).toHaveValue('anna@voorbeeldstad.nl');
     expect(screen.getByRole('button', { name: 'Versturen' })).toBeEnabled();
     expect(screen.queryByText(/wordt er een e-mail verzonden/)).toBeNull();
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveFocus());
     expect(await axeViolations(container)).toEqual([]);
   });
 
@@ -304,7 +312,7 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     expect(screen.getByRole('button', { name: 'Toon nieuw wachtwoord' })).toHaveAttribute('aria-pressed', 'false');
     expect(screen.getByRole('button', { name: 'Wachtwoord opslaan' })).toBeEnabled();
     expect(screen.queryByLabelText('Naam')).toBeNull();
-    expect(document.title).toBe('Wachtwoord instellen – Datavoorzieningen Portaal');
+    expect(document.title).toBe('Wachtwoord instellen – stap 2 van 4 – Datavoorzieningen Portaal');
     const fetched = calls.filter((call) => call.url.pathname === '/self-service/settings/flows');
     expect(fetched.map((call) => call.url.searchParams.get('id'))).toEqual(['s1']);
     expect(calls.some((call) => call.url.pathname === '/self-service/settings/browser')).toBe(false);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -15,13 +15,21 @@ import { FlowMessages } from '../flows/FlowMessages';
 import type { FlowUi } from '../flows/ui-types';
 import type { UiText } from '../i18n/kratos-messages';
 
-const schema = z.object({ email: z.string().trim().toLowerCase().email('E-mail is niet valide.') });
+// Spec §5: 'E-mail is niet valide.' for an address that is not one; an empty field is asked for by name instead.
+const schema = z.object({
+  email: z.string().trim().toLowerCase().min(1, 'Vul je e-mailadres in.').email('E-mail is niet valide.'),
+});
 type Values = z.output<typeof schema>;
 
 /** /recovery: the portal's own form; the mail's link then leads through password, 2FA and 'Klaar!'. */
 export default function RecoveryScreen() {
-  usePageTitle('Herstel je wachtwoord');
   const [state, setState] = useState<'form' | 'sent' | 'failed'>('form');
+  usePageTitle('Herstel je wachtwoord', state === 'sent' ? 'kijk in je e-mail' : 'stap 1 van 4');
+  // The answer replaces the form and its button: the focus goes to the answer, read out at once (WCAG 2.4.3).
+  const answer = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (state === 'sent') answer.current?.focus();
+  }, [state]);
   const form = useForm<z.input<typeof schema>, unknown, Values>({
     resolver: zodResolver(schema),
     defaultValues: { email: '' },
@@ -52,7 +60,7 @@ export default function RecoveryScreen() {
       <h1 className="utrecht-heading-1">Herstel je wachtwoord</h1>
       <RestartNotice />
       {state === 'sent' ? (
-        <div role="status">
+        <div role="status" ref={answer} tabIndex={-1}>
           <p className="utrecht-paragraph">
             Als het opgegeven e-mailadres een geldig account is, wordt er een e-mail verzonden met instructies om het
             wachtwoord opnieuw in te stellen.
@@ -71,8 +79,11 @@ export default function RecoveryScreen() {
           {state === 'form' && <FlowMessages messages={linkMessages} />}
           {state === 'failed' && (
             <ErrorAlert
+              // Each failed attempt anew, so that it takes the focus again.
+              key={form.formState.submitCount}
               text="Er is iets misgegaan bij het herstellen van je wachtwoord. Probeer het later nog eens."
               support
+              focus
             />
           )}
           <TextField

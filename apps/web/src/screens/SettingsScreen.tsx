@@ -35,13 +35,13 @@ type Outcome =
 
 /** The provider's own messages about the whole form (such as 4000007, an address in use), in Dutch. */
 const flowErrors = (ui: unknown) =>
-  ((ui as FlowUi | undefined)?.messages ?? []).filter((m) => m.type === 'error').map(translate);
+  ((ui as FlowUi | undefined)?.messages ?? []).filter((m) => m.type === 'error').map((m) => translate(m));
 
 /** The provider's messages on a node, in Dutch, for showing under our own field. */
 const nodeErrors = (flow: SettingsFlow | undefined, name: string) =>
   ((flow?.ui as unknown as FlowUi | undefined)?.nodes ?? [])
     .filter((n) => n.attributes.name === name)
-    .flatMap((n) => n.messages.filter((m) => m.type === 'error').map(translate))[0];
+    .flatMap((n) => n.messages.filter((m) => m.type === 'error').map((m) => translate(m, name)))[0];
 
 /**
  * /settings: name, e-mail and password (spec §2, validated as spec §5 says), the way to the 2FA app screen, the

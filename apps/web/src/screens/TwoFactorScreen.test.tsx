@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -216,6 +216,10 @@ const routes = (
   </>
 );
 
+/** 4000008 in Dutch: what is wrong with which field, and what to do. */
+const WRONG_CODE =
+  'De verificatiecode klopt niet of is al gebruikt. Vul de code in die je authenticator-app nu laat zien.';
+
 const codeSection = () => screen.getByRole('region', { name: 'Stap 2: bewaar je back-upcodes' });
 
 afterEach(() => {
@@ -245,7 +249,8 @@ describe('TwoFactorScreen', () => {
     expect(qr).toHaveAttribute('src', QR);
     expect(qr).toHaveAttribute('width', '256');
     expect(within(step).getByText('Sleutel om handmatig in je authenticator-app in te voeren')).toBeInTheDocument();
-    expect(within(step).getByText(SECRET).tagName).toBe('CODE');
+    // In groups of four, for eyes and screen readers alike (the key itself is SECRET).
+    expect(within(step).getByText('JBSW Y3DP EHPK 3PXP').tagName).toBe('CODE');
     const code = within(step).getByLabelText('Code controleren');
     expect(code).toHaveAttribute('autocomplete', 'one-time-code');
     expect(code).toHaveAttribute('inputmode', 'numeric');
@@ -364,12 +369,12 @@ describe('TwoFactorScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
     const summary = await screen.findByRole('alert');
     expect(summary).toHaveTextContent('Controleer de volgende velden:');
-    expect(summary).toHaveTextContent('De verificatiecode is ongeldig of al gebruikt. Probeer het opnieuw.');
+    expect(summary).toHaveTextContent(WRONG_CODE);
     await waitFor(() => expect(summary).toHaveFocus());
     const code = screen.getByLabelText('Code controleren');
     expect(code).toHaveAttribute('aria-invalid', 'true');
     const describedBy = document.getElementById(code.getAttribute('aria-describedby') ?? '');
-    expect(describedBy).toHaveTextContent('De verificatiecode is ongeldig of al gebruikt. Probeer het opnieuw.');
+    expect(describedBy).toHaveTextContent(WRONG_CODE);
     expect(screen.queryByRole('region', { name: 'Je authenticator-app is gekoppeld' })).toBeNull();
     expect(await axeViolations(container)).toEqual([]);
   });
@@ -690,5 +695,105 @@ describe('TwoFactorScreen', () => {
     expect(screen.getByRole('button', { name: 'Opslaan' })).toBeEnabled();
     await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
     expect(await axeViolations(container)).toEqual([]);
+  });
+
+  describe('focus, titles and the key (WCAG 2.4.2, 2.4.3, 1.3.2)', () => {
+    const titleOf = (stage: string) => `Authenticator-app instellen – ${stage} – Datavoorzieningen Portaal`;
+
+    it('names the stage in the page title and moves the focus to the heading of the linked app after linking', async () => {
+      network();
+      const { container } = renderAt('/settings/2fa-app', routes);
+      await userEvent.type(await screen.findByLabelText('Code controleren'), '492039');
+      expect(document.title).toBe(titleOf('app koppelen'));
+      await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
+      const heading = await screen.findByRole('heading', { name: 'Je authenticator-app is gekoppeld' });
+      await waitFor(() => expect(heading).toHaveFocus());
+      expect(document.title).toBe(titleOf('app gekoppeld'));
+      expect(await axeViolations(container)).toEqual([]);
+    });
+
+    it('announces new backup codes by focusing their heading, shows them before copy, download and print, and focuses the step after confirming', async () => {
+      network({
+        create: { status: 200, body: linked() },
+        update: (body) =>
+          body.lookup_secret_regenerate
+            ? {
+                status: 200,
+                body: linked('f1', [
+                  codesNode(),
+                  lookupButton('lookup_secret_confirm', { id: 1050011, text: 'Confirm backup recovery codes' }),
+                ]),
+              }
+            : {
+                status: 200,
+                body: {
+                  ...linked('f1', [lookupButton('lookup_secret_reveal', { id: 1050007, text: 'Reveal' })]),
+                  state: 'success',
+                },
+              },
+      });
+      const { container } = renderAt('/settings/2fa-app', routes);
+      await userEvent.click(await screen.findByRole('button', { name: 'Nieuwe back-upcodes maken' }));
+      const heading = await screen.findByRole('heading', { level: 3, name: 'Je back-upcodes' });
+      await waitFor(() => expect(heading).toHaveFocus());
+      expect(document.title).toBe(titleOf('back-upcodes bewaren'));
+      // Reading order: the heading, the codes, then what to do with them, then confirming.
+      const grid = screen.getByRole('list', { name: 'Back-upcodes' });
+      const copy = screen.getByRole('button', { name: 'Kopiëren' });
+      const confirm = screen.getByRole('button', { name: 'Back-upcodes bevestigen' });
+      expect(heading.compareDocumentPosition(grid)).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
+      expect(grid.compareDocumentPosition(copy)).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
+      expect(copy.compareDocumentPosition(confirm)).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
+      expect(within(codeSection()).getAllByRole('list', { name: 'Back-upcodes' })).toHaveLength(1);
+      expect(await axeViolations(container)).toEqual([]);
+      await userEvent.click(confirm);
+      const step = await screen.findByRole('heading', { level: 2, name: 'Stap 2: bewaar je back-upcodes' });
+      await waitFor(() => expect(step).toHaveFocus());
+      expect(screen.queryByRole('list', { name: 'Back-upcodes' })).toBeNull();
+      expect(document.title).toBe(titleOf('app gekoppeld'));
+    });
+
+    it('moves the focus to the first step after unlinking the app', async () => {
+      network({
+        create: { status: 200, body: linked() },
+        update: () => ({ status: 200, body: { ...unlinked(), state: 'success' } }),
+      });
+      renderAt('/settings/2fa-app', routes);
+      await userEvent.click(await screen.findByRole('button', { name: 'Authenticator-app ontkoppelen' }));
+      const heading = await screen.findByRole('heading', { name: 'Stap 1: koppel je authenticator-app' });
+      await waitFor(() => expect(heading).toHaveFocus());
+    });
+
+    it('names the recovery step in the page title after the mailed link', async () => {
+      network();
+      renderAt('/settings/2fa-app?herstel=1', routes);
+      await userEvent.type(await screen.findByLabelText('Code controleren'), '492039');
+      expect(document.title).toBe(titleOf('app koppelen (stap 3 van 4)'));
+      await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
+      await screen.findByRole('heading', { name: 'Je authenticator-app is gekoppeld' });
+      expect(document.title).toBe(titleOf('app gekoppeld (stap 4 van 4)'));
+    });
+
+    it('shows a 32-character key in groups of four, and copies it without the spaces', async () => {
+      const user = userEvent.setup();
+      const long = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+      const withKey = unlinked();
+      for (const node of withKey.ui.nodes as { attributes: { id?: string; text?: unknown } }[])
+        if (node.attributes.id === 'totp_secret_key')
+          node.attributes.text = { id: 1050006, text: long, type: 'info', context: { secret: long } };
+      network({ create: { status: 200, body: withKey } });
+      const { container } = renderAt('/settings/2fa-app', routes);
+      const key = await screen.findByText('ABCD EFGH IJKL MNOP QRST UVWX YZ23 4567');
+      expect(key.tagName).toBe('CODE');
+      await user.click(screen.getByRole('button', { name: 'Sleutel kopiëren' }));
+      expect(await navigator.clipboard.readText()).toBe(long);
+      expect(screen.getByText('De sleutel staat op je klembord.')).toHaveAttribute('role', 'status');
+      // Selected by hand and copied: the key as the app wants it, not the spaces of the groups.
+      window.getSelection()!.selectAllChildren(key);
+      const clipboardData = { setData: vi.fn() };
+      fireEvent.copy(key, { clipboardData });
+      expect(clipboardData.setData).toHaveBeenCalledWith('text/plain', long);
+      expect(await axeViolations(container)).toEqual([]);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { SettingsFlow } from '@ory/client-fetch';
@@ -6,9 +6,11 @@ import { frontend, idpErrorOf } from '../api/ory';
 import { useCurrentUser } from '../api/queries';
 import { FlowForm } from '../flows/FlowForm';
 import { FlowMessages } from '../flows/FlowMessages';
+import { BackupCodeList } from '../flows/FlowNode';
 import { secondFactorGate } from '../api/users-api';
 import { actedOnFlowError } from '../flows/flow-errors';
 import type { FlowUi, FlowValues, UiNode } from '../flows/ui-types';
+import { translate } from '../i18n/kratos-messages';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { BackupCodeActions } from './BackupCodeActions';
@@ -18,19 +20,44 @@ import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
 import { Loading } from '../components/Loading';
 
+const CODES_NODE = 'lookup_secret_codes';
+const codesNodeOf = (ui: FlowUi) => ui.nodes.find((n) => n.attributes.id === CODES_NODE);
 const codesOf = (ui: FlowUi): string[] => {
-  const node = ui.nodes.find((n) => n.attributes.id === 'lookup_secret_codes');
-  const secrets = node?.attributes.text?.context?.secrets ?? [];
+  const secrets = codesNodeOf(ui)?.attributes.text?.context?.secrets ?? [];
   return secrets.filter((s) => s.id === 1050009).map((s) => s.text);
 };
 const hasNode = (ui: FlowUi, name: string) => ui.nodes.some((n: UiNode) => n.attributes.name === name);
+
+/** Where the screen is: the app still to link, linked, or linked with backup codes on the screen. */
+type Stage = 'link' | 'linked' | 'codes';
+const stageOf = (ui: FlowUi): Stage => (!hasNode(ui, 'totp_unlink') ? 'link' : codesNodeOf(ui) ? 'codes' : 'linked');
+
+/** The page title's words for each stage (WCAG 2.4.2). */
+const STAGE_TITLES: Record<Stage, string> = {
+  link: 'app koppelen',
+  linked: 'app gekoppeld',
+  codes: 'back-upcodes bewaren',
+};
+
+/** The headings (ids) of what an answer can bring. */
+const HEADING = { link: 'dvp-app', linked: 'dvp-app-ok', codes: 'dvp-codes-list', codeStep: 'dvp-codes' } as const;
+
+/**
+ * The heading that takes the focus after an answer, so that the person hears what changed: new codes (their own
+ * heading), the app linked or unlinked (the new step), or the codes confirmed or switched off (the backup-code step).
+ */
+function headingAfter(before: Stage, after: Stage): string | undefined {
+  if (after === 'codes') return HEADING.codes;
+  if (before === 'link' && after === 'linked') return HEADING.linked;
+  if (after === 'link') return before === 'link' ? undefined : HEADING.link;
+  return HEADING.codeStep;
+}
 
 const LOAD_FAILED = 'Er is iets misgegaan bij het ophalen van je instellingen. Probeer het later nog eens.';
 const SAVE_FAILED = 'Er is iets misgegaan bij het opslaan. Probeer het nog eens.';
 
 /** /settings/2fa-app: link an authenticator app (QR code or key), then make and keep backup codes. */
 export default function TwoFactorScreen() {
-  usePageTitle('Authenticator-app instellen');
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -39,6 +66,8 @@ export default function TwoFactorScreen() {
   const [problem, setProblem] = useState<string>();
   // A second factor linked, removed or renewed: the person is offered to end their other sessions.
   const [changed, setChanged] = useState(false);
+  // The heading to focus once an answer is on screen: the button that was pressed has gone (WCAG 2.4.3).
+  const [focusHeading, setFocusHeading] = useState<string>();
   const flowId = params.get('flow');
   const sameScreen = useSameScreenNavigation();
   const restarting = useRef(false);
@@ -83,6 +112,7 @@ export default function TwoFactorScreen() {
     setProblem(undefined);
     try {
       const updated = await frontend.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: values as never });
+      setFocusHeading(headingAfter(stageOf(flow.ui as unknown as FlowUi), stageOf(updated.ui as unknown as FlowUi)));
       setFlow(updated);
       setChanged(true);
       await queryClient.invalidateQueries();
@@ -92,6 +122,26 @@ export default function TwoFactorScreen() {
       if (!(await actedOnFlowError(error, 'settings', actions))) setProblem(SAVE_FAILED);
     }
   }
+
+  const ui = flow?.ui as unknown as FlowUi | undefined;
+  const stage = ui && stageOf(ui);
+  const fromRecovery = params.get('herstel') === '1';
+  const recoveryStep = fromRecovery && stage && (stage === 'link' ? 'stap 3 van 4' : 'stap 4 van 4');
+  usePageTitle(
+    'Authenticator-app instellen',
+    stage && (recoveryStep ? `${STAGE_TITLES[stage]} (${recoveryStep})` : STAGE_TITLES[stage]),
+  );
+  // The backup-code buttons of the flow; the codes themselves are shown above the copy, download and print buttons.
+  const lookupUi = useMemo(
+    () => ui && { ...ui, nodes: ui.nodes.filter((node) => node.attributes.id !== CODES_NODE) },
+    [ui],
+  );
+
+  useEffect(() => {
+    if (!focusHeading || !flow) return;
+    document.getElementById(focusHeading)?.focus();
+    setFocusHeading(undefined);
+  }, [focusHeading, flow]);
 
   // The way out: back to the settings for a person who came from there, and signing out for everyone (also a person
   // who must link an app before anything else, for whom the rest of the portal is closed until then).
@@ -107,7 +157,7 @@ export default function TwoFactorScreen() {
       </Link>
     </nav>
   );
-  if (!flow) {
+  if (!ui || !lookupUi) {
     return (
       <main className="dvp-main" id="inhoud">
         <h1 className="utrecht-heading-1">Authenticator-app instellen</h1>
@@ -116,11 +166,10 @@ export default function TwoFactorScreen() {
       </main>
     );
   }
-  const ui = flow.ui as unknown as FlowUi;
-  const linked = hasNode(ui, 'totp_unlink');
+  const linked = stage !== 'link';
+  const codesNode = codesNodeOf(ui);
   const codes = codesOf(ui);
   const next = user.data?.isAdmin ? '/' : '/permissies';
-  const fromRecovery = params.get('herstel') === '1';
   return (
     <main className="dvp-main" id="inhoud">
       {/* Outside the sidebar layout, yet signed in: the idle timeout applies here too. */}
@@ -130,11 +179,11 @@ export default function TwoFactorScreen() {
       <RestartNotice />
       {/* The flow's messages once, here: not under each of the two forms ('Je gegevens zijn aangepast.' twice). */}
       <FlowMessages messages={ui.messages} />
-      {problem && <ErrorAlert text={problem} support />}
+      {problem && <ErrorAlert text={problem} support focus />}
       {changed && <LogOutOthersOffer />}
       {!linked ? (
-        <section aria-labelledby="dvp-app">
-          <h2 id="dvp-app" className="utrecht-heading-2">
+        <section aria-labelledby={HEADING.link}>
+          <h2 id={HEADING.link} className="utrecht-heading-2" tabIndex={-1}>
             Stap 1: koppel je authenticator-app
           </h2>
           <p className="utrecht-paragraph">
@@ -145,8 +194,8 @@ export default function TwoFactorScreen() {
           <FlowForm ui={ui} groups={['totp']} onSubmit={submit} showMessages={false} />
         </section>
       ) : (
-        <section aria-labelledby="dvp-app-ok">
-          <h2 id="dvp-app-ok" className="utrecht-heading-2">
+        <section aria-labelledby={HEADING.linked}>
+          <h2 id={HEADING.linked} className="utrecht-heading-2" tabIndex={-1}>
             Je authenticator-app is gekoppeld
           </h2>
           <p className="utrecht-paragraph">Bij het inloggen vraagt het portaal voortaan om de code uit je app.</p>
@@ -154,16 +203,25 @@ export default function TwoFactorScreen() {
         </section>
       )}
       {linked && (
-        <section aria-labelledby="dvp-codes">
-          <h2 id="dvp-codes" className="utrecht-heading-2">
+        <section aria-labelledby={HEADING.codeStep}>
+          <h2 id={HEADING.codeStep} className="utrecht-heading-2" tabIndex={-1}>
             Stap 2: bewaar je back-upcodes
           </h2>
           <p className="utrecht-paragraph">
             Met een back-upcode log je in als je je telefoon niet bij de hand hebt. Elke code werkt één keer. Bewaar ze
             op een veilige plek, niet op je telefoon.
           </p>
-          {codes.length > 0 && <BackupCodeActions codes={codes} />}
-          <FlowForm ui={ui} groups={['lookup_secret']} onSubmit={submit} showMessages={false} />
+          {codesNode && (
+            // The codes first, then what to do with them (reading order, WCAG 1.3.2).
+            <div className="dvp-backup-code-panel">
+              <h3 id={HEADING.codes} className="utrecht-heading-3" tabIndex={-1}>
+                {codesNode.attributes.text ? translate(codesNode.attributes.text) : 'Je back-upcodes'}
+              </h3>
+              <BackupCodeList node={codesNode} />
+              {codes.length > 0 && <BackupCodeActions codes={codes} />}
+            </div>
+          )}
+          <FlowForm ui={lookupUi} groups={['lookup_secret']} onSubmit={submit} showMessages={false} />
           <p className="utrecht-paragraph">
             <Link className="utrecht-link" to={next}>
               Verder naar het portaal

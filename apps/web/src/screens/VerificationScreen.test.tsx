@@ -191,6 +191,7 @@ describe('VerificationScreen', () => {
     expect(posted(calls)).toEqual([
       { flow: 'v1', body: { csrf_token: 'csrf-v', email: 'anna@voorbeeldstad.nl', method: 'code' } },
     ]);
+    expect(document.title).toBe('Verifieer je account – code uit de e-mail invullen – Datavoorzieningen Portaal');
     expect(await axeViolations(container)).toEqual([]);
   });
 
@@ -206,11 +207,11 @@ describe('VerificationScreen', () => {
     const { container } = renderAt('/verification', routes);
     await userEvent.click(await screen.findByRole('button', { name: 'Verder' }));
     const summary = await screen.findByRole('alert');
-    expect(summary).toHaveTextContent('Controleer de volgende velden:E-mailadres is verplicht.');
+    expect(summary).toHaveTextContent('Controleer de volgende velden:Vul je e-mailadres in.');
     const email = screen.getByLabelText('E-mailadres');
     expect(email).toHaveAttribute('aria-invalid', 'true');
     expect(document.getElementById(email.getAttribute('aria-describedby') ?? '')).toHaveTextContent(
-      'E-mailadres is verplicht.',
+      'Vul je e-mailadres in.',
     );
     await waitFor(() => expect(summary).toHaveFocus());
     expect(await axeViolations(container)).toEqual([]);
@@ -252,6 +253,7 @@ describe('VerificationScreen', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Je e-mailadres is bevestigd.');
     expect(stepsOf()).toEqual(['✓Account verifiëren (klaar)', '22FA configureren [nu]', '3Klaar!']);
     expect(screen.queryByLabelText('Verificatiecode')).toBeNull();
+    expect(document.title).toBe('Verifieer je account – account geverifieerd – Datavoorzieningen Portaal');
     expect(await axeViolations(container)).toEqual([]);
   });
 

@@ -10,9 +10,12 @@ import { Loading } from '../components/Loading';
 
 /** /verification (spec §2): the provider's verification flow, with the steps towards the authenticator app. */
 export default function VerificationScreen() {
-  usePageTitle('Verifieer je account');
   const { flow, ui, submit, problem } = useSelfServiceFlow('verification');
   const verified = flow?.state === 'passed_challenge';
+  usePageTitle(
+    'Verifieer je account',
+    verified ? 'account geverifieerd' : flow?.state === 'sent_email' && 'code uit de e-mail invullen',
+  );
   return (
     <main className="dvp-main" id="inhoud">
       <ProgressSteps steps={VERIFICATION_STEPS} current={verified ? 1 : 0} />
