@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import { UI_PATHS } from '@portaal/idp';
 import { PRODUCT_NAMESPACES } from '@portaal/relations';
 import { identitySchema } from '../../packages/idp/src/identities/identity-schema.js';
+import { KRATOS_LOGIN_HOOK_PATH } from '../../packages/users-api/src/routes/kratos-hook-routes.js';
 
 /**
  * Kratos and Keto cannot run here (no container runtime, no Go toolchain), so their configuration is checked as far
@@ -55,6 +56,10 @@ describe('kratos.yml and keto.yml against Ory’s configuration schemas', () => 
     expect(ketoProblems({ ...keto, namespaces: { location: 'file:///x.ts', strict: true } })).not.toEqual([]);
   });
 });
+
+/** The default the portal's configuration loader gives a port variable: `port(env, 'NAME', 4455)`. */
+const portalDefaultPort = (name: string) =>
+  Number(new RegExp(`port\\(env, '${name}', (\\d+)\\)`).exec(read('apps/server/src/config.ts'))?.[1]);
 
 /** The defaults the portal's configuration loader gives a duration variable: `duration(env, 'NAME', '1h')`. */
 const portalDefault = (name: string) =>
@@ -104,6 +109,34 @@ describe('kratos.yml gives the portal what it relies on', () => {
   it('ends the other sessions after a recovery and keeps the flow transitions the web app follows', () => {
     expect(flows.recovery.after.hooks).toEqual([{ hook: 'revoke_active_sessions' }]);
     expect(kratos.feature_flags.use_continue_with_transitions).toBe(false);
+  });
+
+  it('reports every successful sign-in step to the portal’s audit log through a web_hook', () => {
+    // One list for all methods: the password step and the second factor alike, as the embedded provider audits them.
+    expect(Object.keys(flows.login.after)).toEqual(['hooks']);
+    expect(flows.login.after.hooks).toHaveLength(1);
+    const [hook] = flows.login.after.hooks;
+    expect(hook.hook).toBe('web_hook');
+    const url = new URL(hook.config.url);
+    expect(url.pathname).toBe(`/api${KRATOS_LOGIN_HOOK_PATH}`);
+    expect(Number(url.port)).toBe(portalDefaultPort('PORT'));
+    expect(hook.config.method).toBe('POST');
+    // The template beside this file, mounted where kratos.yml and the identity schema are (deploy/ory/README.md).
+    expect(hook.config.body).toBe('file:///etc/config/kratos/login-audit.jsonnet');
+    expect(statSync(path.join(root, 'deploy/ory/login-audit.jsonnet')).isFile()).toBe(true);
+    expect(path.dirname(new URL(hook.config.body).pathname)).toBe(
+      path.dirname(new URL(kratos.identity.schemas[0].url).pathname),
+    );
+    // The bearer token the endpoint compares with ORY_WEBHOOK_SECRET, a placeholder here.
+    expect(hook.config.auth).toEqual({
+      type: 'api_key',
+      config: { name: 'Authorization', value: expect.stringMatching(/^Bearer CHANGE-ME/), in: 'header' },
+    });
+    expect(read('apps/server/src/config.ts')).toContain("'ORY_WEBHOOK_SECRET'");
+    // In the background: a failing audit call never stops a sign-in.
+    expect(hook.config.response).toEqual({ ignore: true });
+    // The environment variable deploy/ory/README.md gives the secret with names this very hook (index 0).
+    expect(read('deploy/ory/README.md')).toContain('SELFSERVICE_FLOWS_LOGIN_AFTER_HOOKS_0_CONFIG_AUTH_CONFIG_VALUE');
   });
 
   it('uses the portal’s default lifetimes', () => {

@@ -114,13 +114,19 @@ describe('Users API for an administrator', () => {
   it('refuses names with control or direction-override characters, on create and edit, writing nothing', async () => {
     const email = uniqueEmail('bidi');
     const before = await databaseSnapshot(portaal);
-    for (const first of ['\u202eevil\u202c', 'An\u0000na', 'An\u200bna']) {
+    for (const first of ['\u202eevil\u202c', 'An\u200bna']) {
       const answer = await api(portaal, bea.browser, 'POST', '/users', {
         traits: { email, name: { first, last: 'X' } },
       });
       expect(answer.status).toBe(400);
       expect(answer.body.error.message).toMatch(/^De naam bevat onzichtbare tekens/);
     }
+    // A NUL character no keyboard types is refused before any route runs (apps/server/src/request-input.ts).
+    const nul = await api(portaal, bea.browser, 'POST', '/users', {
+      traits: { email, name: { first: 'An\u0000na', last: 'X' } },
+    });
+    expect(nul.status).toBe(400);
+    expect(nul.body.error.message).toBe('Het verzoek kon niet worden gelezen.');
     expect(await databaseSnapshot(portaal)).toBe(before);
     const member = (await api(portaal, bea.browser, 'GET', '/users')).body.find(
       (u: { traits: { email: string } }) => u.traits.email === 'medewerker@voorbeeldstad.nl',

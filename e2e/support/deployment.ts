@@ -15,8 +15,16 @@ export interface Deployment extends Portaal {
   backend: 'embedded' | 'ory';
 }
 
-export async function startDeployment(options: { args?: string[] } = {}): Promise<Deployment> {
-  const backend = process.env.TEST_IDENTITY_BACKEND === 'ory' ? 'ory' : 'embedded';
+export async function startDeployment(
+  options: {
+    args?: string[];
+    /** Overrides TEST_IDENTITY_BACKEND, for a file that tests one backend only. */
+    backend?: 'embedded' | 'ory';
+    /** More environment for the portal side (the one that serves `/api`) with the Ory backend. */
+    portalEnv?: Record<string, string>;
+  } = {},
+): Promise<Deployment> {
+  const backend = options.backend ?? (process.env.TEST_IDENTITY_BACKEND === 'ory' ? 'ory' : 'embedded');
   if (backend === 'embedded') {
     const portaal = await startPortaal({ args: options.args });
     return { ...portaal, apiUrl: portaal.publicUrl, portalEnv: portaal.env, backend };
@@ -42,6 +50,7 @@ export async function startDeployment(options: { args?: string[] } = {}): Promis
       KETO_READ_URL: ketoRead!.url,
       KETO_WRITE_URL: ketoWrite!.url,
       CATALOGUE_FILE: new URL('../../packages/users-api/catalogue/demo-catalogue.json', import.meta.url).pathname,
+      ...options.portalEnv,
     },
   });
   return {

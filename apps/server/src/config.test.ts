@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       adminPort: 4456,
       identityBackend: 'embedded',
       ory: undefined,
+      oryWebhookSecret: undefined,
       dashboardAllowlist: [],
     });
     expect(config.databaseUrl).toBe(path.join(values.DATA_DIR, 'portaal.sqlite'));
@@ -156,6 +157,25 @@ describe('loadConfig', () => {
     expect(refusal({ IDENTITY_BACKEND: 'ory' })).toBe(
       'KRATOS_PUBLIC_URL ontbreekt: IDENTITY_BACKEND=ory heeft de adressen van Kratos en Keto nodig.',
     );
+  });
+
+  it("reads Kratos' login web_hook secret with IDENTITY_BACKEND=ory only, and refuses a weak one", () => {
+    const ory = {
+      IDENTITY_BACKEND: 'ory',
+      KRATOS_PUBLIC_URL: 'http://kratos:4433',
+      KRATOS_ADMIN_URL: 'http://kratos:4434',
+      KETO_READ_URL: 'http://keto:4466',
+      KETO_WRITE_URL: 'http://keto:4467',
+    };
+    const secret = 'een-gedeeld-geheim-van-ruim-32-tekens';
+    expect(loadConfig(env(ory)).oryWebhookSecret).toBeUndefined();
+    expect(loadConfig(env({ ...ory, ORY_WEBHOOK_SECRET: ` ${secret} ` })).oryWebhookSecret).toBe(secret);
+    // The embedded provider audits sign-ins itself: there is no hook to receive.
+    expect(loadConfig(env({ ORY_WEBHOOK_SECRET: secret })).oryWebhookSecret).toBeUndefined();
+    const weak =
+      'ORY_WEBHOOK_SECRET moet minstens 32 tekens lang zijn, zonder spaties en met alleen gewone (ASCII-)tekens.';
+    expect(refusal({ ...ory, ORY_WEBHOOK_SECRET: 'te-kort' })).toBe(weak);
+    expect(refusal({ ...ory, ORY_WEBHOOK_SECRET: 'een gedeeld geheim van ruim 32 tekens' })).toBe(weak);
   });
 
   it('accepts yes and no in Dutch and English, and lower-cases the dashboard allow-list', () => {

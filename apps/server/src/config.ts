@@ -14,6 +14,8 @@ export interface ServerConfig {
   identityBackend: 'embedded' | 'ory';
   /** Ory Kratos and Keto endpoints, when `IDENTITY_BACKEND=ory`. */
   ory: { kratosPublicUrl: URL; kratosAdminUrl: URL; ketoReadUrl: URL; ketoWriteUrl: URL } | undefined;
+  /** The shared secret of Kratos' login web_hook (`ORY_WEBHOOK_SECRET`), read only with `IDENTITY_BACKEND=ory`. */
+  oryWebhookSecret: string | undefined;
   supportEmail: string | undefined;
   feedbackEmail: string | undefined;
   /** Where the organisation publishes its accessibility and privacy statements, linked at the foot of every page. */
@@ -135,6 +137,17 @@ function email(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/** A secret that Kratos sends in a header (`Authorization: Bearer …`): long, and visible ASCII only. */
+function webhookSecret(env: Env): string | undefined {
+  const raw = read(env, 'ORY_WEBHOOK_SECRET');
+  if (raw !== undefined && !/^[\x21-\x7e]{32,}$/.test(raw)) {
+    throw new ConfigError(
+      'ORY_WEBHOOK_SECRET moet minstens 32 tekens lang zijn, zonder spaties en met alleen gewone (ASCII-)tekens.',
+    );
+  }
+  return raw;
+}
+
 function cookieSecret(env: Env, dataDir: string, production: boolean): string {
   const raw = read(env, 'SECRETS_COOKIE');
   if (raw !== undefined) {
@@ -241,6 +254,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     logLevel,
     identityBackend: backend,
     ory,
+    oryWebhookSecret: ory ? webhookSecret(env) : undefined,
     supportEmail: email(env, 'SUPPORT_EMAIL'),
     feedbackEmail: email(env, 'FEEDBACK_EMAIL'),
     statements: {

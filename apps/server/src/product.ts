@@ -5,7 +5,6 @@ import {
   openDatabase,
   systemClock,
   type AuthEvent,
-  type AuthEventListener,
   type Db,
   type IdentityProvider,
 } from '@portaal/idp';
@@ -22,6 +21,7 @@ import {
   type Backend,
   type CatalogueSource,
   type RateLimiter,
+  signInAuditor,
   withOrganisationRecord,
 } from '@portaal/users-api';
 import type { ServerConfig } from './config.js';
@@ -55,6 +55,7 @@ export async function openProduct(
   const relations = createRelationStore(db.kysely);
   const catalogue = createCatalogueSource(db.kysely);
   const audit = createAuditLog(db.kysely);
+  const auditSignIn = signInAuditor(relations, audit);
   const idp = createIdentityProvider({
     db,
     config: config.idp,
@@ -62,7 +63,7 @@ export async function openProduct(
     log,
     events: async (event) => {
       onSignIn?.(event);
-      await signInAuditor(relations, audit)(event);
+      await auditSignIn(event);
     },
   });
   const backend = config.ory
@@ -93,6 +94,7 @@ export async function openProduct(
       recoveryMs: config.idp.lifespans.codeMs,
       // Kratos has no idle timeout: with Ory, sessions end only at their lifespan.
       sessionIdleMs: config.ory ? undefined : config.idp.lifespans.sessionIdleMs,
+      kratosHookSecret: config.oryWebhookSecret,
     },
   };
   return { db, idp, relations, catalogue, audit, backend, limiter, apiContext, close: () => db.close() };
@@ -133,28 +135,4 @@ export async function withProduct<T>(
   } finally {
     await product.close();
   }
-}
-
-/** Sign-in events go to the audit log of each organisation the person belongs to (or to none when unknown). */
-function signInAuditor(relations: RelationStore, audit: AuditLog): AuthEventListener {
-  return async (event) => {
-    const memberships = event.identityId
-      ? (await relations.list({ namespace: 'organizations', subject_id: event.identityId })).filter(
-          (t) => t.relation === 'issuer' || t.relation === 'access',
-        )
-      : [];
-    const organisations = [...new Set(memberships.map((t) => t.object))];
-    const result = event.type === 'login.success' ? 'success' : event.type === 'login.locked' ? 'locked' : 'failure';
-    for (const organisationId of organisations.length > 0 ? organisations : [null]) {
-      await audit.record({
-        organisationId,
-        actorId: event.identityId,
-        actorEmail: event.identifier ?? null,
-        action: `sign_in.${event.method}`,
-        objectId: event.identityId,
-        result,
-        clientAddress: event.clientAddress,
-      });
-    }
-  };
 }

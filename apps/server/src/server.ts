@@ -10,6 +10,7 @@ import { createMetrics } from './metrics.js';
 import { registerHealthRoutes } from './health.js';
 import { registerWebApp } from './web-app.js';
 import { pruneAuditDaily } from './audit-retention.js';
+import { guardRequestInput } from './request-input.js';
 
 export interface PortaalServer {
   product: Product;
@@ -26,7 +27,7 @@ export interface PortaalServer {
 const BODY_LIMIT = 256 * 1024;
 
 function createApp(config: ServerConfig, name: 'public' | 'admin'): FastifyInstance {
-  return Fastify({
+  const app = Fastify({
     logger: { level: config.logLevel, base: { listener: name } },
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
@@ -35,6 +36,8 @@ function createApp(config: ServerConfig, name: 'public' | 'admin'): FastifyInsta
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
   });
+  guardRequestInput(app);
+  return app;
 }
 
 export async function createServer(config: ServerConfig): Promise<PortaalServer> {

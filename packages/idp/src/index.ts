@@ -22,6 +22,7 @@ export { authenticate, type Authenticated } from './sessions/authenticate.js';
 export { sessionAal, type Aal } from './sessions/aal.js';
 export { revokeSessionsOfIdentity } from './sessions/session-repository.js';
 export { accountLocks, unlockAccount } from './throttle/account-lock.js';
+export { clientAddressKey } from './throttle/failure-throttle.js';
 export {
   deleteCredential,
   deleteIdentity,

@@ -62,6 +62,21 @@ export function newFlow(
   };
 }
 
+/**
+ * The server-side state a flow row keeps: all of it but a session token handed out in `continue_with`. That token
+ * reaches the client in the answer that completes the flow, never the database: a stored flow is served again
+ * (`GET /self-service/<kind>/flows` asks API flows for no session) and tokens are kept only as hashes
+ * (docs/security.md#20-session-tokens).
+ */
+function storedInternal(internal: Record<string, unknown>): Record<string, unknown> {
+  const next = internal.continue_with;
+  if (!Array.isArray(next)) return internal;
+  return {
+    ...internal,
+    continue_with: next.filter((item: { action?: unknown } | null) => item?.action !== 'set_ory_session_token'),
+  };
+}
+
 const toRow = (flow: Flow): FlowsTable => ({
   id: flow.id,
   kind: flow.kind,
@@ -76,7 +91,7 @@ const toRow = (flow: Flow): FlowsTable => ({
   identity_id: flow.identityId,
   session_id: flow.sessionId,
   ui: JSON.stringify(flow.ui),
-  internal_context: JSON.stringify(flow.internal),
+  internal_context: JSON.stringify(storedInternal(flow.internal)),
   submit_count: flow.submitCount,
   expires_at: flow.expiresAt,
   issued_at: flow.issuedAt,

@@ -60,9 +60,11 @@ export interface TraitError {
   message: UiText;
 }
 
-// Deliberately simple: one @, no spaces or control characters, a dot in the domain. The SMTP layer refuses
-// anything with CR/LF again before a mail is queued.
-const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
+// Deliberately simple: one @, no spaces or control characters, a dot in the domain, and none of the characters that
+// make an address a list, a display name or a domain literal (`x@[10.0.0.5]` would let mail go to any host). The
+// courier refuses the same characters again before a mail is queued (courier/enqueue-mail.ts), so every account
+// made here can receive its mails.
+const EMAIL = /^[^\s@\p{Cc}<>(),;:"\\[\]]+@[^\s@\p{Cc}<>(),;:"\\[\]]+\.[^\s@\p{Cc}<>(),;:"\\[\]]+$/u;
 
 const typeOf = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' ? 'number' : typeof value;

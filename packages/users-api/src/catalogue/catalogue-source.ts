@@ -19,6 +19,30 @@ export interface CatalogueSource {
 /** How long a read catalogue is trusted; `portaal catalogue load` in another process is seen within this time. */
 const CACHE_MS = 5_000;
 
+/**
+ * A catalogue of every Dutch municipality with its data roles and services is a few hundred kB; beyond this a file
+ * is refused before it is parsed, so a huge or deeply nested one cannot take the memory of the process that loads it.
+ */
+const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+/** The file's text, read up to the limit: also a device or pipe that never ends is refused. */
+async function readLimited(file: string | URL): Promise<string> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > MAX_FILE_BYTES) throw new CatalogueError('groter dan 5 MB');
+    return buffer.toString('utf8', 0, length);
+  } finally {
+    await handle.close();
+  }
+}
+
 export function createCatalogueSource<DB>(db: Kysely<DB>, now: () => number = Date.now): CatalogueSource {
   const typed = db as unknown as Kysely<UsersApiDatabase>;
   let cached: { catalogue: Promise<Catalogue>; at: number } | undefined;
@@ -36,10 +60,14 @@ export function createCatalogueSource<DB>(db: Kysely<DB>, now: () => number = Da
     async loadFile(file) {
       let raw: unknown;
       try {
-        raw = JSON.parse(await fs.readFile(file, 'utf8'));
+        raw = JSON.parse(await readLimited(file));
       } catch (error) {
         const reason =
-          error instanceof SyntaxError ? `geen geldige JSON (${error.message})` : 'kan het bestand niet lezen';
+          error instanceof SyntaxError
+            ? `geen geldige JSON (${error.message})`
+            : error instanceof CatalogueError
+              ? error.message
+              : 'kan het bestand niet lezen';
         throw new CatalogueError(`${String(file instanceof URL ? file.pathname : file)}: ${reason}`);
       }
       const catalogue = parseCatalogue(raw);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasHiddenCharacters } from '@portaal/idp';
 
 // Catalogue ids are used inside tuple objects (`roleId_orgId`), so they never contain `_`
 // (docs/architecture.md#relation-tuples).
@@ -7,7 +8,15 @@ const id = z
   .min(1)
   .max(64)
   .regex(/^[a-z0-9][a-z0-9-]*$/, 'alleen kleine letters, cijfers en koppeltekens (geen _)');
-const label = z.string().trim().min(1).max(200);
+// Labels stand in mails (a subject among them) and lists: no control or format characters, so no line break that
+// starts a header and no right-to-left override that turns the text around (docs/security.md#34-sql-and-mail-headers).
+const HIDDEN = 'geen stuurtekens of onzichtbare tekens';
+const label = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine((value) => !hasHiddenCharacters(value), HIDDEN);
 
 const dataRole = z.object({ id, label }).strict();
 const organisation = z
@@ -17,7 +26,12 @@ const service = z
   .object({
     id,
     name: label,
-    description: z.string().trim().max(2000).default(''),
+    description: z
+      .string()
+      .trim()
+      .max(2000)
+      .refine((value) => !hasHiddenCharacters(value.replace(/\n/g, ' ')), HIDDEN)
+      .default(''),
     url: z.url({ protocol: /^https?$/ }),
     access: z
       .object({

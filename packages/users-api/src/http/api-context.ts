@@ -22,6 +22,11 @@ export interface UsersApiOptions {
    * (Ory Kratos).
    */
   sessionIdleMs?: number;
+  /**
+   * The shared secret of Kratos' login web_hook (ORY_WEBHOOK_SECRET, only with IDENTITY_BACKEND=ory); without it the
+   * hook's endpoint answers 404 (routes/kratos-hook-routes.ts).
+   */
+  kratosHookSecret?: string;
   sidebarTitle?: string;
   sidebarDescription?: string;
 }

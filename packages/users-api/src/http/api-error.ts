@@ -120,6 +120,14 @@ export const errors = {
       'Deze gebruiker hoort bij een andere organisatie. ' +
         'Alleen die organisatie kan de naam, het e-mailadres, de blokkade en 2FA wijzigen.',
     ),
+  notFound: () => new ApiError(404, 'not_found', 'This call does not exist.', 'Deze functie bestaat niet.'),
+  hookUnauthorised: () =>
+    new ApiError(
+      401,
+      'hook_unauthorized',
+      'The web hook call did not carry the configured secret.',
+      'Deze aanroep draagt niet het afgesproken geheim en is geweigerd.',
+    ),
   invalid: (reason: string, message: string) => new ApiError(400, 'invalid_request', reason, message),
   invalidName: () =>
     new ApiError(

@@ -9,8 +9,14 @@ import { registerPermissionRoutes } from '../routes/permission-routes.js';
 import { registerAuditRoutes } from '../routes/audit-routes.js';
 import { registerOrganisationRoutes } from '../routes/organisation-routes.js';
 import { registerAccountRoutes } from '../routes/account-routes.js';
+import { KRATOS_LOGIN_HOOK_PATH, registerKratosHookRoutes } from '../routes/kratos-hook-routes.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/**
+ * Calls made by another server rather than the portal's web app, so without its Origin: they prove themselves with a
+ * shared secret instead (Kratos' login web_hook, routes/kratos-hook-routes.ts). Every other write needs the Origin.
+ */
+const SERVER_TO_SERVER = new Set([`/api${KRATOS_LOGIN_HOOK_PATH}`]);
 
 /** Answers smaller than this go as they are: compressing them costs more than it saves. */
 const COMPRESS_FROM_BYTES = 8 * 1024;
@@ -29,7 +35,11 @@ export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): P
       });
       scope.addHook('onRequest', async (request, reply) => {
         void reply.header('Cache-Control', 'no-store');
-        if (!SAFE_METHODS.has(request.method) && request.headers.origin !== ctx.options.publicUrl.origin)
+        if (
+          !SAFE_METHODS.has(request.method) &&
+          !SERVER_TO_SERVER.has(request.routeOptions.url ?? '') &&
+          request.headers.origin !== ctx.options.publicUrl.origin
+        )
           throw errors.badOrigin();
       });
       scope.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
@@ -57,17 +67,14 @@ export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): P
         }
         return reply.code(answer.code).header('Cache-Control', 'no-store').send(answer.toEnvelope());
       });
-      scope.setNotFoundHandler((_request, reply) =>
-        reply
-          .code(404)
-          .send(new ApiError(404, 'not_found', 'This call does not exist.', 'Deze functie bestaat niet.').toEnvelope()),
-      );
+      scope.setNotFoundHandler((_request, reply) => reply.code(404).send(errors.notFound().toEnvelope()));
       registerSelfRoutes(scope, ctx);
       registerUserRoutes(scope, ctx);
       registerPermissionRoutes(scope, ctx);
       registerAuditRoutes(scope, ctx);
       registerOrganisationRoutes(scope, ctx);
       registerAccountRoutes(scope, ctx);
+      registerKratosHookRoutes(scope, ctx);
     },
     { prefix: '/api' },
   );

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { clientAddressKey } from '@portaal/idp';
 import { recoveryLinkMail } from '@portaal/nl';
 import type { RelationTuple } from '@portaal/relations';
 import { dataRoleObject } from '../catalogue/catalogue.js';
@@ -129,8 +130,10 @@ export function registerSelfRoutes(app: FastifyInstance, ctx: ApiContext): void 
     const email = parsed.data;
     const client = clientAddressOf(request);
     const window = 15 * 60_000;
+    // Keyed as the sign-in limits are: an IPv6 client by its /64, which is one subscriber's, not by each of the
+    // addresses in it (docs/security.md#46-which-client-address-counts).
     const allowed =
-      (await ctx.limiter.allow(`users-api:recovery:client:${client}`, 30, window)) &&
+      (await ctx.limiter.allow(clientAddressKey('users-api:recovery', client), 30, window)) &&
       (await ctx.limiter.allow(`users-api:recovery:address:${email}`, 5, window));
     // The mail is prepared after the answer, so that known and unknown addresses also take the same time.
     setImmediate(() => {

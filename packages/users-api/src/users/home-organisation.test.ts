@@ -45,6 +45,13 @@ describe('the home organisation', () => {
       joined: {},
     });
   });
+
+  it('reads only recorded join dates, also for an organisation whose id is a name Object.prototype has', () => {
+    expect(homeOrganisationOf({ joined: { dego: '2026-03-01T00:00:00.000Z' } }, ['constructor', 'dego'])).toBe(
+      'constructor',
+    );
+    expect(homeOrganisationOf({}, ['toString', 'constructor'])).toBe('constructor');
+  });
 });
 
 describe('the organisation record in metadata_admin', () => {

@@ -15,7 +15,9 @@ export const membershipsOf = (tuples: RelationTuple[]): string[] => [
 export function homeOrganisationOf(record: OrganisationRecord, memberships: string[]): string | undefined {
   if (record.home && memberships.includes(record.home)) return record.home;
   const joined = record.joined ?? {};
-  return [...memberships].sort((a, b) => (joined[a] ?? '').localeCompare(joined[b] ?? '') || a.localeCompare(b))[0];
+  // Own keys only: an organisation id such as `constructor` must not find Object.prototype's.
+  const since = (id: string) => (Object.hasOwn(joined, id) ? (joined[id] ?? '') : '');
+  return [...memberships].sort((a, b) => since(a).localeCompare(since(b)) || a.localeCompare(b))[0];
 }
 
 /**
