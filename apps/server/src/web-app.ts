@@ -76,7 +76,9 @@ export async function registerWebApp(app: FastifyInstance, distDir = WEB_DIST): 
         .header('Content-Type', 'application/json')
         .send({ error: { code: 404, status: 'Not Found', message: 'Not Found' } });
     }
-    const known = APP_ROUTES.has(url.length > 1 ? url.replace(/\/+$/, '') : url) || url.includes('admin');
+    // A backslash is no part of an app path: `/\admin/…` is a probe for the admin API, not a screen.
+    const adminScreen = url.includes('admin') && !url.includes('\\');
+    const known = APP_ROUTES.has(url.length > 1 ? url.replace(/\/+$/, '') : url) || adminScreen;
     return reply
       .code(known ? 200 : 404)
       .headers(PAGE_HEADERS)

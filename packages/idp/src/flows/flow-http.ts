@@ -2,15 +2,13 @@ import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpServices } from '../services.js';
 import { HttpError } from '../errors/herodot.js';
-import { isJsonRequest, prefersJson } from '../http/negotiation.js';
 import { csrfTokensMatch, newCsrfToken, readCsrfCookie, setCsrfCookie } from '../http/cookies.js';
 import { uiUrl } from '../http/return-to.js';
-import type { IdentityRecord } from '../identities/identity-repository.js';
 import type { UI_PATHS } from '../config.js';
-import { flowJson } from './flow-json.js';
 import type { Flow } from './flow.js';
+import type { FlowContext } from './flow-context.js';
 
-const NO_CACHE = 'private, no-cache, no-store, must-revalidate';
+export const NO_CACHE = 'private, no-cache, no-store, must-revalidate';
 
 export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
   return reply
@@ -20,39 +18,19 @@ export function sendJson(reply: FastifyReply, status: number, body: unknown): Fa
     .send(JSON.stringify(body));
 }
 
-export function redirect(reply: FastifyReply, location: string, status = 303): FastifyReply {
-  return reply.code(status).header('Cache-Control', NO_CACHE).header('Location', location).send();
-}
-
-/** Browser flows answer HTML requests with redirects; SPA (JSON) and API flows get JSON. */
-export const wantsRedirect = (request: FastifyRequest, flow?: Flow, submit = false): boolean =>
-  (flow?.type ?? 'browser') === 'browser' && !(submit ? isJsonRequest(request) : prefersJson(request.headers.accept));
-
 export const flowUiUrl = (services: IdpServices, flow: Flow): string =>
   uiUrl(services.ctx.config, flow.kind as keyof typeof UI_PATHS, { flow: flow.id });
 
-export function sendFlow(
-  services: IdpServices,
-  reply: FastifyReply,
-  status: number,
-  flow: Flow,
-  identity?: IdentityRecord,
-) {
-  return sendJson(reply, status, flowJson(flow, services.ctx.config, identity));
-}
-
 /** The CSRF cookie, created when the browser has none yet; returns the real token to store with a new flow. */
-export function ensureCsrfCookie(services: IdpServices, request: FastifyRequest, reply: FastifyReply): string {
-  const existing = readCsrfCookie(request, services.ctx.config);
+export function ensureCsrfCookie(ctx: FlowContext): string {
+  const existing = readCsrfCookie(ctx.request, ctx.idp.config);
   if (existing && Buffer.from(existing, 'base64').length === 32) return existing;
-  const token = newCsrfToken();
-  setCsrfCookie(reply, services.ctx.config, token);
-  return token;
+  return regenerateCsrfCookie(ctx);
 }
 
-export function regenerateCsrfCookie(services: IdpServices, reply: FastifyReply): string {
+export function regenerateCsrfCookie(ctx: FlowContext): string {
   const token = newCsrfToken();
-  setCsrfCookie(reply, services.ctx.config, token);
+  setCsrfCookie(ctx.reply, ctx.idp.config, token);
   return token;
 }
 
@@ -82,12 +60,8 @@ const csrfViolation = (rejectReason: string, hint?: string) =>
  * Browser flows: the body's masked `csrf_token` must match the anti-CSRF cookie (docs/kratos-compatibility.md#csrf).
  * API flows: requests must not carry an Origin header or cookies.
  */
-export function ensureCsrf(
-  services: IdpServices,
-  request: FastifyRequest,
-  flow: Flow,
-  body: Record<string, unknown>,
-): void {
+export function ensureCsrf(ctx: FlowContext, flow: Flow, body: Record<string, unknown>): void {
+  const { request } = ctx;
   if (flow.type === 'api') {
     if (request.headers.origin !== undefined) {
       throw new HttpError({
@@ -113,7 +87,7 @@ export function ensureCsrf(
   }
   if (flow.internal.skip_csrf === true) return;
   const cookieHeader = request.headers.cookie;
-  const cookie = readCsrfCookie(request, services.ctx.config);
+  const cookie = readCsrfCookie(request, ctx.idp.config);
   if (!cookieHeader) throw csrfViolation('The HTTP Cookie Header is empty or not set.');
   if (!cookie) throw csrfViolation('The HTTP Cookie Header was set but did not include the anti-CSRF cookie.');
   const sent = body.csrf_token;
@@ -130,9 +104,9 @@ export function ensureCsrf(
 }
 
 /** GET of a browser flow: the cookie must hold the token the flow was created with. */
-export function ensureFlowCsrfCookie(services: IdpServices, request: FastifyRequest, flow: Flow): void {
+export function ensureFlowCsrfCookie(ctx: FlowContext, flow: Flow): void {
   if (flow.type !== 'browser' || flow.internal.skip_csrf === true) return;
-  const cookie = readCsrfCookie(request, services.ctx.config);
+  const cookie = readCsrfCookie(ctx.request, ctx.idp.config);
   const ok =
     cookie !== undefined &&
     Buffer.from(cookie).length === Buffer.from(flow.csrfToken).length &&
@@ -176,31 +150,4 @@ export function readSubmitBody(request: FastifyRequest): { body: Record<string, 
     target[path[path.length - 1]!] = single;
   }
   return { body, json };
-}
-
-/** Browser HTML requests see errors on the error page; everything else gets the herodot envelope. */
-async function sendErrorToBrowser(services: IdpServices, reply: FastifyReply, error: HttpError): Promise<FastifyReply> {
-  const id = crypto.randomUUID();
-  await services.ctx.db.kysely
-    .insertInto('selfservice_errors')
-    .values({ id, error: JSON.stringify(error.toErrorObject()), created_at: services.ctx.clock.now().toISOString() })
-    .execute();
-  return redirect(reply, uiUrl(services.ctx.config, 'error', { id }));
-}
-
-/** Runs a handler; HttpErrors of browser HTML requests are stored and shown on the error page. */
-export async function withBrowserErrors(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  asRedirect: boolean,
-  handler: () => Promise<FastifyReply>,
-): Promise<FastifyReply> {
-  try {
-    return await handler();
-  } catch (error) {
-    if (asRedirect && error instanceof HttpError && request.method !== 'HEAD')
-      return sendErrorToBrowser(services, reply, error);
-    throw error;
-  }
 }

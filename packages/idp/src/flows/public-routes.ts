@@ -1,7 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { IdpServices } from '../services.js';
 import { HttpError } from '../errors/herodot.js';
-import type { FlowKind, FlowType } from './flow.js';
+import type { FlowKind } from './flow.js';
+import { answer } from './answer.js';
+import { creationContext, fixedModeContext, submissionContext, type FlowContext } from './flow-context.js';
+import type { Outcome } from './outcome.js';
 import { getFlow } from './get-flow.js';
 import { createLoginFlow } from './login/create.js';
 import { submitLoginFlow } from './login/submit.js';
@@ -16,25 +19,17 @@ import { registerErrorRoutes } from './errors/error-routes.js';
 import { queryOf } from './flow-request.js';
 import { HashingBusyError } from '../credentials/password/password-hasher.js';
 
-type Handler = (services: IdpServices, request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
-type Creator = (
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  type: FlowType,
-) => Promise<FastifyReply>;
+type Step = (ctx: FlowContext) => Promise<Outcome>;
 
-const flows: Record<FlowKind, { create: Creator; submit: Handler }> = {
+/** Each flow kind's steps for creating and submitting; the context and the answer are the routes' business. */
+const flows: Record<FlowKind, { create: Step; submit: Step; link?: { query: string; step: Step } }> = {
   login: { create: createLoginFlow, submit: submitLoginFlow },
   registration: { create: createRegistrationFlow, submit: submitRegistrationFlow },
+  // `GET /self-service/recovery?flow=&token=` is the link of a mail: always the browser's.
   recovery: {
     create: createRecoveryFlow,
-    submit: (services, request, reply) => {
-      const token = queryOf(request).token;
-      return request.method === 'GET' && token
-        ? followRecoveryLink(services, request, reply, token)
-        : submitRecoveryFlow(services, request, reply);
-    },
+    submit: submitRecoveryFlow,
+    link: { query: 'token', step: followRecoveryLink },
   },
   verification: { create: createVerificationFlow, submit: submitVerificationFlow },
   settings: { create: createSettingsFlow, submit: submitSettingsFlow },
@@ -52,18 +47,28 @@ export function registerSelfServiceRoutes(app: FastifyInstance, services: IdpSer
   };
   for (const [kind, handlers] of Object.entries(flows) as [FlowKind, (typeof flows)[FlowKind]][]) {
     const onRequest = HASHING.has(kind) ? refuseWhenSaturated : undefined;
-    app.get(`/self-service/${kind}/browser`, { onRequest }, (request, reply) =>
-      handlers.create(services, request, reply, 'browser'),
-    );
-    app.get(`/self-service/${kind}/api`, { onRequest }, (request, reply) =>
-      handlers.create(services, request, reply, 'api'),
-    );
-    app.get(`/self-service/${kind}/flows`, (request, reply) => getFlow(services, request, reply, kind));
+    for (const type of ['browser', 'api'] as const) {
+      app.get(`/self-service/${kind}/${type}`, { onRequest }, (request, reply) =>
+        answer(creationContext({ services, request, reply }, kind, type), handlers.create),
+      );
+    }
+    app.get(`/self-service/${kind}/flows`, async (request, reply) => {
+      const parts = { services, request, reply };
+      return answer(await fixedModeContext(parts, { kind, mode: 'json', flowId: queryOf(request).id }), getFlow);
+    });
     app.route({
       method: ['POST', 'GET'],
       url: `/self-service/${kind}`,
       onRequest,
-      handler: (request, reply) => handlers.submit(services, request, reply),
+      handler: async (request, reply) => {
+        const parts = { services, request, reply };
+        const { link } = handlers;
+        if (link && request.method === 'GET' && queryOf(request)[link.query]) {
+          const flowId = (request.query as Record<string, unknown>).flow;
+          return answer(await fixedModeContext(parts, { kind, mode: 'redirect', flowId }), link.step);
+        }
+        return answer(await submissionContext(parts, kind), handlers.submit);
+      },
     });
   }
   registerLogoutRoutes(app, services);

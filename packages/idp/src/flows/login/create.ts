@@ -1,15 +1,15 @@
-import crypto from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpServices } from '../../services.js';
 import { HttpError } from '../../errors/herodot.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
-import { authenticate, type Authenticated } from '../../sessions/authenticate.js';
+import type { Authenticated } from '../../sessions/authenticate.js';
 import { availableAal, sessionAal } from '../../sessions/aal.js';
 import { messages } from '../../ui/messages.js';
 import { addFlowMessage } from '../../ui/nodes.js';
 import { insertFlow, newFlow, type Flow, type FlowType } from '../flow.js';
-import { ensureCsrfCookie, flowUiUrl, redirect, sendFlow, wantsRedirect, withBrowserErrors } from '../flow-http.js';
-import { queryOf, requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
+import type { FlowContext } from '../flow-context.js';
+import { requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
+import type { Outcome } from '../outcome.js';
+import { alreadySignedIn, csrfTokenForNewFlow } from '../steps.js';
 import { passwordLoginNodes, refreshLoginNodes, secondFactorNodes } from './nodes.js';
 
 /** Builds a login flow for the given session state; used at init and when an expired flow is replaced. */
@@ -46,48 +46,35 @@ export function buildLoginFlow(
   return flow;
 }
 
+/** The `aal` query parameter: aal1 when absent, else aal1 or aal2, else 400. */
+function requestedAal(ctx: FlowContext): 'aal1' | 'aal2' {
+  const aal = ctx.query.aal === undefined || ctx.query.aal === '' ? 'aal1' : ctx.query.aal;
+  if (aal !== 'aal1' && aal !== 'aal2') {
+    throw new HttpError({
+      code: 400,
+      reason: `Unable to parse AuthenticationMethod Assurance Level (AAL): expected one of [aal1, aal2] but got ${aal}`,
+    });
+  }
+  return aal;
+}
+
+/** A session that already meets the requested level needs no new login (unless it is a refresh). */
+const alreadyEnough = (auth: Authenticated, aal: 'aal1' | 'aal2'): boolean =>
+  aal === 'aal1' || sessionAal(auth.session.methods) === 'aal2' || availableAal(auth.credentials) !== 'aal2';
+
 /** `GET /self-service/login/{browser,api}` (docs/kratos-compatibility.md#creating-a-login-flow). */
-export async function createLoginFlow(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  type: FlowType,
-) {
-  const asRedirect = type === 'browser' && wantsRedirect(request);
-  return withBrowserErrors(services, request, reply, asRedirect, async () => {
-    const query = queryOf(request);
-    const aal = query.aal === undefined || query.aal === '' ? 'aal1' : query.aal;
-    if (aal !== 'aal1' && aal !== 'aal2') {
-      throw new HttpError({
-        code: 400,
-        reason:
-          'Unable to parse AuthenticationMethod Assurance Level (AAL): ' +
-          `expected one of [aal1, aal2] but got ${aal}`,
-      });
-    }
-    const returnTo = returnToOf(services, query);
-    const auth = await authenticate(services, request);
-    if (!auth && aal === 'aal2') throw kratosErrors.sessionAal1Required();
-    const refresh = auth !== undefined && query.refresh === 'true';
+export async function createLoginFlow(ctx: FlowContext): Promise<Outcome> {
+  const { services } = ctx;
+  const aal = requestedAal(ctx);
+  const returnTo = returnToOf(services, ctx.query);
+  const auth = await ctx.auth();
+  if (!auth && aal === 'aal2') throw kratosErrors.sessionAal1Required();
+  const refresh = auth !== undefined && ctx.query.refresh === 'true';
+  if (auth && !refresh && alreadyEnough(auth, aal)) return alreadySignedIn('login', returnUrlOf(services, returnTo));
 
-    if (auth && !refresh) {
-      const alreadyEnough =
-        aal === 'aal1' || sessionAal(auth.session.methods) === 'aal2' || availableAal(auth.credentials) !== 'aal2';
-      if (alreadyEnough) {
-        if (asRedirect) return redirect(reply, returnUrlOf(services, returnTo));
-        throw kratosErrors.sessionAlreadyAvailable('login');
-      }
-    }
-
-    const csrfToken =
-      type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
-    const flow = buildLoginFlow(
-      services,
-      { type, requestUrl: requestUrlOf(services, request), csrfToken, returnTo, refresh, aal },
-      auth,
-    );
-    await insertFlow(services.ctx.db.kysely, flow);
-    if (asRedirect) return redirect(reply, flowUiUrl(services, flow));
-    return sendFlow(services, reply, 200, flow);
-  });
+  const csrfToken = csrfTokenForNewFlow(ctx);
+  const requestUrl = requestUrlOf(services, ctx.request);
+  const flow = buildLoginFlow(services, { type: ctx.type, requestUrl, csrfToken, returnTo, refresh, aal }, auth);
+  await insertFlow(ctx.idp.db.kysely, flow);
+  return { kind: 'flow', flow, status: 200 };
 }

@@ -1,5 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IdpServices } from '../../services.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
 import {
   claimTotpStep,
@@ -8,91 +6,106 @@ import {
   findIdentityIdByIdentifier,
   saveCredential,
   updateCredentialConfigIfUnchanged,
+  type CredentialRecord,
+  type IdentityRecord,
 } from '../../identities/identity-repository.js';
-import { authenticate, type Authenticated } from '../../sessions/authenticate.js';
+import type { Authenticated } from '../../sessions/authenticate.js';
 import { availableAal, type AuthenticationMethod } from '../../sessions/aal.js';
 import { insertSession, upgradeSession } from '../../sessions/session-repository.js';
 import { messages, type UiText } from '../../ui/messages.js';
-import { addFlowMessage, addNodeMessage, clearMessages, setNodeValue } from '../../ui/nodes.js';
+import { addFlowMessage, addNodeMessage, setNodeValue } from '../../ui/nodes.js';
 import { clientAddress, userAgent } from '../../http/client-info.js';
 import { clientAddressKey, identifierKey } from '../../throttle/index.js';
 import { emitAuthEvent } from '../../events.js';
 import { secretOfTotpUrl, verifyTotpCode } from '../../credentials/totp/totp.js';
-import { findRecoveryCode, recoveryCodesOf } from '../../credentials/lookup/lookup-secrets.js';
-import { findFlow, insertFlow, isExpired, type Flow } from '../flow.js';
-import { ensureCsrf, flowUiUrl, readSubmitBody, redirect, wantsRedirect, withBrowserErrors } from '../flow-http.js';
-import { answerWithFlow } from '../flow-submit.js';
+import { findRecoveryCode, recoveryCodesOf, type RecoveryCode } from '../../credentials/lookup/lookup-secrets.js';
+import { insertFlow, type Flow } from '../flow.js';
+import type { FlowContext } from '../flow-context.js';
 import { returnUrlOf } from '../flow-request.js';
+import { flowAgain, type IssuedSession, type Outcome } from '../outcome.js';
+import { openFlow } from '../steps.js';
 import { buildLoginFlow } from './create.js';
-import { answerLoginSuccess, answerSecondFactorRequired } from './complete.js';
+import { loginSucceeded, secondFactorRequired } from './complete.js';
 
-type Body = Record<string, unknown>;
-
-/** `POST /self-service/login?flow=` (docs/kratos-compatibility.md#submitting-a-login-flow). */
-export async function submitLoginFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply) {
-  const flowId = (request.query as Record<string, unknown>).flow;
-  const flow = await findFlow(services.ctx.db.kysely, 'login', flowId);
-  const asRedirect = wantsRedirect(request, flow, true);
-  return withBrowserErrors(services, request, reply, asRedirect, async () => {
-    if (!flow) throw kratosErrors.flowNotFound();
-    const { body, json } = readSubmitBody(request);
-    const now = services.ctx.clock.now();
-    const auth = await authenticate(services, request);
-
-    if (isExpired(flow, now)) {
-      const replacement = buildLoginFlow(
-        services,
-        {
-          type: flow.type,
-          requestUrl: flow.requestUrl,
-          csrfToken: flow.csrfToken,
-          returnTo: flow.returnTo,
-          refresh: flow.refresh && auth !== undefined,
-          aal: flow.requestedAal === 'aal2' && auth ? 'aal2' : 'aal1',
-        },
-        auth,
-      );
-      addFlowMessage(replacement.ui, messages.loginFlowExpired(new Date(flow.expiresAt), now));
-      await insertFlow(services.ctx.db.kysely, replacement);
-      if (asRedirect) return redirect(reply, flowUiUrl(services, replacement));
-      throw kratosErrors.flowExpired(replacement.id, new Date(flow.expiresAt), now);
-    }
-    ensureCsrf(services, request, flow, body);
-    clearMessages(flow.ui);
-
-    if (flow.state === 'passed_challenge') {
-      addFlowMessage(flow.ui, messages.loginAlreadyCompleted());
-      return answerWithFlow(services, request, reply, flow);
-    }
-
-    const method =
-      typeof body.method === 'string'
-        ? body.method
-        : body.identifier !== undefined || body.password_identifier !== undefined
-          ? 'password'
-          : undefined;
-    const upgrading = flow.refresh || flow.requestedAal === 'aal2';
-    if (auth && !upgrading) {
-      if (asRedirect) return redirect(reply, returnUrlOf(services, null));
-      addFlowMessage(flow.ui, messages.generic(kratosErrors.sessionAlreadyAvailable('login').reason!));
-      return answerWithFlow(services, request, reply, flow);
-    }
-    switch (method) {
-      case 'password':
-        return submitPassword(services, request, reply, flow, body, json, auth);
-      case 'totp':
-        return submitTotp(services, request, reply, flow, body, auth);
-      case 'lookup_secret':
-        return submitLookupSecret(services, request, reply, flow, body, auth);
-      default:
-        addFlowMessage(flow.ui, messages.noLoginStrategy());
-        return answerWithFlow(services, request, reply, flow);
-    }
-  });
+/** One login submission: the request's context, the opened flow and what was submitted. */
+interface LoginSubmission {
+  ctx: FlowContext;
+  flow: Flow;
+  body: Record<string, unknown>;
+  json: boolean;
+  auth: Authenticated | undefined;
 }
 
-/** A required string field: a node message for missing / empty / wrong-typed values, else the value. */
-function requiredString(flow: Flow, body: Body, name: string, json: boolean, minLength = 1): string | undefined {
+/** An expired login flow is replaced by one for the same session state. */
+async function restartLogin(ctx: FlowContext, old: Flow, message: UiText): Promise<Flow> {
+  const auth = await ctx.auth();
+  const replacement = buildLoginFlow(
+    ctx.services,
+    {
+      type: old.type,
+      requestUrl: old.requestUrl,
+      csrfToken: old.csrfToken,
+      returnTo: old.returnTo,
+      refresh: old.refresh && auth !== undefined,
+      aal: old.requestedAal === 'aal2' && auth ? 'aal2' : 'aal1',
+    },
+    auth,
+  );
+  addFlowMessage(replacement.ui, message);
+  await insertFlow(ctx.idp.db.kysely, replacement);
+  return replacement;
+}
+
+/** The method of a submission; a body with an identifier but no method is a password login, as in Kratos. */
+const methodOf = (body: Record<string, unknown>): string | undefined =>
+  typeof body.method === 'string'
+    ? body.method
+    : body.identifier !== undefined || body.password_identifier !== undefined
+      ? 'password'
+      : undefined;
+
+/** `POST /self-service/login?flow=` (docs/kratos-compatibility.md#submitting-a-login-flow). */
+export async function submitLoginFlow(ctx: FlowContext): Promise<Outcome> {
+  const opened = await openFlow(ctx, {
+    restart: (old, message) => restartLogin(ctx, old, message),
+    expiredMessage: messages.loginFlowExpired,
+  });
+  if (opened.kind !== 'opened') return opened;
+  const { flow, body, json } = opened;
+  if (flow.state === 'passed_challenge') {
+    addFlowMessage(flow.ui, messages.loginAlreadyCompleted());
+    return flowAgain(flow);
+  }
+  const auth = await ctx.auth();
+  const upgrading = flow.refresh || flow.requestedAal === 'aal2';
+  if (auth && !upgrading) {
+    addFlowMessage(flow.ui, messages.generic(kratosErrors.sessionAlreadyAvailable('login').reason!));
+    return { kind: 'browser_redirect', to: returnUrlOf(ctx.services, null), otherwise: flowAgain(flow) };
+  }
+  const submission: LoginSubmission = { ctx, flow, body, json, auth };
+  switch (methodOf(body)) {
+    case 'password':
+      return submitPassword(submission);
+    case 'totp':
+      return submitTotp(submission);
+    case 'lookup_secret':
+      return submitLookupSecret(submission);
+    default:
+      addFlowMessage(flow.ui, messages.noLoginStrategy());
+      return flowAgain(flow);
+  }
+}
+
+/**
+ * A required string field: a node message for missing / empty / wrong-typed values, else the value. Forms that send
+ * an empty value read as missing, unless `json` (the second factor's codes count as JSON always).
+ */
+function requiredString(
+  submission: Pick<LoginSubmission, 'flow' | 'body' | 'json'>,
+  name: string,
+  minLength = 1,
+): string | undefined {
+  const { flow, body, json } = submission;
   const value = body[name];
   let message: UiText | undefined;
   if (value === undefined || value === null) message = messages.missingProperty(name);
@@ -108,63 +121,88 @@ function requiredString(flow: Flow, body: Body, name: string, json: boolean, min
   return value as string;
 }
 
-async function submitPassword(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  body: Body,
-  json: boolean,
-  auth: Authenticated | undefined,
-) {
-  const { ctx, throttle, passwords } = services;
-  const { db, clock, config } = ctx;
+/** The identifier and password of a password submission, or undefined with node messages set. */
+function passwordInput(submission: LoginSubmission): { identifier: string; password: string } | undefined {
+  const { flow, body } = submission;
   if (body.identifier === undefined && body.password_identifier !== undefined)
     body.identifier = body.password_identifier;
-  const identifier = requiredString(flow, body, 'identifier', json);
-  const password = requiredString(flow, body, 'password', json);
+  const identifier = requiredString(submission, 'identifier');
+  const password = requiredString(submission, 'password');
   if (typeof body.identifier === 'string') setNodeValue(flow.ui, 'identifier', body.identifier);
-  if (identifier === undefined || password === undefined) return answerWithFlow(services, request, reply, flow);
+  return identifier === undefined || password === undefined ? undefined : { identifier, password };
+}
 
+async function submitPassword(submission: LoginSubmission): Promise<Outcome> {
+  const { ctx, flow } = submission;
+  const input = passwordInput(submission);
+  if (!input) return flowAgain(flow);
+  const checked = await checkPassword(ctx, input);
+  if (!checked.ok) {
+    addFlowMessage(flow.ui, checked.message);
+    return flowAgain(flow);
+  }
+  const { identity, credentials } = checked;
+  const issued = await issueFirstFactorSession(submission, identity);
+  ctx.idp.log.info({ event: 'login.success', identity: identity.id, method: 'password' }, 'first factor passed');
+  emitAuthEvent(ctx.idp, {
+    type: 'login.success',
+    method: 'password',
+    identityId: identity.id,
+    identifier: input.identifier,
+    clientAddress: clientAddress(ctx.request),
+  });
+  const needsSecondFactor =
+    availableAal(credentials) === 'aal2' && !issued.session.methods.some((m) => m.aal === 'aal2');
+  if (needsSecondFactor) return secondFactorRequired(ctx, flow, issued);
+  return loginSucceeded(ctx, flow, issued);
+}
+
+type PasswordCheck =
+  | { ok: true; identity: IdentityRecord; credentials: CredentialRecord[] }
+  | { ok: false; message: UiText };
+
+/**
+ * The password against the identity's, within the throttle: unknown identifiers, locked accounts and wrong
+ * passwords cost the same and answer the same (4000006); failures are counted, logged and audited.
+ */
+async function checkPassword(
+  ctx: FlowContext,
+  input: { identifier: string; password: string },
+): Promise<PasswordCheck> {
+  const { throttle, passwords } = ctx.services;
+  const { db, clock, config } = ctx.idp;
+  const { identifier, password } = input;
   const { maxFailures, maxFailuresPerAddress, lockMs } = config.throttling;
   const idKey = identifierKey('login', identifier);
-  const ipKey = clientAddressKey('login', clientAddress(request));
+  const ipKey = clientAddressKey('login', clientAddress(ctx.request));
   const locked = (await throttle.isLocked(idKey)) || (await throttle.isLocked(ipKey));
   const identityId =
     identifier.length <= 320 ? await findIdentityIdByIdentifier(db.kysely, 'password', identifier) : undefined;
   const credentials = identityId ? await findCredentials(db.kysely, identityId) : [];
   const hashed = credentials.find((c) => c.type === 'password')?.config.hashed_password;
 
-  // Unknown identifiers, locked accounts and wrong passwords cost the same and answer the same (4000006).
   let valid = false;
   if (typeof hashed === 'string' && password.length <= 1000) valid = await passwords.verify(password, hashed);
   else await passwords.dummyVerify(password.slice(0, 1000));
   if (!valid || locked) {
     const result = await throttle.recordFailure(idKey, maxFailures, lockMs, lockMs);
     await throttle.recordFailure(ipKey, maxFailuresPerAddress, lockMs, lockMs);
-    ctx.log.info(
+    ctx.idp.log.info(
       { event: 'login.failure', identity: identityId ?? null, locked: locked || result.locked },
       'sign-in failed',
     );
-    emitAuthEvent(ctx, {
+    emitAuthEvent(ctx.idp, {
       type: result.locked && !locked ? 'login.locked' : 'login.failure',
       method: 'password',
       identityId: identityId ?? null,
       identifier,
-      clientAddress: clientAddress(request),
+      clientAddress: clientAddress(ctx.request),
     });
-    addFlowMessage(flow.ui, messages.invalidCredentials());
-    return answerWithFlow(services, request, reply, flow);
+    return { ok: false, message: messages.invalidCredentials() };
   }
   const identity = await findIdentity(db.kysely, identityId!);
-  if (!identity) {
-    addFlowMessage(flow.ui, messages.invalidCredentials());
-    return answerWithFlow(services, request, reply, flow);
-  }
-  if (identity.state !== 'active') {
-    addFlowMessage(flow.ui, messages.accountDisabled());
-    return answerWithFlow(services, request, reply, flow);
-  }
+  if (!identity) return { ok: false, message: messages.invalidCredentials() };
+  if (identity.state !== 'active') return { ok: false, message: messages.accountDisabled() };
   await throttle.reset(idKey);
   if (passwords.needsRehash(hashed as string)) {
     const passwordCredential = credentials.find((c) => c.type === 'password')!;
@@ -177,7 +215,13 @@ async function submitPassword(
       passwordCredential.identifiers,
     );
   }
+  return { ok: true, identity, credentials };
+}
 
+/** A new aal1 session, or, re-authenticating the same identity (`refresh`), the current one renewed. */
+async function issueFirstFactorSession(submission: LoginSubmission, identity: IdentityRecord): Promise<IssuedSession> {
+  const { ctx, flow, auth } = submission;
+  const { db, clock, config } = ctx.idp;
   const method: AuthenticationMethod = { method: 'password', aal: 'aal1', completed_at: clock.now().toISOString() };
   const issued =
     flow.refresh && auth && auth.identity.id === identity.id
@@ -189,129 +233,107 @@ async function submitPassword(
           identityId: identity.id,
           methods: [method],
           lifespanMs: config.lifespans.sessionMs,
-          ipAddress: clientAddress(request),
-          userAgent: userAgent(request),
+          ipAddress: clientAddress(ctx.request),
+          userAgent: userAgent(ctx.request),
         });
-  ctx.log.info({ event: 'login.success', identity: identity.id, method: 'password' }, 'first factor passed');
-  emitAuthEvent(ctx, {
-    type: 'login.success',
-    method: 'password',
-    identityId: identity.id,
-    identifier,
-    clientAddress: clientAddress(request),
-  });
-  const result = { ...issued, identity };
-  const needsSecondFactor =
-    availableAal(credentials) === 'aal2' && !issued.session.methods.some((m) => m.aal === 'aal2');
-  if (needsSecondFactor) return answerSecondFactorRequired(services, request, reply, flow, result);
-  return answerLoginSuccess(services, request, reply, flow, result);
+  return { ...issued, identity };
 }
 
-async function secondFactorPrecheck(flow: Flow, auth: Authenticated | undefined): Promise<Authenticated> {
+/** The second factor needs the aal1 session of the first; the flow is bound to its identity. */
+function secondFactorSession(submission: LoginSubmission): Authenticated {
+  const { flow, auth } = submission;
   if (!auth) throw kratosErrors.sessionAal1Required();
   if (flow.identityId === null) flow.identityId = auth.identity.id;
   return auth;
 }
 
-async function submitTotp(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  body: Body,
-  maybeAuth: Authenticated | undefined,
-) {
-  const auth = await secondFactorPrecheck(flow, maybeAuth);
-  const { ctx, throttle } = services;
-  const code = requiredString(flow, body, 'totp_code', true, 6);
-  if (code === undefined) return answerWithFlow(services, request, reply, flow);
+/** A refused second-factor code: counted against the identity (a lock after too many), audited, field emptied. */
+async function refuseSecondFactor(
+  submission: LoginSubmission,
+  refusal: { method: 'totp' | 'lookup_secret'; locked: boolean; message: UiText },
+): Promise<Outcome> {
+  const { ctx, flow } = submission;
+  const auth = submission.auth!;
+  const { maxFailures, lockMs } = ctx.idp.config.throttling;
+  const key = identifierKey('second_factor', auth.identity.id);
+  const result = await ctx.services.throttle.recordFailure(key, maxFailures, lockMs, lockMs);
+  if (refusal.method === 'totp')
+    ctx.idp.log.info({ event: 'login.totp_failure', identity: auth.identity.id }, 'second factor failed');
+  emitAuthEvent(ctx.idp, {
+    type: result.locked && !refusal.locked ? 'login.locked' : 'login.failure',
+    method: refusal.method,
+    identityId: auth.identity.id,
+    clientAddress: clientAddress(ctx.request),
+  });
+  addFlowMessage(flow.ui, refusal.message);
+  setNodeValue(flow.ui, refusal.method === 'totp' ? 'totp_code' : 'lookup_secret', '');
+  return flowAgain(flow);
+}
+
+async function submitTotp(submission: LoginSubmission): Promise<Outcome> {
+  const { ctx, flow } = submission;
+  const auth = secondFactorSession(submission);
+  const code = requiredString({ ...submission, json: true }, 'totp_code', 6);
+  if (code === undefined) return flowAgain(flow);
   const credential = auth.credentials.find((c) => c.type === 'totp');
   const secret = secretOfTotpUrl(credential?.config.totp_url);
   if (!credential || !secret) {
     addFlowMessage(flow.ui, messages.noTotp());
-    return answerWithFlow(services, request, reply, flow);
+    return flowAgain(flow);
   }
   const key = identifierKey('second_factor', auth.identity.id);
-  const { maxFailures, lockMs } = ctx.config.throttling;
-  const locked = await throttle.isLocked(key);
+  const locked = await ctx.services.throttle.isLocked(key);
   const step = locked ? undefined : await verifyTotpCode(secret, code.trim(), credential.lastUsedStep);
-  const claimed = step !== undefined && (await claimTotpStep(ctx.db.kysely, credential.id, step));
-  if (!claimed) {
-    const result = await throttle.recordFailure(key, maxFailures, lockMs, lockMs);
-    ctx.log.info({ event: 'login.totp_failure', identity: auth.identity.id }, 'second factor failed');
-    emitAuthEvent(ctx, {
-      type: result.locked && !locked ? 'login.locked' : 'login.failure',
-      method: 'totp',
-      identityId: auth.identity.id,
-      clientAddress: clientAddress(request),
-    });
-    addFlowMessage(flow.ui, messages.invalidTotp());
-    setNodeValue(flow.ui, 'totp_code', '');
-    return answerWithFlow(services, request, reply, flow);
-  }
-  await throttle.reset(key);
-  return completeSecondFactor(services, request, reply, flow, auth, 'totp');
+  const claimed = step !== undefined && (await claimTotpStep(ctx.idp.db.kysely, credential.id, step));
+  if (!claimed) return refuseSecondFactor(submission, { method: 'totp', locked, message: messages.invalidTotp() });
+  await ctx.services.throttle.reset(key);
+  return completeSecondFactor(submission, 'totp');
 }
 
-async function submitLookupSecret(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  body: Body,
-  maybeAuth: Authenticated | undefined,
-) {
-  const auth = await secondFactorPrecheck(flow, maybeAuth);
-  const { ctx, throttle } = services;
-  const submitted = requiredString(flow, body, 'lookup_secret', true);
-  if (submitted === undefined) return answerWithFlow(services, request, reply, flow);
+/** Marks a backup code used, once: a concurrent use of the same code loses. Returns the refusal, if any. */
+async function spendLookupSecret(
+  ctx: FlowContext,
+  credential: CredentialRecord,
+  match: RecoveryCode | undefined,
+): Promise<UiText | undefined> {
+  if (!match) return messages.invalidLookupSecret();
+  if (match.used_at) return messages.lookupSecretAlreadyUsed();
+  const { db, clock } = ctx.idp;
+  const usedAt = new Date(Math.floor(clock.now().getTime() / 1000) * 1000).toISOString();
+  const codes = recoveryCodesOf(credential.config);
+  const updated = codes.map((c) => (c === match ? { ...c, used_at: usedAt } : c));
+  const won = await updateCredentialConfigIfUnchanged(db.kysely, clock, credential, {
+    ...credential.config,
+    recovery_codes: updated,
+  });
+  return won ? undefined : messages.lookupSecretAlreadyUsed();
+}
+
+async function submitLookupSecret(submission: LoginSubmission): Promise<Outcome> {
+  const { ctx, flow } = submission;
+  const auth = secondFactorSession(submission);
+  const submitted = requiredString({ ...submission, json: true }, 'lookup_secret');
+  if (submitted === undefined) return flowAgain(flow);
   const credential = auth.credentials.find((c) => c.type === 'lookup_secret');
   const codes = credential ? recoveryCodesOf(credential.config) : [];
   if (!credential || codes.length === 0) {
     addFlowMessage(flow.ui, messages.noLookupSecrets());
-    return answerWithFlow(services, request, reply, flow);
+    return flowAgain(flow);
   }
   const key = identifierKey('second_factor', auth.identity.id);
-  const { maxFailures, lockMs } = ctx.config.throttling;
-  const locked = await throttle.isLocked(key);
+  const locked = await ctx.services.throttle.isLocked(key);
   const match = locked ? undefined : findRecoveryCode(codes, submitted);
-  let failure: UiText | undefined;
-  if (!match) failure = messages.invalidLookupSecret();
-  else if (match.used_at) failure = messages.lookupSecretAlreadyUsed();
-  else {
-    const usedAt = new Date(Math.floor(ctx.clock.now().getTime() / 1000) * 1000).toISOString();
-    const updated = codes.map((c) => (c === match ? { ...c, used_at: usedAt } : c));
-    const won = await updateCredentialConfigIfUnchanged(ctx.db.kysely, ctx.clock, credential, {
-      ...credential.config,
-      recovery_codes: updated,
-    });
-    if (!won) failure = messages.lookupSecretAlreadyUsed();
-  }
-  if (failure) {
-    const result = await throttle.recordFailure(key, maxFailures, lockMs, lockMs);
-    emitAuthEvent(ctx, {
-      type: result.locked && !locked ? 'login.locked' : 'login.failure',
-      method: 'lookup_secret',
-      identityId: auth.identity.id,
-      clientAddress: clientAddress(request),
-    });
-    addFlowMessage(flow.ui, failure);
-    setNodeValue(flow.ui, 'lookup_secret', '');
-    return answerWithFlow(services, request, reply, flow);
-  }
-  await throttle.reset(key);
-  return completeSecondFactor(services, request, reply, flow, auth, 'lookup_secret');
+  const failure = await spendLookupSecret(ctx, credential, match);
+  if (failure) return refuseSecondFactor(submission, { method: 'lookup_secret', locked, message: failure });
+  await ctx.services.throttle.reset(key);
+  return completeSecondFactor(submission, 'lookup_secret');
 }
 
-async function completeSecondFactor(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  auth: Authenticated,
-  method: 'totp' | 'lookup_secret',
-) {
-  const { db, clock, config, log } = services.ctx;
+/** The aal1 session becomes aal2 (with a new token) and the login is done. */
+async function completeSecondFactor(submission: LoginSubmission, method: 'totp' | 'lookup_secret'): Promise<Outcome> {
+  const { ctx, flow } = submission;
+  const { db, clock, config, log } = ctx.idp;
+  const auth = submission.auth!;
   const identity = auth.identity;
   const upgraded = await upgradeSession(
     db.kysely,
@@ -324,11 +346,11 @@ async function completeSecondFactor(
     },
   );
   log.info({ event: 'login.success', identity: identity.id, method }, 'second factor passed');
-  emitAuthEvent(services.ctx, {
+  emitAuthEvent(ctx.idp, {
     type: 'login.success',
     method,
     identityId: identity.id,
-    clientAddress: clientAddress(request),
+    clientAddress: clientAddress(ctx.request),
   });
-  return answerLoginSuccess(services, request, reply, flow, { ...upgraded, identity });
+  return loginSucceeded(ctx, flow, { ...upgraded, identity });
 }

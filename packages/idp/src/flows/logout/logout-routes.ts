@@ -5,56 +5,59 @@ import { HttpError } from '../../errors/herodot.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
 import { clearSessionCookie } from '../../http/cookies.js';
 import { publicUrlOf } from '../../http/return-to.js';
-import { authenticate } from '../../sessions/authenticate.js';
 import { findSessionByToken, revokeSession } from '../../sessions/session-repository.js';
-import { redirect, regenerateCsrfCookie, sendJson, wantsRedirect, withBrowserErrors } from '../flow-http.js';
-import { queryOf, returnToOf, returnUrlOf } from '../flow-request.js';
+import { answer } from '../answer.js';
+import { creationContext, type FlowContext } from '../flow-context.js';
+import { regenerateCsrfCookie } from '../flow-http.js';
+import { returnToOf, returnUrlOf } from '../flow-request.js';
+import type { Outcome } from '../outcome.js';
 import { logoutTokenOf } from './logout-token.js';
+
+/** `GET /self-service/logout/browser`: the logout URL and token of the browser's session. */
+async function createLogoutUrl(ctx: FlowContext): Promise<Outcome> {
+  const { config } = ctx.idp;
+  const returnTo = returnToOf(ctx.services, ctx.query);
+  const auth = await ctx.auth();
+  if (!auth) throw kratosErrors.sessionInactive();
+  const token = logoutTokenOf(config.cookieSecret, auth.session.id);
+  const body = {
+    logout_url: publicUrlOf(config, '/self-service/logout', { token, return_to: returnTo ?? undefined }),
+    logout_token: token,
+  };
+  return { kind: 'json', status: 200, body };
+}
+
+/** `GET /self-service/logout?token=`: ends the session whose logout token it is. */
+async function logOut(ctx: FlowContext): Promise<Outcome> {
+  const { db, config } = ctx.idp;
+  const sent = ctx.query.token;
+  if (!sent) throw new HttpError({ code: 400, reason: 'Please include a token in the URL query.' });
+  const returnTo = returnToOf(ctx.services, ctx.query);
+  const auth = await ctx.auth();
+  if (!auth) throw kratosErrors.sessionInactive();
+  const expected = logoutTokenOf(config.cookieSecret, auth.session.id);
+  const ok = sent.length === expected.length && crypto.timingSafeEqual(Buffer.from(sent), Buffer.from(expected));
+  if (!ok) {
+    throw new HttpError({
+      code: 403,
+      reason: 'Unable to log out because the logout token in the URL query does not match the session cookie.',
+    });
+  }
+  await revokeSession(db.kysely, auth.session.id);
+  clearSessionCookie(ctx.reply, config);
+  regenerateCsrfCookie(ctx);
+  return { kind: 'browser_redirect', to: returnUrlOf(ctx.services, returnTo), otherwise: { kind: 'no_content' } };
+}
 
 /** Browser and API logout (docs/kratos-compatibility.md#logout). */
 export function registerLogoutRoutes(app: FastifyInstance, services: IdpServices): void {
   const { ctx } = services;
-
-  app.get('/self-service/logout/browser', async (request, reply) => {
-    const asRedirect = wantsRedirect(request);
-    return withBrowserErrors(services, request, reply, asRedirect, async () => {
-      const query = queryOf(request);
-      const returnTo = returnToOf(services, query);
-      const auth = await authenticate(services, request);
-      if (!auth) throw kratosErrors.sessionInactive();
-      const token = logoutTokenOf(ctx.config.cookieSecret, auth.session.id);
-      return sendJson(reply, 200, {
-        logout_url: publicUrlOf(ctx.config, '/self-service/logout', { token, return_to: returnTo ?? undefined }),
-        logout_token: token,
-      });
-    });
-  });
-
-  app.get('/self-service/logout', async (request, reply) => {
-    const asRedirect = wantsRedirect(request);
-    return withBrowserErrors(services, request, reply, asRedirect, async () => {
-      const query = queryOf(request);
-      if (!query.token) throw new HttpError({ code: 400, reason: 'Please include a token in the URL query.' });
-      const returnTo = returnToOf(services, query);
-      const auth = await authenticate(services, request);
-      if (!auth) throw kratosErrors.sessionInactive();
-      const expected = logoutTokenOf(ctx.config.cookieSecret, auth.session.id);
-      const ok =
-        query.token.length === expected.length &&
-        crypto.timingSafeEqual(Buffer.from(query.token), Buffer.from(expected));
-      if (!ok) {
-        throw new HttpError({
-          code: 403,
-          reason: 'Unable to log out because the logout token in the URL query does not match the session cookie.',
-        });
-      }
-      await revokeSession(ctx.db.kysely, auth.session.id);
-      clearSessionCookie(reply, ctx.config);
-      regenerateCsrfCookie(services, reply);
-      if (asRedirect) return redirect(reply, returnUrlOf(services, returnTo));
-      return reply.code(204).send();
-    });
-  });
+  app.get('/self-service/logout/browser', (request, reply) =>
+    answer(creationContext({ services, request, reply }, 'logout', 'browser'), createLogoutUrl),
+  );
+  app.get('/self-service/logout', (request, reply) =>
+    answer(creationContext({ services, request, reply }, 'logout', 'browser'), logOut),
+  );
 
   app.delete('/self-service/logout/api', async (request, reply) => {
     const body = request.body as Record<string, unknown> | undefined;

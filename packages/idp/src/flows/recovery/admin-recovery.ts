@@ -94,12 +94,17 @@ export function registerAdminRecoveryRoutes(app: FastifyInstance, services: IdpS
 
   app.post('/admin/recovery/link', async (request, reply) => {
     const { identity, flow, lifespanMs } = await prepare(request.body);
-    return sendJson(reply, 200, await issueRecoveryLink(services, flow, identity, lifespanMs));
+    return sendJson(reply, 200, await issueRecoveryLink(services, flow, { identity, lifespanMs }));
   });
 }
 
-async function issueRecoveryLink(services: IdpServices, flow: Flow, identity: IdentityRecord, lifespanMs: number) {
+async function issueRecoveryLink(
+  services: IdpServices,
+  flow: Flow,
+  link: { identity: IdentityRecord; lifespanMs: number },
+) {
   const { ctx } = services;
+  const { identity, lifespanMs } = link;
   const token = await issueCode(ctx.db.kysely, ctx.clock, {
     flowId: flow.id,
     purpose: 'recovery_link',
@@ -118,5 +123,5 @@ async function issueRecoveryLink(services: IdpServices, flow: Flow, identity: Id
 /** A recovery link for an identity, as `POST /admin/recovery/link` makes it (invitations, the portal's recovery). */
 export async function createRecoveryLink(services: IdpServices, identity: IdentityRecord, lifespanMs: number) {
   const flow = await startAdminRecoveryFlow(services, lifespanMs);
-  return issueRecoveryLink(services, flow, identity, lifespanMs);
+  return issueRecoveryLink(services, flow, { identity, lifespanMs });
 }

@@ -1,13 +1,11 @@
-import crypto from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpServices } from '../../services.js';
-import { kratosErrors } from '../../errors/kratos-errors.js';
-import { authenticate } from '../../sessions/authenticate.js';
 import type { UiText } from '../../ui/messages.js';
 import { addFlowMessage } from '../../ui/nodes.js';
 import { insertFlow, newFlow, type Flow, type FlowType } from '../flow.js';
-import { ensureCsrfCookie, flowUiUrl, redirect, sendFlow, wantsRedirect, withBrowserErrors } from '../flow-http.js';
-import { queryOf, requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
+import type { FlowContext } from '../flow-context.js';
+import { requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
+import type { Outcome } from '../outcome.js';
+import { alreadySignedIn, csrfTokenForNewFlow } from '../steps.js';
 import { recoveryEmailNodes } from './nodes.js';
 
 export async function startRecoveryFlow(
@@ -37,28 +35,12 @@ export async function startRecoveryFlow(
 }
 
 /** `GET /self-service/recovery/{browser,api}` (docs/kratos-compatibility.md#recovery). */
-export async function createRecoveryFlow(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  type: FlowType,
-) {
-  const asRedirect = type === 'browser' && wantsRedirect(request);
-  return withBrowserErrors(services, request, reply, asRedirect, async () => {
-    const returnTo = returnToOf(services, queryOf(request));
-    if (await authenticate(services, request)) {
-      if (asRedirect) return redirect(reply, returnUrlOf(services, null), 302);
-      throw kratosErrors.sessionAlreadyAvailable('recovery');
-    }
-    const csrfToken =
-      type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
-    const flow = await startRecoveryFlow(services, {
-      type,
-      requestUrl: requestUrlOf(services, request),
-      csrfToken,
-      returnTo,
-    });
-    if (asRedirect) return redirect(reply, flowUiUrl(services, flow));
-    return sendFlow(services, reply, 200, flow);
-  });
+export async function createRecoveryFlow(ctx: FlowContext): Promise<Outcome> {
+  const { services } = ctx;
+  const returnTo = returnToOf(services, ctx.query);
+  if (await ctx.auth()) return alreadySignedIn('recovery', returnUrlOf(services, null), 302);
+  const csrfToken = csrfTokenForNewFlow(ctx);
+  const requestUrl = requestUrlOf(services, ctx.request);
+  const flow = await startRecoveryFlow(services, { type: ctx.type, requestUrl, csrfToken, returnTo });
+  return { kind: 'flow', flow, status: 200 };
 }

@@ -1,5 +1,3 @@
-import crypto from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpServices } from '../../services.js';
 import { HttpError } from '../../errors/herodot.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
@@ -7,23 +5,13 @@ import { clientAddress } from '../../http/client-info.js';
 import { findIdentity, insertIdentity, saveCredential } from '../../identities/identity-repository.js';
 import { identityJson } from '../../identities/identity-json.js';
 import { normaliseEmail, validateTraits, type Traits } from '../../identities/identity-schema.js';
-import { authenticate } from '../../sessions/authenticate.js';
-import { messages } from '../../ui/messages.js';
-import { addFlowMessage, addNodeMessage, clearMessages } from '../../ui/nodes.js';
-import { findFlow, insertFlow, isExpired, newFlow, saveFlow, type Flow, type FlowType } from '../flow.js';
-import {
-  ensureCsrf,
-  ensureCsrfCookie,
-  flowUiUrl,
-  readSubmitBody,
-  redirect,
-  sendFlow,
-  sendJson,
-  wantsRedirect,
-  withBrowserErrors,
-} from '../flow-http.js';
-import { answerWithFlow } from '../flow-submit.js';
-import { queryOf, requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
+import { messages, type UiText } from '../../ui/messages.js';
+import { addFlowMessage, addNodeMessage } from '../../ui/nodes.js';
+import { insertFlow, newFlow, saveFlow, type Flow, type FlowType } from '../flow.js';
+import type { FlowContext } from '../flow-context.js';
+import { requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
+import { flowAgain, type Outcome } from '../outcome.js';
+import { alreadySignedIn, csrfTokenForNewFlow, openFlow, type OpenedFlow } from '../steps.js';
 import { sendVerificationCode, startVerificationFlow } from '../verification/verification.js';
 import { credentialStepNodes, profileStepNodes } from './nodes.js';
 
@@ -34,7 +22,7 @@ async function startRegistrationFlow(
     requestUrl: string;
     csrfToken: string;
     returnTo: string | null;
-    message?: ReturnType<typeof messages.generic>;
+    message?: UiText;
   },
 ): Promise<Flow> {
   const flow = newFlow(services.ctx, services.ctx.config.lifespans.flowMs, {
@@ -54,136 +42,134 @@ async function startRegistrationFlow(
  * `GET /self-service/registration/{browser,api}` (docs/kratos-compatibility.md#registration); off unless
  * REGISTRATION_ENABLED.
  */
-export async function createRegistrationFlow(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  type: FlowType,
-) {
-  const asRedirect = type === 'browser' && wantsRedirect(request);
-  return withBrowserErrors(services, request, reply, asRedirect, async () => {
-    if (!services.ctx.config.registrationEnabled) throw kratosErrors.flowDisabled();
-    const returnTo = returnToOf(services, queryOf(request));
-    if (await authenticate(services, request)) {
-      if (asRedirect) return redirect(reply, returnUrlOf(services, returnTo));
-      throw kratosErrors.sessionAlreadyAvailable('registration');
-    }
-    const csrfToken =
-      type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
-    const flow = await startRegistrationFlow(services, {
-      type,
-      requestUrl: requestUrlOf(services, request),
-      csrfToken,
-      returnTo,
-    });
-    if (asRedirect) return redirect(reply, flowUiUrl(services, flow));
-    return sendFlow(services, reply, 200, flow);
-  });
+export async function createRegistrationFlow(ctx: FlowContext): Promise<Outcome> {
+  const { services } = ctx;
+  if (!ctx.idp.config.registrationEnabled) throw kratosErrors.flowDisabled();
+  const returnTo = returnToOf(services, ctx.query);
+  if (await ctx.auth()) return alreadySignedIn('registration', returnUrlOf(services, returnTo));
+  const csrfToken = csrfTokenForNewFlow(ctx);
+  const requestUrl = requestUrlOf(services, ctx.request);
+  const flow = await startRegistrationFlow(services, { type: ctx.type, requestUrl, csrfToken, returnTo });
+  return { kind: 'flow', flow, status: 200 };
 }
 
-/** `POST /self-service/registration?flow=`: the profile step, the password step, or both at once. */
-export async function submitRegistrationFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply) {
-  const { ctx } = services;
-  const flow = await findFlow(ctx.db.kysely, 'registration', (request.query as Record<string, unknown>).flow);
-  const asRedirect = wantsRedirect(request, flow, true);
-  return withBrowserErrors(services, request, reply, asRedirect, async () => {
-    if (!ctx.config.registrationEnabled) throw kratosErrors.flowDisabled();
-    if (!flow) throw kratosErrors.flowNotFound();
-    const { body } = readSubmitBody(request);
-    if (await authenticate(services, request)) {
-      if (asRedirect) return redirect(reply, returnUrlOf(services, null), 302);
-      throw kratosErrors.sessionAlreadyAvailable('registration');
-    }
-    const now = ctx.clock.now();
-    if (isExpired(flow, now)) {
-      const replacement = await startRegistrationFlow(services, {
-        type: flow.type,
-        requestUrl: flow.requestUrl,
-        csrfToken: flow.csrfToken,
-        returnTo: flow.returnTo,
-        message: messages.registrationFlowExpired(new Date(flow.expiresAt), now),
-      });
-      if (asRedirect) return redirect(reply, flowUiUrl(services, replacement));
-      throw kratosErrors.flowExpired(replacement.id, new Date(flow.expiresAt), now);
-    }
-    ensureCsrf(services, request, flow, body);
-    clearMessages(flow.ui);
-    if (flow.state === 'passed_challenge') {
-      addFlowMessage(flow.ui, messages.registrationAlreadyCompleted());
-      return answerWithFlow(services, request, reply, flow);
-    }
-    if (body.screen === 'previous') {
-      flow.ui.nodes = profileStepNodes(flow.internal.traits as Traits | undefined);
-      return answerWithFlow(services, request, reply, flow);
-    }
-    const traitsInput = body.traits ?? flow.internal.traits;
-    const checked = validateTraits(traitsInput);
-    if (!checked.traits) {
-      flow.ui.nodes = profileStepNodes();
-      for (const error of checked.errors) {
-        if (error.node) addNodeMessage(flow.ui, error.node, error.message);
-        else addFlowMessage(flow.ui, error.message);
-      }
-      return answerWithFlow(services, request, reply, flow);
-    }
-    const traits = checked.traits;
-    if (body.method === 'profile') {
-      // Kratos answers the successful first step with 400 and the second step's nodes
-      // (docs/kratos-compatibility.md#validation-errors-travel-inside-the-flow).
-      flow.internal.traits = traits;
-      flow.ui.nodes = credentialStepNodes(traits);
-      addFlowMessage(flow.ui, messages.chooseCredential());
-      return answerWithFlow(services, request, reply, flow);
-    }
-    if (body.method !== 'password') {
-      addFlowMessage(flow.ui, messages.noRegistrationStrategy());
-      return answerWithFlow(services, request, reply, flow);
-    }
-    flow.ui.nodes = credentialStepNodes(traits);
-    const password = body.password;
-    if (typeof password !== 'string' || password === '') {
-      addNodeMessage(flow.ui, 'password', messages.missingProperty('password'));
-      return answerWithFlow(services, request, reply, flow);
-    }
-    const violation = await services.passwordPolicy.validate(password, [traits.email]);
-    if (violation) {
-      addNodeMessage(flow.ui, 'password', violation);
-      return answerWithFlow(services, request, reply, flow);
-    }
-    const hashed = await services.passwords.hash(password);
-    let identityId: string;
-    try {
-      identityId = await ctx.db.kysely.transaction().execute(async (trx) => {
-        const id = await insertIdentity(trx, ctx.clock, { traits });
-        await saveCredential(trx, ctx.clock, id, 'password', { hashed_password: hashed }, [
-          normaliseEmail(traits.email),
-        ]);
-        return id;
-      });
-    } catch (error) {
-      if (error instanceof HttpError && error.code === 409) {
-        addFlowMessage(flow.ui, messages.duplicateIdentifier());
-        return answerWithFlow(services, request, reply, flow);
-      }
-      throw error;
-    }
-    flow.state = 'passed_challenge';
-    await saveFlow(ctx.db.kysely, ctx.clock, flow);
-    const verification = await startVerificationFlow(services, {
-      type: flow.type,
-      requestUrl: flow.requestUrl,
-      csrfToken: flow.csrfToken,
-      returnTo: flow.returnTo,
-    });
-    await sendVerificationCode(services, verification, normaliseEmail(traits.email), clientAddress(request));
-    ctx.log.info({ event: 'registration.success', identity: identityId }, 'account registered');
-    const identity = (await findIdentity(ctx.db.kysely, identityId))!;
-    if (asRedirect) return redirect(reply, returnUrlOf(services, flow.returnTo));
-    const json = identityJson(identity, { publicUrl: ctx.config.publicUrl });
-    if (flow.type === 'api') return sendJson(reply, 200, { identity: json, continue_with: null });
-    return sendJson(reply, 200, {
-      identity: json,
-      continue_with: [{ action: 'redirect_browser_to', redirect_browser_to: returnUrlOf(services, flow.returnTo) }],
-    });
+const restartRegistration = (ctx: FlowContext, old: Flow, message: UiText) =>
+  startRegistrationFlow(ctx.services, {
+    type: old.type,
+    requestUrl: old.requestUrl,
+    csrfToken: old.csrfToken,
+    returnTo: old.returnTo,
+    message,
   });
+
+/** `POST /self-service/registration?flow=`: the profile step, the password step, or both at once. */
+export async function submitRegistrationFlow(ctx: FlowContext): Promise<Outcome> {
+  if (!ctx.idp.config.registrationEnabled) throw kratosErrors.flowDisabled();
+  const opened = await openFlow(ctx, {
+    restart: (old, message) => restartRegistration(ctx, old, message),
+    expiredMessage: messages.registrationFlowExpired,
+    guard: async () =>
+      (await ctx.auth()) ? alreadySignedIn('registration', returnUrlOf(ctx.services, null), 302) : undefined,
+  });
+  if (opened.kind !== 'opened') return opened;
+  const { flow, body } = opened;
+  if (flow.state === 'passed_challenge') {
+    addFlowMessage(flow.ui, messages.registrationAlreadyCompleted());
+    return flowAgain(flow);
+  }
+  if (body.screen === 'previous') {
+    flow.ui.nodes = profileStepNodes(flow.internal.traits as Traits | undefined);
+    return flowAgain(flow);
+  }
+  const checked = validateTraits(body.traits ?? flow.internal.traits);
+  if (!checked.traits) {
+    flow.ui.nodes = profileStepNodes();
+    for (const error of checked.errors) {
+      if (error.node) addNodeMessage(flow.ui, error.node, error.message);
+      else addFlowMessage(flow.ui, error.message);
+    }
+    return flowAgain(flow);
+  }
+  const traits = checked.traits;
+  if (body.method === 'profile') {
+    // Kratos answers the successful first step with 400 and the second step's nodes
+    // (docs/kratos-compatibility.md#validation-errors-travel-inside-the-flow).
+    flow.internal.traits = traits;
+    flow.ui.nodes = credentialStepNodes(traits);
+    addFlowMessage(flow.ui, messages.chooseCredential());
+    return flowAgain(flow);
+  }
+  if (body.method !== 'password') {
+    addFlowMessage(flow.ui, messages.noRegistrationStrategy());
+    return flowAgain(flow);
+  }
+  flow.ui.nodes = credentialStepNodes(traits);
+  return submitPassword(ctx, opened, traits);
+}
+
+/** The password step: policy, then the identity and its password credential in one transaction. */
+async function submitPassword(ctx: FlowContext, opened: OpenedFlow, traits: Traits): Promise<Outcome> {
+  const { services } = ctx;
+  const { flow, body } = opened;
+  const password = body.password;
+  if (typeof password !== 'string' || password === '') {
+    addNodeMessage(flow.ui, 'password', messages.missingProperty('password'));
+    return flowAgain(flow);
+  }
+  const violation = await services.passwordPolicy.validate(password, [traits.email]);
+  if (violation) {
+    addNodeMessage(flow.ui, 'password', violation);
+    return flowAgain(flow);
+  }
+  const identityId = await insertRegisteredIdentity(ctx, { traits, password });
+  if (identityId === undefined) {
+    addFlowMessage(flow.ui, messages.duplicateIdentifier());
+    return flowAgain(flow);
+  }
+  return registered(ctx, flow, { identityId, traits });
+}
+
+/** The new identity's id, or undefined when its address is taken. */
+async function insertRegisteredIdentity(
+  ctx: FlowContext,
+  input: { traits: Traits; password: string },
+): Promise<string | undefined> {
+  const { db, clock } = ctx.idp;
+  const hashed = await ctx.services.passwords.hash(input.password);
+  try {
+    return await db.kysely.transaction().execute(async (trx) => {
+      const id = await insertIdentity(trx, clock, { traits: input.traits });
+      await saveCredential(trx, clock, id, 'password', { hashed_password: hashed }, [
+        normaliseEmail(input.traits.email),
+      ]);
+      return id;
+    });
+  } catch (error) {
+    if (error instanceof HttpError && error.code === 409) return undefined;
+    throw error;
+  }
+}
+
+/** Registered: the flow is done, a verification code goes to the address, the identity is answered. */
+async function registered(
+  ctx: FlowContext,
+  flow: Flow,
+  created: { identityId: string; traits: Traits },
+): Promise<Outcome> {
+  const { services } = ctx;
+  const { db, clock, config, log } = ctx.idp;
+  flow.state = 'passed_challenge';
+  await saveFlow(db.kysely, clock, flow);
+  const verification = await startVerificationFlow(services, {
+    type: flow.type,
+    requestUrl: flow.requestUrl,
+    csrfToken: flow.csrfToken,
+    returnTo: flow.returnTo,
+  });
+  const email = normaliseEmail(created.traits.email);
+  await sendVerificationCode(services, verification, { email, client: clientAddress(ctx.request) });
+  log.info({ event: 'registration.success', identity: created.identityId }, 'account registered');
+  const identity = (await findIdentity(db.kysely, created.identityId))!;
+  const returnUrl = returnUrlOf(services, flow.returnTo);
+  return { kind: 'completed', body: { identity: identityJson(identity, { publicUrl: config.publicUrl }) }, returnUrl };
 }

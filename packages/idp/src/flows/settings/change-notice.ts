@@ -11,18 +11,17 @@ import type { IdpServices } from '../../services.js';
 export async function queueChangeNotice(
   services: IdpServices,
   db: DbExecutor,
-  traits: Traits,
-  change: AccountChange,
-  options: { to?: string; newEmail?: string } = {},
+  notice: { traits: Traits; change: AccountChange; to?: string; newEmail?: string },
 ): Promise<void> {
+  const { traits, change } = notice;
   const mail = securityNoticeMail({
     change,
     at: services.ctx.clock.now(),
     firstName: traits.name?.first,
-    newEmail: options.newEmail,
+    newEmail: notice.newEmail,
   });
   await services.mail.enqueue(db, {
-    to: options.to ?? traits.email,
+    to: notice.to ?? traits.email,
     ...mail,
     templateType: `account_change_${change}`,
   });

@@ -6,6 +6,13 @@ import { recoveryCodesOf, recoveryCodesText, type RecoveryCode } from '../../cre
 import { newTotpSecret, secretOfTotpUrl, totpQrDataUrl, totpUrl } from '../../credentials/totp/totp.js';
 import type { Flow } from '../flow.js';
 
+/** What the settings form shows: the flow (with its pending secrets), the identity and its credentials. */
+export interface SettingsView {
+  flow: Flow;
+  identity: IdentityRecord;
+  credentials: CredentialRecord[];
+}
+
 const profileNodes = (identity: IdentityRecord): UiNode[] => [
   inputNode('profile', 'traits.email', 'email', {
     value: identity.traits.email,
@@ -58,12 +65,8 @@ function lookupSecretNodes(flow: Flow, credentials: CredentialRecord[]): UiNode[
 }
 
 /** TOTP nodes: unlink when enrolled, else QR code, secret and code input for a pending secret kept in the flow. */
-async function totpNodes(
-  services: IdpServices,
-  flow: Flow,
-  identity: IdentityRecord,
-  credentials: CredentialRecord[],
-): Promise<UiNode[]> {
+async function totpNodes(services: IdpServices, view: SettingsView): Promise<UiNode[]> {
+  const { flow, identity, credentials } = view;
   if (credentials.some((c) => c.type === 'totp')) {
     return [
       inputNode('totp', 'totp_unlink', 'submit', { value: 'true', required: true, label: messages.unlinkTotp() }),
@@ -84,17 +87,12 @@ async function totpNodes(
 }
 
 /** All settings nodes in Kratos' group order: default, profile, password, lookup_secret, totp. */
-export async function settingsNodes(
-  services: IdpServices,
-  flow: Flow,
-  identity: IdentityRecord,
-  credentials: CredentialRecord[],
-): Promise<UiNode[]> {
+export async function settingsNodes(services: IdpServices, view: SettingsView): Promise<UiNode[]> {
   return [
     csrfNode(''),
-    ...profileNodes(identity),
+    ...profileNodes(view.identity),
     ...passwordNodes(),
-    ...lookupSecretNodes(flow, credentials),
-    ...(await totpNodes(services, flow, identity, credentials)),
+    ...lookupSecretNodes(view.flow, view.credentials),
+    ...(await totpNodes(services, view)),
   ];
 }

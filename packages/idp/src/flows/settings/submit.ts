@@ -1,5 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IdpServices } from '../../services.js';
 import { HttpError } from '../../errors/herodot.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
 import { publicUrlOf, uiUrl } from '../../http/return-to.js';
@@ -13,90 +11,85 @@ import {
   updateIdentity,
 } from '../../identities/identity-repository.js';
 import { normaliseEmail, validateTraits } from '../../identities/identity-schema.js';
-import { authenticate, type Authenticated } from '../../sessions/authenticate.js';
+import type { Authenticated } from '../../sessions/authenticate.js';
 import { ensureHighestAvailableAal } from '../../sessions/session-routes.js';
 import { upgradeSession } from '../../sessions/session-repository.js';
 import { setSessionCookie } from '../../http/cookies.js';
 import { messages } from '../../ui/messages.js';
-import { addFlowMessage, addNodeMessage, clearMessages, setNodeValue } from '../../ui/nodes.js';
+import { addFlowMessage, addNodeMessage, setNodeValue } from '../../ui/nodes.js';
 import { newRecoveryCodes, type RecoveryCode } from '../../credentials/lookup/lookup-secrets.js';
 import { secretOfTotpUrl, verifyTotpCode } from '../../credentials/totp/totp.js';
-import { findFlow, isExpired, saveFlow, type Flow } from '../flow.js';
-import {
-  ensureCsrf,
-  flowUiUrl,
-  readSubmitBody,
-  redirect,
-  sendFlow,
-  wantsRedirect,
-  withBrowserErrors,
-} from '../flow-http.js';
-import { answerWithFlow } from '../flow-submit.js';
+import { saveFlow, type Flow } from '../flow.js';
+import type { FlowContext } from '../flow-context.js';
+import { flowUiUrl } from '../flow-http.js';
 import { returnUrlOf } from '../flow-request.js';
+import { failWith, flowAgain, type Outcome } from '../outcome.js';
+import { openFlow, requireFlow } from '../steps.js';
 import { queueChangeNotice } from './change-notice.js';
 import { settingsNodes } from './nodes.js';
 import { startSettingsFlow } from './create.js';
 
-type Body = Record<string, unknown>;
 const isTrue = (value: unknown) => value === true || value === 'true';
 
-/** `POST /self-service/settings?flow=` (docs/kratos-compatibility.md#settings). */
-export async function submitSettingsFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply) {
-  const { ctx } = services;
-  const flow = await findFlow(ctx.db.kysely, 'settings', (request.query as Record<string, unknown>).flow);
-  const asRedirect = wantsRedirect(request, flow, true);
-  return withBrowserErrors(services, request, reply, asRedirect, async () => {
-    const auth = await authenticate(services, request);
-    if (!auth) {
-      if (asRedirect) return redirect(reply, uiUrl(ctx.config, 'login'), 302);
-      throw kratosErrors.noSessionCredentials('A valid Ory Session Cookie or Ory Session Token is missing.');
-    }
-    if (!flow) throw kratosErrors.flowNotFound();
-    if (flow.identityId !== auth.identity.id) throw kratosErrors.identityMismatch(true);
-    const settingsUrl = publicUrlOf(ctx.config, '/self-service/settings', { flow: flow.id });
-    ensureHighestAvailableAal(services, auth, settingsUrl);
-    const { body } = readSubmitBody(request);
-    const now = ctx.clock.now();
-    if (isExpired(flow, now)) {
-      const replacement = await startSettingsFlow(services, auth, {
-        type: flow.type,
-        requestUrl: flow.requestUrl,
-        csrfToken: flow.csrfToken,
-        returnTo: flow.returnTo,
-        message: messages.settingsFlowExpired(new Date(flow.expiresAt), now),
-      });
-      if (asRedirect) return redirect(reply, flowUiUrl(services, replacement));
-      throw kratosErrors.flowExpired(replacement.id, new Date(flow.expiresAt), now);
-    }
-    ensureCsrf(services, request, flow, body);
-    clearMessages(flow.ui);
-    flow.state = 'show_form';
+/** One settings submission: the request's context, the opened flow, what was submitted, and whose session. */
+interface SettingsSubmission {
+  ctx: FlowContext;
+  flow: Flow;
+  body: Record<string, unknown>;
+  auth: Authenticated;
+}
 
-    const method = body.method;
-    const handler =
-      method === 'profile'
-        ? submitProfile
-        : method === 'password'
-          ? submitPassword
-          : method === 'totp'
-            ? submitTotp
-            : method === 'lookup_secret'
-              ? submitLookupSecret
-              : undefined;
-    if (!handler) {
-      addFlowMessage(flow.ui, messages.noSettingsStrategy());
-      return answerWithFlow(services, request, reply, flow, 400, auth.identity);
-    }
-    return handler(services, request, reply, flow, body, auth);
+type Method = (submission: SettingsSubmission) => Promise<Outcome>;
+
+/** `POST /self-service/settings?flow=` (docs/kratos-compatibility.md#settings). */
+export async function submitSettingsFlow(ctx: FlowContext): Promise<Outcome> {
+  const { config } = ctx.idp;
+  const auth = await ctx.auth();
+  if (!auth) {
+    const error = kratosErrors.noSessionCredentials('A valid Ory Session Cookie or Ory Session Token is missing.');
+    return { kind: 'browser_redirect', to: uiUrl(config, 'login'), status: 302, otherwise: failWith(error) };
+  }
+  const found = requireFlow(ctx);
+  if (found.identityId !== auth.identity.id) throw kratosErrors.identityMismatch(true);
+  ensureHighestAvailableAal(ctx.services, auth, publicUrlOf(config, '/self-service/settings', { flow: found.id }));
+  const opened = await openFlow(ctx, {
+    restart: (old, message) =>
+      startSettingsFlow(ctx.services, auth, {
+        type: old.type,
+        requestUrl: old.requestUrl,
+        csrfToken: old.csrfToken,
+        returnTo: old.returnTo,
+        message,
+      }),
+    expiredMessage: messages.settingsFlowExpired,
   });
+  if (opened.kind !== 'opened') return opened;
+  const { flow, body } = opened;
+  flow.state = 'show_form';
+  const method: Method | undefined =
+    body.method === 'profile'
+      ? submitProfile
+      : body.method === 'password'
+        ? submitPassword
+        : body.method === 'totp'
+          ? submitTotp
+          : body.method === 'lookup_secret'
+            ? submitLookupSecret
+            : undefined;
+  if (!method) {
+    addFlowMessage(flow.ui, messages.noSettingsStrategy());
+    return flowAgain(flow, 400, auth.identity);
+  }
+  return method({ ctx, flow, body, auth });
 }
 
 /**
  * Changes of password, address and second factor need a recent sign-in
  * (docs/kratos-compatibility.md#privileged-session).
  */
-function ensurePrivileged(services: IdpServices, flow: Flow, auth: Authenticated): void {
-  const { config, clock } = services.ctx;
+function ensurePrivileged(submission: SettingsSubmission): void {
+  const { ctx, flow, auth } = submission;
+  const { config, clock } = ctx.idp;
   const fresh =
     new Date(auth.session.authenticatedAt).getTime() + config.lifespans.privilegedSessionMs > clock.now().getTime();
   if (!fresh) {
@@ -107,45 +100,37 @@ function ensurePrivileged(services: IdpServices, flow: Flow, auth: Authenticated
   }
 }
 
-async function answerSuccess(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  auth: Authenticated,
-) {
-  const { ctx } = services;
-  const identity = (await findIdentity(ctx.db.kysely, auth.identity.id))!;
-  const credentials = await findCredentials(ctx.db.kysely, identity.id);
+/** The flow again with its messages and the identity (settings flows carry it); 400 unless told. */
+const settingsAgain = (submission: SettingsSubmission, status = 400): Outcome =>
+  flowAgain(submission.flow, status, submission.auth.identity);
+
+/**
+ * A change is saved: the flow shows the new state. Kratos (settings/hook.go) tells browser clients where to go next:
+ * the return_to, else the settings UI with this flow; API clients get no redirect.
+ */
+async function settingsSaved(submission: SettingsSubmission): Promise<Outcome> {
+  const { ctx, flow, auth } = submission;
+  const { services } = ctx;
+  const { db, clock } = ctx.idp;
+  const identity = (await findIdentity(db.kysely, auth.identity.id))!;
+  const credentials = await findCredentials(db.kysely, identity.id);
   delete flow.internal.pending_recovery_codes;
   delete flow.internal.reveal_recovery_codes;
   delete flow.internal.totp_url;
   delete flow.internal.continue_with;
   flow.state = 'success';
-  flow.ui.nodes = await settingsNodes(services, flow, identity, credentials);
+  flow.ui.nodes = await settingsNodes(services, { flow, identity, credentials });
   addFlowMessage(flow.ui, messages.changesSaved());
-  // Kratos (settings/hook.go) tells browser clients where to go next: the return_to, else the settings UI with
-  // this flow; API clients get no redirect.
-  if (flow.type === 'browser') {
-    const next = flow.returnTo ? returnUrlOf(services, flow.returnTo) : flowUiUrl(services, flow);
+  const next = flow.returnTo ? returnUrlOf(services, flow.returnTo) : flowUiUrl(services, flow);
+  if (flow.type === 'browser')
     flow.internal.continue_with = [{ action: 'redirect_browser_to', redirect_browser_to: next }];
-  }
-  await saveFlow(ctx.db.kysely, ctx.clock, flow);
-  if (wantsRedirect(request, flow, true)) {
-    return redirect(reply, flow.returnTo ? returnUrlOf(services, flow.returnTo) : flowUiUrl(services, flow));
-  }
-  return sendFlow(services, reply, 200, flow, identity);
+  await saveFlow(db.kysely, clock, flow);
+  return { kind: 'flow', flow, status: 200, identity, browserTo: next };
 }
 
-async function submitProfile(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  body: Body,
-  auth: Authenticated,
-) {
-  const { ctx } = services;
+async function submitProfile(submission: SettingsSubmission): Promise<Outcome> {
+  const { ctx, flow, body, auth } = submission;
+  const { db, clock } = ctx.idp;
   const raw = body.traits;
   const result = validateTraits(raw);
   for (const name of ['traits.email', 'traits.name.first', 'traits.name.last']) {
@@ -160,36 +145,36 @@ async function submitProfile(
       if (error.node) addNodeMessage(flow.ui, error.node, error.message);
       else addFlowMessage(flow.ui, error.message);
     }
-    return answerWithFlow(services, request, reply, flow, 400, auth.identity);
+    return settingsAgain(submission);
   }
-  const newAddress = normaliseEmail(result.traits.email) !== normaliseEmail(auth.identity.traits.email);
-  if (newAddress) ensurePrivileged(services, flow, auth);
+  const traits = result.traits;
+  const newAddress = normaliseEmail(traits.email) !== normaliseEmail(auth.identity.traits.email);
+  if (newAddress) ensurePrivileged(submission);
   try {
-    await ctx.db.kysely.transaction().execute(async (trx) => {
-      await updateIdentity(trx, ctx.clock, auth.identity.id, { traits: result.traits });
+    await db.kysely.transaction().execute(async (trx) => {
+      await updateIdentity(trx, clock, auth.identity.id, { traits });
       // The notice goes to the old address: the one a person who did not make the change still reads.
       if (newAddress)
-        await queueChangeNotice(services, trx, auth.identity.traits, 'email', { newEmail: result.traits.email });
+        await queueChangeNotice(ctx.services, trx, {
+          traits: auth.identity.traits,
+          change: 'email',
+          newEmail: traits.email,
+        });
     });
   } catch (error) {
     if (error instanceof HttpError && error.code === 409) {
       addFlowMessage(flow.ui, messages.duplicateIdentifier());
-      return answerWithFlow(services, request, reply, flow, 400, auth.identity);
+      return settingsAgain(submission);
     }
     throw error;
   }
-  return answerSuccess(services, request, reply, flow, auth);
+  return settingsSaved(submission);
 }
 
-async function submitPassword(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  body: Body,
-  auth: Authenticated,
-) {
-  const { ctx, passwords, passwordPolicy } = services;
+async function submitPassword(submission: SettingsSubmission): Promise<Outcome> {
+  const { ctx, flow, body, auth } = submission;
+  const { passwords, passwordPolicy } = ctx.services;
+  const { db, clock, log } = ctx.idp;
   const password = body.password;
   if (typeof password !== 'string' || password === '') {
     addNodeMessage(
@@ -199,38 +184,39 @@ async function submitPassword(
         ? messages.missingProperty('password')
         : messages.wrongType('string', typeof password),
     );
-    return answerWithFlow(services, request, reply, flow, 400, auth.identity);
+    return settingsAgain(submission);
   }
-  ensurePrivileged(services, flow, auth);
+  ensurePrivileged(submission);
   const violation = await passwordPolicy.validate(password, [auth.identity.traits.email]);
   if (violation) {
     addNodeMessage(flow.ui, 'password', violation);
-    return answerWithFlow(services, request, reply, flow, 400, auth.identity);
+    return settingsAgain(submission);
   }
   const current = auth.credentials.find((c) => c.type === 'password')?.config.hashed_password;
   if (typeof current === 'string' && (await passwords.verify(password, current))) {
     addNodeMessage(flow.ui, 'password', messages.samePassword());
-    return answerWithFlow(services, request, reply, flow, 400, auth.identity);
+    return settingsAgain(submission);
   }
   const hashed = await passwords.hash(password);
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    await saveCredential(trx, ctx.clock, auth.identity.id, 'password', { hashed_password: hashed }, [
+  await db.kysely.transaction().execute(async (trx) => {
+    await saveCredential(trx, clock, auth.identity.id, 'password', { hashed_password: hashed }, [
       normaliseEmail(auth.identity.traits.email),
     ]);
     // The first password of an invited account is no change to report.
-    if (typeof current === 'string') await queueChangeNotice(services, trx, auth.identity.traits, 'password');
+    if (typeof current === 'string')
+      await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'password' });
   });
-  ctx.log.info({ event: 'settings.password_changed', identity: auth.identity.id }, 'password changed');
-  return answerSuccess(services, request, reply, flow, auth);
+  log.info({ event: 'settings.password_changed', identity: auth.identity.id }, 'password changed');
+  return settingsSaved(submission);
 }
 
-async function addSecondFactorToSession(
-  services: IdpServices,
-  reply: FastifyReply,
-  auth: Authenticated,
-  method: 'totp' | 'lookup_secret',
-) {
-  const { db, clock, config } = services.ctx;
+/**
+ * A second factor set up within an aal1 session raises the session to aal2, with a new token: a cookie for browsers,
+ * `X-Session-Token` for clients that sent a token.
+ */
+async function addSecondFactorToSession(submission: SettingsSubmission, method: 'totp' | 'lookup_secret') {
+  const { ctx, auth } = submission;
+  const { db, clock, config } = ctx.idp;
   if (auth.session.methods.some((m) => m.aal === 'aal2')) return;
   const upgraded = await upgradeSession(
     db.kysely,
@@ -243,71 +229,59 @@ async function addSecondFactorToSession(
     },
   );
   if (auth.via === 'cookie')
-    setSessionCookie(reply, config, upgraded.token, new Date(upgraded.session.expiresAt), clock.now());
-  else reply.header('X-Session-Token', upgraded.token);
+    setSessionCookie(ctx.reply, config, upgraded.token, new Date(upgraded.session.expiresAt), clock.now());
+  else ctx.reply.header('X-Session-Token', upgraded.token);
 }
 
-async function submitTotp(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  body: Body,
-  auth: Authenticated,
-) {
-  const { ctx } = services;
-  ensurePrivileged(services, flow, auth);
+async function submitTotp(submission: SettingsSubmission): Promise<Outcome> {
+  const { ctx, flow, body, auth } = submission;
+  const { db, clock, log } = ctx.idp;
+  ensurePrivileged(submission);
   if (isTrue(body.totp_unlink)) {
-    await ctx.db.kysely.transaction().execute(async (trx) => {
-      if (await deleteCredential(trx, ctx.clock, auth.identity.id, 'totp'))
-        await queueChangeNotice(services, trx, auth.identity.traits, 'totp_unlinked');
+    await db.kysely.transaction().execute(async (trx) => {
+      if (await deleteCredential(trx, clock, auth.identity.id, 'totp'))
+        await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'totp_unlinked' });
     });
-    ctx.log.info({ event: 'settings.totp_unlinked', identity: auth.identity.id }, 'authenticator removed');
-    return answerSuccess(services, request, reply, flow, auth);
+    log.info({ event: 'settings.totp_unlinked', identity: auth.identity.id }, 'authenticator removed');
+    return settingsSaved(submission);
   }
   const code = body.totp_code;
   if (typeof code !== 'string' || code === '') {
     addNodeMessage(flow.ui, 'totp_code', messages.missingProperty('totp_code'));
-    return answerWithFlow(services, request, reply, flow, 400, auth.identity);
+    return settingsAgain(submission);
   }
   const url = flow.internal.totp_url as string | undefined;
   const secret = secretOfTotpUrl(url);
   const step = secret ? await verifyTotpCode(secret, code.trim(), null) : undefined;
   if (!url || step === undefined) {
     addNodeMessage(flow.ui, 'totp_code', messages.invalidTotp());
-    return answerWithFlow(services, request, reply, flow, 400, auth.identity);
+    return settingsAgain(submission);
   }
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    await saveCredential(trx, ctx.clock, auth.identity.id, 'totp', { totp_url: url }, [auth.identity.id]);
+  await db.kysely.transaction().execute(async (trx) => {
+    await saveCredential(trx, clock, auth.identity.id, 'totp', { totp_url: url }, [auth.identity.id]);
     // The enrolment code must not work again as the first login code.
     const credential = await findCredential(trx, auth.identity.id, 'totp');
     if (credential) await claimTotpStep(trx, credential.id, step);
-    await queueChangeNotice(services, trx, auth.identity.traits, 'totp_linked');
+    await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'totp_linked' });
   });
-  await addSecondFactorToSession(services, reply, auth, 'totp');
-  ctx.log.info({ event: 'settings.totp_enrolled', identity: auth.identity.id }, 'authenticator enrolled');
-  return answerSuccess(services, request, reply, flow, auth);
+  await addSecondFactorToSession(submission, 'totp');
+  log.info({ event: 'settings.totp_enrolled', identity: auth.identity.id }, 'authenticator enrolled');
+  return settingsSaved(submission);
 }
 
-async function submitLookupSecret(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  body: Body,
-  auth: Authenticated,
-) {
-  const { ctx } = services;
-  ensurePrivileged(services, flow, auth);
+async function submitLookupSecret(submission: SettingsSubmission): Promise<Outcome> {
+  const { ctx, flow, body, auth } = submission;
+  const { db, clock } = ctx.idp;
+  ensurePrivileged(submission);
   const stored = auth.credentials.find((c) => c.type === 'lookup_secret');
   const rerender = async () => {
-    flow.ui.nodes = await settingsNodes(services, flow, auth.identity, auth.credentials);
-    return answerWithFlow(services, request, reply, flow, 200, auth.identity);
+    flow.ui.nodes = await settingsNodes(ctx.services, { flow, identity: auth.identity, credentials: auth.credentials });
+    return settingsAgain(submission, 200);
   };
   if (isTrue(body.lookup_secret_reveal)) {
     if (!stored) {
       addFlowMessage(flow.ui, messages.generic('Can not reveal lookup codes because you have none.'));
-      return answerWithFlow(services, request, reply, flow, 400, auth.identity);
+      return settingsAgain(submission);
     }
     flow.internal.reveal_recovery_codes = true;
     return rerender();
@@ -323,21 +297,21 @@ async function submitLookupSecret(
         flow.ui,
         messages.generic('You must (re-)generate recovery backup codes before you can save them.'),
       );
-      return answerWithFlow(services, request, reply, flow, 400, auth.identity);
+      return settingsAgain(submission);
     }
-    await saveCredential(ctx.db.kysely, ctx.clock, auth.identity.id, 'lookup_secret', { recovery_codes: pending }, [
+    await saveCredential(db.kysely, clock, auth.identity.id, 'lookup_secret', { recovery_codes: pending }, [
       auth.identity.id,
     ]);
-    await addSecondFactorToSession(services, reply, auth, 'lookup_secret');
-    return answerSuccess(services, request, reply, flow, auth);
+    await addSecondFactorToSession(submission, 'lookup_secret');
+    return settingsSaved(submission);
   }
   if (isTrue(body.lookup_secret_disable)) {
-    await ctx.db.kysely.transaction().execute(async (trx) => {
-      if (await deleteCredential(trx, ctx.clock, auth.identity.id, 'lookup_secret'))
-        await queueChangeNotice(services, trx, auth.identity.traits, 'backup_codes_disabled');
+    await db.kysely.transaction().execute(async (trx) => {
+      if (await deleteCredential(trx, clock, auth.identity.id, 'lookup_secret'))
+        await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'backup_codes_disabled' });
     });
-    return answerSuccess(services, request, reply, flow, auth);
+    return settingsSaved(submission);
   }
   addFlowMessage(flow.ui, messages.noSettingsStrategy());
-  return answerWithFlow(services, request, reply, flow, 400, auth.identity);
+  return settingsAgain(submission);
 }

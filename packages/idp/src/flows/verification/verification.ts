@@ -1,8 +1,5 @@
-import crypto from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { verificationCodeMail } from '@portaal/nl';
 import type { IdpServices } from '../../services.js';
-import { kratosErrors } from '../../errors/kratos-errors.js';
 import { clientAddress } from '../../http/client-info.js';
 import { findIdentityIdByAddress, markAddressSent, markAddressVerified } from '../../identities/identity-repository.js';
 import { normaliseEmail, validateTraits } from '../../identities/identity-schema.js';
@@ -13,34 +10,17 @@ import {
   addFlowMessage,
   addNodeMessage,
   anchorNode,
-  clearMessages,
   csrfNode,
   inputNode,
   setNodeValue,
   type UiNode,
 } from '../../ui/nodes.js';
-import {
-  countSubmission,
-  findFlow,
-  insertFlow,
-  isExpired,
-  newFlow,
-  saveFlow,
-  type Flow,
-  type FlowType,
-} from '../flow.js';
-import {
-  ensureCsrf,
-  ensureCsrfCookie,
-  flowUiUrl,
-  readSubmitBody,
-  redirect,
-  sendFlow,
-  wantsRedirect,
-  withBrowserErrors,
-} from '../flow-http.js';
-import { answerWithFlow } from '../flow-submit.js';
-import { queryOf, requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
+import { countSubmission, insertFlow, newFlow, saveFlow, type Flow, type FlowType } from '../flow.js';
+import type { FlowContext } from '../flow-context.js';
+import { ensureCsrf, ensureCsrfCookie, flowUiUrl } from '../flow-http.js';
+import { requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
+import { flowAgain, type Outcome } from '../outcome.js';
+import { csrfTokenForNewFlow, openFlow, requireFlow } from '../steps.js';
 
 const MAX_CODE_SUBMISSIONS = 5;
 
@@ -86,14 +66,15 @@ export async function startVerificationFlow(
 export async function sendVerificationCode(
   services: IdpServices,
   flow: Flow,
-  email: string,
-  client: string,
+  to: { email: string; client: string },
 ): Promise<void> {
   const { db, clock, config } = services.ctx;
+  const { email, client } = to;
   const lockMs = config.throttling.lockMs;
+  // The throttle locks on the limit-th request itself; one more lets exactly 5 mails per address (30 per client) out.
   const limited =
-    (await services.throttle.recordFailure(identifierKey('verification_mail', email), 5, lockMs, lockMs)).locked ||
-    (await services.throttle.recordFailure(clientAddressKey('verification_mail', client), 30, lockMs, lockMs)).locked;
+    (await services.throttle.recordFailure(identifierKey('verification_mail', email), 6, lockMs, lockMs)).locked ||
+    (await services.throttle.recordFailure(clientAddressKey('verification_mail', client), 31, lockMs, lockMs)).locked;
   const identityId = await findIdentityIdByAddress(db.kysely, email);
   await db.kysely.transaction().execute(async (trx) => {
     if (!identityId || limited) return;
@@ -119,105 +100,93 @@ export async function sendVerificationCode(
 }
 
 /** `GET /self-service/verification/{browser,api}` (docs/kratos-compatibility.md#verification). */
-export async function createVerificationFlow(
-  services: IdpServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  type: FlowType,
-) {
-  const asRedirect = type === 'browser' && wantsRedirect(request);
-  return withBrowserErrors(services, request, reply, asRedirect, async () => {
-    const returnTo = returnToOf(services, queryOf(request));
-    const csrfToken =
-      type === 'browser' ? ensureCsrfCookie(services, request, reply) : crypto.randomBytes(32).toString('base64');
-    const flow = await startVerificationFlow(services, {
-      type,
-      requestUrl: requestUrlOf(services, request),
-      csrfToken,
-      returnTo,
-    });
-    if (asRedirect) return redirect(reply, flowUiUrl(services, flow));
-    return sendFlow(services, reply, 200, flow);
+export async function createVerificationFlow(ctx: FlowContext): Promise<Outcome> {
+  const { services } = ctx;
+  const returnTo = returnToOf(services, ctx.query);
+  const csrfToken = csrfTokenForNewFlow(ctx);
+  const requestUrl = requestUrlOf(services, ctx.request);
+  const flow = await startVerificationFlow(services, { type: ctx.type, requestUrl, csrfToken, returnTo });
+  return { kind: 'flow', flow, status: 200 };
+}
+
+const restartVerification = (ctx: FlowContext, old: Flow, message: UiText) =>
+  startVerificationFlow(ctx.services, {
+    type: old.type,
+    requestUrl: old.requestUrl,
+    csrfToken: old.csrfToken,
+    returnTo: old.returnTo,
+    message,
   });
+
+/**
+ * Link from a mail: pre-fill the code and let the person submit it, as Kratos does. The link may open in another
+ * browser than the one that asked for it, so the flow is bound to this browser's CSRF cookie, as Kratos'
+ * handleLinkClick does (docs/kratos-compatibility.md#verification).
+ */
+async function followVerificationLink(ctx: FlowContext, flow: Flow): Promise<Outcome> {
+  if (ctx.query.code) setNodeValue(flow.ui, 'code', ctx.query.code.slice(0, 64));
+  if (flow.type === 'browser') flow.csrfToken = ensureCsrfCookie(ctx);
+  await saveFlow(ctx.idp.db.kysely, ctx.idp.clock, flow);
+  return { kind: 'redirect', to: flowUiUrl(ctx.services, flow) };
 }
 
 /**
  * `POST /self-service/verification?flow=`, and `GET` with `code` from a mail link
  * (docs/kratos-compatibility.md#verification).
  */
-export async function submitVerificationFlow(services: IdpServices, request: FastifyRequest, reply: FastifyReply) {
-  const { ctx } = services;
-  const query = queryOf(request);
-  const flow = await findFlow(ctx.db.kysely, 'verification', query.flow);
-  const asRedirect = wantsRedirect(request, flow, true);
-  return withBrowserErrors(services, request, reply, asRedirect, async () => {
-    if (!flow) throw kratosErrors.flowNotFound();
-    const now = ctx.clock.now();
-    const restart = (message: UiText) =>
-      startVerificationFlow(services, {
-        type: flow.type,
-        requestUrl: flow.requestUrl,
-        csrfToken: flow.csrfToken,
-        returnTo: flow.returnTo,
-        message,
-      });
-    if (request.method === 'GET') {
-      // Link from a mail: pre-fill the code and let the person submit it, as Kratos does. The link may open in
-      // another browser than the one that asked for it, so the flow is bound to this browser's CSRF cookie, as
-      // Kratos' handleLinkClick does (docs/kratos-compatibility.md#verification).
-      if (query.code) setNodeValue(flow.ui, 'code', query.code.slice(0, 64));
-      if (flow.type === 'browser') flow.csrfToken = ensureCsrfCookie(services, request, reply);
-      await saveFlow(ctx.db.kysely, ctx.clock, flow);
-      return redirect(reply, flowUiUrl(services, flow));
-    }
-    const { body } = readSubmitBody(request);
-    if (isExpired(flow, now)) {
-      const replacement = await restart(messages.verificationFlowExpired(new Date(flow.expiresAt), now));
-      if (asRedirect) return redirect(reply, flowUiUrl(services, replacement));
-      throw kratosErrors.flowExpired(replacement.id, new Date(flow.expiresAt), now);
-    }
-    if (flow.state === 'passed_challenge') {
-      const replacement = await restart(messages.verificationAlreadyCompleted());
-      if (asRedirect) return redirect(reply, flowUiUrl(services, replacement));
-      throw kratosErrors.flowReplaced(replacement.id);
-    }
-    clearMessages(flow.ui);
-    if (body.method !== 'code') {
-      addFlowMessage(flow.ui, messages.noVerificationStrategy());
-      return answerWithFlow(services, request, reply, flow);
-    }
-    if (body.code !== undefined) {
-      if ((await countSubmission(ctx.db.kysely, flow.id)) > MAX_CODE_SUBMISSIONS) {
-        const replacement = await restart(messages.submittedTooOften());
-        if (asRedirect) return redirect(reply, flowUiUrl(services, replacement));
-        return sendFlow(services, reply, 200, replacement);
-      }
-      const code = typeof body.code === 'string' && body.code.length <= 64 ? body.code : '';
-      const spent = code ? await consumeCode(ctx.db.kysely, ctx.clock, flow.id, 'verification_code', code) : undefined;
-      if (!spent?.identityId) {
-        addFlowMessage(flow.ui, messages.invalidVerificationCode());
-        return answerWithFlow(services, request, reply, flow, 200);
-      }
-      await markAddressVerified(ctx.db.kysely, ctx.clock, spent.identityId, spent.address);
-      const returnUrl = returnUrlOf(services, flow.returnTo);
-      flow.state = 'passed_challenge';
-      flow.ui = {
-        action: returnUrl,
-        method: 'GET',
-        nodes: [anchorNode('code', 'continue', returnUrl, messages.continue())],
-        messages: [messages.verificationSuccessful()],
-      };
-      return answerWithFlow(services, request, reply, flow, 200);
-    }
-    // CSRF protects sending mails; code submission is not CSRF-checked, as in Kratos
-    // (docs/kratos-compatibility.md#csrf).
-    ensureCsrf(services, request, flow, body);
-    const checked = body.email === undefined || body.email === '' ? undefined : validateTraits({ email: body.email });
-    if (!checked?.traits) {
-      addNodeMessage(flow.ui, 'email', checked ? checked.errors[0]!.message : messages.missingProperty('email'));
-      return answerWithFlow(services, request, reply, flow);
-    }
-    await sendVerificationCode(services, flow, normaliseEmail(checked.traits.email), clientAddress(request));
-    return answerWithFlow(services, request, reply, flow, 200);
+export async function submitVerificationFlow(ctx: FlowContext): Promise<Outcome> {
+  const found = requireFlow(ctx);
+  if (ctx.request.method === 'GET') return followVerificationLink(ctx, found);
+  // CSRF protects sending mails only; code submissions are not CSRF-checked, as in Kratos
+  // (docs/kratos-compatibility.md#csrf).
+  const opened = await openFlow(ctx, {
+    restart: (old, message) => restartVerification(ctx, old, message),
+    expiredMessage: messages.verificationFlowExpired,
+    csrf: false,
   });
+  if (opened.kind !== 'opened') return opened;
+  const { flow, body } = opened;
+  if (flow.state === 'passed_challenge') {
+    const replacement = await restartVerification(ctx, flow, messages.verificationAlreadyCompleted());
+    return { kind: 'replaced', replacement, tell: { as: 'replaced' } };
+  }
+  if (body.method !== 'code') {
+    addFlowMessage(flow.ui, messages.noVerificationStrategy());
+    return flowAgain(flow);
+  }
+  if (body.code !== undefined) return submitCode(ctx, flow, body.code);
+  ensureCsrf(ctx, flow, body);
+  const checked = body.email === undefined || body.email === '' ? undefined : validateTraits({ email: body.email });
+  if (!checked?.traits) {
+    addNodeMessage(flow.ui, 'email', checked ? checked.errors[0]!.message : messages.missingProperty('email'));
+    return flowAgain(flow);
+  }
+  const email = normaliseEmail(checked.traits.email);
+  await sendVerificationCode(ctx.services, flow, { email, client: clientAddress(ctx.request) });
+  return flowAgain(flow, 200);
+}
+
+/** A verification code: at most five tries per flow, then a new flow; a right one verifies the address. */
+async function submitCode(ctx: FlowContext, flow: Flow, rawCode: unknown): Promise<Outcome> {
+  const { db, clock } = ctx.idp;
+  if ((await countSubmission(db.kysely, flow.id)) > MAX_CODE_SUBMISSIONS) {
+    const replacement = await restartVerification(ctx, flow, messages.submittedTooOften());
+    return { kind: 'flow', flow: replacement, status: 200 };
+  }
+  const code = typeof rawCode === 'string' && rawCode.length <= 64 ? rawCode : '';
+  const spent = code ? await consumeCode(db.kysely, clock, flow.id, 'verification_code', code) : undefined;
+  if (!spent?.identityId) {
+    addFlowMessage(flow.ui, messages.invalidVerificationCode());
+    return flowAgain(flow, 200);
+  }
+  await markAddressVerified(db.kysely, clock, spent.identityId, spent.address);
+  const returnUrl = returnUrlOf(ctx.services, flow.returnTo);
+  flow.state = 'passed_challenge';
+  flow.ui = {
+    action: returnUrl,
+    method: 'GET',
+    nodes: [anchorNode('code', 'continue', returnUrl, messages.continue())],
+    messages: [messages.verificationSuccessful()],
+  };
+  return flowAgain(flow, 200);
 }
