@@ -81,14 +81,12 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 
+/** Every round's figure, rounded, for the parenthesis after the median. */
+const all = (figures) => figures.map((figure) => figure.toFixed(0)).join(', ');
 console.log(`portaal serve --demo, ${rounds} round(s), median (all)`);
+console.log(`  ready on a new data folder:      ${median(results.fresh).toFixed(0)} ms  (${all(results.fresh)})`);
+console.log(`  ready on the same folder again:  ${median(results.again).toFixed(0)} ms  (${all(results.again)})`);
 console.log(
-  `  ready on a new data folder:      ${median(results.fresh).toFixed(0)} ms  (${results.fresh.map((ms) => ms.toFixed(0)).join(', ')})`,
-);
-console.log(
-  `  ready on the same folder again:  ${median(results.again).toFixed(0)} ms  (${results.again.map((ms) => ms.toFixed(0)).join(', ')})`,
-);
-console.log(
-  `  resident memory after ${idleMs / 1000} s idle: ${median(results.idle).toFixed(0)} MiB  (${results.idle.map((mib) => mib.toFixed(0)).join(', ')})`,
+  `  resident memory after ${idleMs / 1000} s idle: ${median(results.idle).toFixed(0)} MiB  (${all(results.idle)})`,
 );
 console.log('  goals: ready under 1500 ms, idle memory under 150 MiB');

@@ -25,7 +25,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 const kratos = yamlOf('deploy/ory/kratos.yml');
 const keto = yamlOf('deploy/ory/keto.yml');
 
-/** A validator for one of Ory's configuration schemas; their shared `ory://` logging and tracing parts pass as given. */
+/** A validator for one of Ory's configuration schemas; their shared `ory://` logging and tracing parts pass as is. */
 function validatorFor(file: string) {
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);

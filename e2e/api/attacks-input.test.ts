@@ -507,7 +507,8 @@ describe('hostile bodies for the admin listener and the Users API', () => {
         method: 'PATCH',
         path: `/admin/identities/${victim}`,
         templates: [
-          `[{"op":"replace","path":"/metadata_public","value":@@},{"op":"replace","path":"/traits/email","value":"${taken}"}]`,
+          '[{"op":"replace","path":"/metadata_public","value":@@},' +
+            `{"op":"replace","path":"/traits/email","value":"${taken}"}]`,
           '[{"op":"add","path":@@,"value":1}]',
           '[{"op":"add","path":"/__proto__/admin","value":@@}]',
           '[{"op":"add","path":"/metadata_public/constructor/prototype/admin","value":@@}]',
@@ -542,8 +543,10 @@ describe('hostile bodies for the admin listener and the Users API', () => {
         method: 'PATCH',
         path: '/admin/relation-tuples',
         templates: [
-          '[{"action":"insert","relation_tuple":{"namespace":"organizations","object":@@,"relation":"admin","subject_id":"kaper"}}]',
-          '[{"action":@@,"relation_tuple":{"namespace":"organizations","object":"dego","relation":"admin","subject_id":"kaper"}}]',
+          '[{"action":"insert","relation_tuple":' +
+            '{"namespace":"organizations","object":@@,"relation":"admin","subject_id":"kaper"}}]',
+          '[{"action":@@,"relation_tuple":' +
+            '{"namespace":"organizations","object":"dego","relation":"admin","subject_id":"kaper"}}]',
         ],
       },
       {
@@ -561,7 +564,8 @@ describe('hostile bodies for the admin listener and the Users API', () => {
           '{"traits":{"email":@@,"name":{"first":"Kaper","last":"Kwaad"}},"permissions":[]}',
           `{"traits":{"email":"${uniqueEmail('nieuw')}","name":{"first":@@,"last":"Kwaad"}},"permissions":[]}`,
           `{"traits":{"email":"${uniqueEmail('nieuw')}","name":${name}},"permissions":@@}`,
-          `{"traits":{"email":"${uniqueEmail('nieuw')}","name":${name}},"permissions":[{"namespace":"organizations","object":@@,"relation":"admin"}]}`,
+          `{"traits":{"email":"${uniqueEmail('nieuw')}","name":${name}},` +
+            '"permissions":[{"namespace":"organizations","object":@@,"relation":"admin"}]}',
         ],
       },
       {
@@ -603,7 +607,8 @@ describe('hostile bodies for the admin listener and the Users API', () => {
       for (const template of target.templates) {
         for (const [name, value] of hostileValues) {
           const answer = await send(target, template.replace('@@', value));
-          const what = `${target.method} ${target.path} ${template.slice(0, 80)} with ${name}: ${answer.text.slice(0, 200)}`;
+          const sent = `${target.method} ${target.path} ${template.slice(0, 80)}`;
+          const what = `${sent} with ${name}: ${answer.text.slice(0, 200)}`;
           if (!target.readOnly) expect(answer.status, what).toBeGreaterThanOrEqual(400);
           expect(answer.status, what).toBeLessThan(500);
         }

@@ -47,7 +47,7 @@ async function keepSigningIn(workers: number, signIn: string, state: { stop: boo
 }
 
 describe('sign-ins while every hashing slot is busy and the queue is full', () => {
-  it('are refused with 503 and Retry-After before a flow is made or a body is read, and sign-in works afterwards', async () => {
+  it('are refused with 503 and Retry-After before a flow is made or a body read; sign-in works after', async () => {
     const signIn = JSON.stringify({ method: 'password', identifier: user.email, password: user.password });
     const { id: spare } = (await (await newApiFlow()).json()) as { id: string };
     const state = { stop: false, statuses: [] as number[] };

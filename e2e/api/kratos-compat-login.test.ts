@@ -48,7 +48,7 @@ async function signedInBrowser() {
 }
 
 describe('login: creating a flow', () => {
-  it('with a session: SPA 400 session_already_available, HTML 303 to return_to (Kratos ErrAlreadyLoggedIn)', async () => {
+  it('with a session: SPA 400 session_already_available, HTML 303 to return_to (ErrAlreadyLoggedIn)', async () => {
     const { browser } = await signedInBrowser();
     const spa = await failure(browser.frontend.createBrowserLoginFlow({}));
     expect(spa.status).toBe(400);

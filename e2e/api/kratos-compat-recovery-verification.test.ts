@@ -205,7 +205,7 @@ describe('verification', () => {
 });
 
 describe('fetching an expired recovery or verification flow', () => {
-  it('browser: 410 without an error id and the init URL; API recovery: self_service_flow_expired and the init API URL', async () => {
+  it('browser: 410, no error id, init URL; API recovery: self_service_flow_expired and init API URL', async () => {
     const browser = newBrowser(shortFlows.publicUrl);
     const native = newNativeClient(shortFlows.publicUrl);
     const recovery = await browser.frontend.createBrowserRecoveryFlow({});

@@ -127,7 +127,7 @@ describe('settings of another identity, and at aal1 with a second factor', () =>
 });
 
 describe('a privileged change after PRIVILEGED_SESSION_MAX_AGE', () => {
-  it('SPA: 403 session_refresh_required to a refresh login back to the flow; after it the change goes through', async () => {
+  it('SPA: 403 session_refresh_required to a refresh login back to the flow; then the change works', async () => {
     const { user, browser } = await signedIn(shortFlows);
     const flow = await explained(browser.frontend.createBrowserSettingsFlow({}));
     await new Promise((r) => setTimeout(r, 2_100));
@@ -206,7 +206,7 @@ describe('logout', () => {
     }
   });
 
-  it('HTML: 303 to return_to, the session cookie expired and a new CSRF cookie; another session’s token 403', async () => {
+  it('HTML: 303 to return_to, session cookie expired, a new CSRF cookie; another session’s token 403', async () => {
     const { browser } = await signedIn();
     const other = await signedIn();
     const otherToken = (await other.browser.frontend.createBrowserLogoutFlow({})).logout_token;

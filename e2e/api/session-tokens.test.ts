@@ -102,7 +102,7 @@ describe('session tokens', () => {
     expect(await whoamiWith(before)).toBe(401);
   });
 
-  it('cannot be planted: a cookie set before the victim signs in stays worthless, and the victim gets a new one', async () => {
+  it('cannot be planted: a cookie set before the victim signs in stays worthless; a new one is given', async () => {
     const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
     const planted = 'ory_st_PlantedByTheAttacker0123456789abcdef'.slice(0, 39);
     const victim = newBrowser(portaal.publicUrl);

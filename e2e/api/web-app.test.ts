@@ -57,7 +57,7 @@ describe('the web app on the public listener', () => {
     expect(asset.headers.get('cache-control')).toContain('max-age=31536000');
   });
 
-  it('sends the brotli or gzip copy made at build time to a browser that accepts it, else the file itself', async () => {
+  it('sends the brotli or gzip copy made at build time to a browser accepting it, else the file itself', async () => {
     const page = await (await fetch(`${portaal.publicUrl}/login`)).text();
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(page)![1];
     // node:http, not fetch, which would decode the body and hide the encoding it arrived in.

@@ -11,7 +11,7 @@ import {
 const journey = useJourney();
 
 describe('who may see what', () => {
-  it('journey 10: a colleague who is no administrator is sent from the overview to /permissies, and /api refuses their calls', async () => {
+  it('journey 10: a non-administrator is sent from the overview to /permissies; /api refuses their calls', async () => {
     await signInAsAdministrator(journey);
     const colleague = await createColleague(journey, { first: 'Mila' });
     const page = await journey.person('collega');

@@ -88,8 +88,11 @@ async function expectFocusNeverObscured(page: Page, state: string): Promise<stri
 }
 
 /** English words that have no Dutch twin: text with one of them is English. */
-const ENGLISH =
-  /\b(the|please|your|you|invalid|provided|requested|request|rejected|error|occurred|internal|used|been|with|this|has|and|could|should|must)\b/i;
+const ENGLISH = new RegExp(
+  '\\b(the|please|your|you|invalid|provided|requested|request|rejected|error|occurred|internal|used|been|' +
+    'with|this|has|and|could|should|must)\\b',
+  'i',
+);
 
 /** No English text on the Dutch page unless it is marked `lang="en"` (WCAG 3.1.2); product names excepted. */
 async function expectDutchOnly(page: Page, state: string) {
@@ -113,7 +116,7 @@ async function expectDutchOnly(page: Page, state: string) {
 const wrongCode = (secret: string) => totpCode(secret, 40);
 
 describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.2 AA)', () => {
-  it('puts the focus on the error, the second step and the sign-in form after each sign-in action, with a title per step', async () => {
+  it('focuses the error, the second step, the sign-in form after each sign-in action; a title per step', async () => {
     cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
     const colleague = await createColleague(journey, { first: 'Floor' });
     const page = await journey.person('collega');
@@ -243,7 +246,8 @@ describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.
     expect(await page.title()).toBe(titled('Authenticator-app instellen – back-upcodes bewaren'));
     const order = await page.evaluate(() => {
       const grid = document.querySelector('#lookup_secret_codes')!;
-      const copy = Array.from(document.querySelectorAll('button')).find((button) => button.textContent === 'Kopiëren')!;
+      const buttons = Array.from(document.querySelectorAll('button'));
+      const copy = buttons.find((button) => button.textContent === 'Kopiëren')!;
       const heading = document.querySelector('#dvp-codes-list')!;
       const follows = (a: Node, b: Node) => Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
       return { gridAfterHeading: follows(heading, grid), copyAfterGrid: follows(grid, copy) };
@@ -364,7 +368,7 @@ describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.
     expect(passed.some((label) => label.includes('Code controleren') || label.includes('totp_code'))).toBe(true);
   });
 
-  it('reflows Datavoorzieningen at 320 px: the page name and heading wrap, the cards stay inside the window, also with 200 % text', async () => {
+  it('reflows Datavoorzieningen at 320 px, also with 200 % text: name and heading wrap, cards fit', async () => {
     // A catalogue with a service whose name and description hold words longer than a phone is wide.
     const catalogue = JSON.parse(readFileSync(DEMO_CATALOGUE, 'utf8')) as {
       services: { id: string; name: string; description: string; url: string; access: unknown }[];

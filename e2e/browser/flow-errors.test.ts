@@ -71,7 +71,8 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     await page.getByRole('button', { name: 'Inloggen' }).click();
     await page
       .getByText(
-        'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.',
+        'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander ' +
+          'venster geopend. Vul het opnieuw in.',
       )
       .waitFor();
     await signInWithPassword(page, colleague.email, colleague.password);
@@ -86,7 +87,7 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     await expectAccessible(page, 'error page');
   });
 
-  it('the other pages open without a session are in Dutch and accessible: empty sign-in, verification, registration, an unknown address', async () => {
+  it('other pages without a session are Dutch and accessible: sign-in, verification, registration, 404', async () => {
     const page = await journey.person();
     await page.goto('/login');
     await loginForm(page).waitFor();

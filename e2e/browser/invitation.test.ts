@@ -12,7 +12,7 @@ import {
 const journey = useJourney();
 
 describe('journey 2: an administrator invites a new colleague', () => {
-  it('creates the user with data roles; the colleague follows the mailed link, sets a password, links an app and sees the data services', async () => {
+  it('creates a user with data roles, who follows the mail, sets a password, links an app, sees services', async () => {
     const admin = await signInAsAdministrator(journey);
     const { page } = admin;
     const colleague = { email: 'nieuwe.collega@voorbeeldstad.nl', password: 'Fietsenstalling-Regen-88' };

@@ -55,7 +55,7 @@ async function linkAppByKeyboard(page: Page) {
 }
 
 describe('journey 13: keyboard only', () => {
-  it('the first administrator signs in, links an app, keeps the backup codes and adds a colleague without a mouse', async () => {
+  it('the first administrator signs in, links an app, keeps backup codes, adds a colleague, mouse-free', async () => {
     cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
     const admin = { email: 'toetsenbord@voorbeeldstad.nl', password: 'Toetsen-Bord-Muis-Loos-6' };
     bootstrapAdministrator(journey.portaal, admin.email, admin.password);

@@ -194,7 +194,7 @@ describe('journey 14: the look on a 375 px wide phone', () => {
     await expectAccessible(page, 'data services of a colleague at 375 px');
   });
 
-  it('gives selects, buttons (also disabled ones), row actions and the data-roles box their NL Design System look', async () => {
+  it('gives selects, buttons (also disabled), row actions and the data-roles box the NL Design look', async () => {
     const { page } = await signInAsAdministrator(journey);
     const look = await page.evaluate(() => {
       const style = (element: Element | null) => (element ? getComputedStyle(element) : undefined);

@@ -42,7 +42,7 @@ async function switchTo(page: Page, label: string) {
 }
 
 describe('journey 16: a person in two organisations', () => {
-  it('is invited by another organisation, accepts, switches back and forth, and each organisation sees its own part', async () => {
+  it('is invited by another organisation, accepts, switches back and forth; each sees its own part', async () => {
     cli(journey.portaal, [
       'user',
       'create',
@@ -209,7 +209,8 @@ describe('journey 16: a person in two organisations', () => {
     const remove = dego.getByRole('alertdialog', { name: 'Gebruiker uit je organisatie verwijderen' });
     await remove
       .getByText(
-        'Weet je zeker dat je Bea Beheerder uit je organisatie wilt verwijderen? Het account blijft bestaan voor de andere organisatie(s).',
+        'Weet je zeker dat je Bea Beheerder uit je organisatie wilt verwijderen? Het account blijft ' +
+          'bestaan voor de andere organisatie(s).',
       )
       .waitFor();
     await expectAccessible(dego, 'guest remove dialog');

@@ -14,11 +14,12 @@ import { descriptionOf, sidebar, signOut } from './support/people.js';
 const journey = useJourney();
 
 const SENT =
-  'Als het opgegeven e-mailadres een geldig account is, wordt er een e-mail verzonden met instructies om het wachtwoord opnieuw in te stellen.';
+  'Als het opgegeven e-mailadres een geldig account is, wordt er een e-mail verzonden met ' +
+  'instructies om het wachtwoord opnieuw in te stellen.';
 const NOT_RECEIVED = 'E-mail niet ontvangen? Neem contact op met de administrator van jouw gemeente.';
 
 describe('journey 6: a forgotten password', () => {
-  it('is set anew through /recovery and the mailed link; the answer reveals nothing about the address, and the new password works', async () => {
+  it('is set anew by /recovery and the mailed link; the answer reveals nothing; the new password works', async () => {
     cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
     const colleague = await createColleague(journey, { first: 'Rosa' });
     const unknown = 'niemand-bekend@voorbeeldstad.nl';
@@ -31,7 +32,7 @@ describe('journey 6: a forgotten password', () => {
     await page.getByRole('heading', { name: 'Herstel je wachtwoord', level: 1 }).waitFor();
     await expectAccessible(page, 'recovery form');
 
-    // Spec §5: the address must be valid.
+    // The address must be valid.
     const emailField = page.getByLabel('E-mailadres');
     await emailField.fill('geen-e-mailadres');
     await page.getByRole('button', { name: 'Versturen' }).click();

@@ -14,7 +14,8 @@ import { sidebar } from './support/people.js';
 const journey = useJourney();
 
 const PHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like ' +
+  'Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 
 const otherSessions = (page: Page) => page.getByRole('region', { name: 'Ingelogd op andere apparaten' });
 const devicesListed = (page: Page) => otherSessions(page).getByRole('listitem').allInnerTexts();

@@ -69,7 +69,8 @@ describe('journey 7b: a failing save on the settings says why', () => {
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('refresh') === 'true');
     await page
       .getByText(
-        'Voor deze wijziging moet je eerst opnieuw inloggen, omdat je al een tijd geleden bent ingelogd. Daarna ga je terug naar je instellingen en doe je de wijziging nog een keer.',
+        'Voor deze wijziging moet je eerst opnieuw inloggen, omdat je al een tijd geleden bent ' +
+          'ingelogd. Daarna ga je terug naar je instellingen en doe je de wijziging nog een keer.',
       )
       .waitFor();
     await expectAccessible(page, 'sign-in again, with the reason');

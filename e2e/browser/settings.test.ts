@@ -13,7 +13,7 @@ import { descriptionOf, sidebar, signOut } from './support/people.js';
 
 const journey = useJourney();
 
-/** Spec §5, the settings form, byte for byte (typos included). */
+/** The settings form's Dutch messages, byte for byte (typos included). */
 const MESSAGES = {
   nothingChanged: 'Geen van de velden is aangepast.',
   nameTooShort: 'Naam is te kort.',
@@ -70,7 +70,7 @@ async function expectNoFieldError(field: Locator) {
 }
 
 describe('journey 7: account settings', () => {
-  it('shows every validation message of the settings form, changes the name and, with the show/hide toggles, the password', async () => {
+  it('shows every settings form message, changes the name and, with the show/hide toggles, the password', async () => {
     cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
     const colleague = await createColleague(journey, { first: 'Sanne' });
     const newPassword = 'Ophaalbrug-Kermis-Zuid-27';

@@ -22,7 +22,7 @@ describe('administrators manage the users of their municipality', () => {
 
     await page.getByRole('button', { name: 'Nieuwe gebruiker toevoegen' }).click();
     const dialog = page.getByRole('dialog', { name: 'Nieuwe gebruiker toevoegen' });
-    // Spec §5 for a new user, reached by typing: the address pattern, then the names.
+    // The new-user form's rules, reached by typing: the address pattern, then the names.
     await dialog.getByLabel('E-mailadres').fill('lotte@voorbeeldstad');
     await dialog.getByRole('button', { name: 'Toevoegen' }).click();
     const summary = dialog.getByRole('alert', { name: 'Controleer de volgende velden:' });
@@ -144,7 +144,7 @@ describe('administrators manage the users of their municipality', () => {
     await blocked.waitForURL((url) => url.pathname === '/permissies');
   });
 
-  it('journey 5: after a 2FA reset the user links an app again; a deleted user is gone and cannot sign in', async () => {
+  it('journey 5: after a 2FA reset the user links an app again; a deleted user is gone, cannot sign in', async () => {
     const { page } = await signInAsAdministrator(journey);
     const colleague = await createColleague(journey, { first: 'Fenna' });
     await page.reload();
@@ -177,5 +177,56 @@ describe('administrators manage the users of their municipality', () => {
     const gone = await journey.person('verwijderde collega');
     await signInWithPassword(gone, colleague.email, colleague.password);
     await gone.getByText('Het e-mailadres of wachtwoord klopt niet.').waitFor();
+  });
+
+  it('journey 19: an administrator signs a colleague out everywhere and lifts a lock of wrong passwords', async () => {
+    const { page } = await signInAsAdministrator(journey);
+    const colleague = await createColleague(journey, { first: 'Sanne' });
+    const theirs = await journey.person('collega');
+    await signInWithPassword(theirs, colleague.email, colleague.password);
+    await enterTotpCode(theirs, colleague.secret!, 1);
+    await theirs.waitForURL((url) => url.pathname === '/permissies');
+
+    // 'Afmelden op alle apparaten': the colleague's session ends, on the server.
+    await page.reload();
+    await rowOf(page, colleague.email)
+      .getByRole('button', { name: `Afmelden op alle apparaten: ${colleague.name}` })
+      .click();
+    const signOut = page.getByRole('alertdialog', { name: 'Afmelden op alle apparaten' });
+    await signOut.getByText(`Weet je zeker dat je ${colleague.name} op alle apparaten wil afmelden?`).waitFor();
+    await expectAccessible(page, 'sign-out-everywhere confirmation');
+    await signOut.getByRole('button', { name: 'Afmelden' }).click();
+    await page.getByText(`${colleague.name} is op alle apparaten afgemeld.`).waitFor();
+    await theirs.reload();
+    await theirs.waitForURL((url) => url.pathname === '/login');
+
+    // Ten wrong passwords lock the account; the row says so until an administrator lifts it.
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const flow = await (
+        await fetch(`${journey.portaal.publicUrl}/self-service/login/api`, { headers: { accept: 'application/json' } })
+      ).json();
+      await fetch(`${journey.portaal.publicUrl}/self-service/login?flow=${flow.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({
+          method: 'password',
+          identifier: colleague.email,
+          password: `fout-${attempt}-wachtwoord`,
+        }),
+      });
+    }
+    await page.reload();
+    const row = rowOf(page, colleague.email);
+    await row.getByText('Vergrendeld', { exact: true }).waitFor();
+    await row.getByText(/^Te vaak een verkeerd wachtwoord, tot /).waitFor();
+    await expectAccessible(page, 'overview with a locked account');
+    await row.getByRole('button', { name: `Ontgrendelen: ${colleague.name}` }).click();
+    const unlock = page.getByRole('alertdialog', { name: 'Account ontgrendelen' });
+    await unlock.getByRole('button', { name: 'Ontgrendelen' }).click();
+    await page.getByText('Account ontgrendeld.').waitFor();
+    expect(await row.getByText('Vergrendeld', { exact: true }).count()).toBe(0);
+
+    await signInWithPassword(theirs, colleague.email, colleague.password);
+    await theirs.getByLabel('Verificatiecode').waitFor();
   });
 });

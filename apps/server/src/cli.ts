@@ -183,7 +183,8 @@ async function catalogue(args: string[]): Promise<number> {
   const config = loadConfig();
   const loaded = await withProduct(config, cliLog(), (product) => product.catalogue.loadFile(file));
   process.stdout.write(
-    `Catalogus geladen: ${loaded.organisations.length} organisatie(s), ${loaded.services.length} datavoorziening(en).\n`,
+    `Catalogus geladen: ${loaded.organisations.length} organisatie(s), ` +
+      `${loaded.services.length} datavoorziening(en).\n`,
   );
   return 0;
 }
@@ -265,9 +266,8 @@ async function user(args: string[]): Promise<number> {
     if (!existing && values.password === undefined) {
       const identity = (await findIdentity(product.db.kysely, id))!;
       const link = await createRecoveryLink(services, identity, config.idp.lifespans.invitationMs);
-      lines.push(
-        `Wachtwoord instellen (${Math.round(config.idp.lifespans.invitationMs / 3_600_000)} uur geldig): ${link.recovery_link}`,
-      );
+      const hours = Math.round(config.idp.lifespans.invitationMs / 3_600_000);
+      lines.push(`Wachtwoord instellen (${hours} uur geldig): ${link.recovery_link}`);
     }
     return lines.join('\n');
   });

@@ -107,7 +107,8 @@ export function demoAccountsText(publicUrl: URL, mailboxUrl: string | undefined)
     `Demo-accounts (wachtwoord voor allemaal: ${DEMO_PASSWORD}):`,
     ...demoAccounts.map((a) => `  ${a.email.padEnd(30)} ${a.firstName} ${a.lastName}, ${a.description}`),
     `Inloggen: ${new URL('/login', publicUrl).toString()}`,
-    'Bij de eerste keer inloggen stel je een authenticator-app in (tweestapsverificatie); voor DEGO mag dat, maar hoeft het niet.',
+    'Bij de eerste keer inloggen stel je een authenticator-app in (tweestapsverificatie); voor DEGO ' +
+      'mag dat, maar hoeft het niet.',
   ];
   if (mailboxUrl) lines.push(`E-mails (wachtwoordherstel, uitnodigingen) lees je op ${mailboxUrl}`);
   return lines.join('\n');

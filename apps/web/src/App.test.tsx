@@ -7,7 +7,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('the routes', () => {
   it.each(['/admin-login', '/admin', '/beheer/admin-inloggen'])(
-    'give any path containing "admin" the administrator text of the sign-in (spec §2): %s',
+    'give any path containing "admin" the administrator text of the sign-in: %s',
     async (path) => {
       fakeNetwork((url) =>
         url.pathname === '/api/users/whoami' ? { status: 401, body: { error: { id: 'session_inactive' } } } : undefined,

@@ -69,7 +69,8 @@ export async function expectAccessible(page: Page, state: string) {
     .analyze();
   const found = result.violations.map(
     (violation) =>
-      `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => `${node.target.join(' ')} ${node.html.slice(0, 120)}`).join(', ')}`,
+      `${violation.id} (${violation.impact}): ` +
+      violation.nodes.map((node) => `${node.target.join(' ')} ${node.html.slice(0, 120)}`).join(', '),
   );
   expect(found, `axe on ${state}`).toEqual([]);
 }

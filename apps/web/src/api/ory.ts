@@ -1,7 +1,7 @@
 import { Configuration, FrontendApi, ResponseError } from '@ory/client-fetch';
 import { noteServerContact } from '../sessions/server-contact';
 
-/** Identity-provider calls time out after 12 seconds (spec §7). */
+/** Identity-provider calls time out after 12 seconds. */
 const IDP_TIMEOUT_MS = 12_000;
 
 const timedFetch: typeof fetch = async (input, init) => {

@@ -1,6 +1,6 @@
 import { noteServerContact } from '../sessions/server-contact';
 
-/** The Users API at `/api` (spec §7): credentials included, JSON, 50 seconds by default. */
+/** The Users API at `/api`: credentials included, JSON, a 50-second timeout by default. */
 export class UsersApiError extends Error {
   constructor(
     readonly status: number,
@@ -82,6 +82,8 @@ export interface PortalUser {
   home?: boolean;
   /** A pending invitation: the person is not a member yet; the permissions are the invited ones. */
   invitation?: { id: string; expiresAt: string };
+  /** Locked after too many failed sign-ins until then; shown to the home organisation only. */
+  lockedUntil?: string;
 }
 
 /** One of the organisations the signed-in person belongs to (whoami's `organisations`, sorted by label). */

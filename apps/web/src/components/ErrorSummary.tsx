@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
 
-/** A problem in Dutch, or a text in another language with its `lang` (a provider message the portal cannot translate). */
+/** A problem in Dutch, or a text in another language with its `lang` (a provider message with no Dutch for it). */
 type SummaryItem = string | { text: string; lang: string };
 
 interface ErrorSummaryProps {
   messages: SummaryItem[];
-  /** Each new value (a submit attempt, a flow the server sent back) moves the focus to the summary when it lists errors. */
+  /** Each new value (a submit attempt, a flow the server sent back) focuses the summary when it lists errors. */
   focusOn: unknown;
 }
 
@@ -20,7 +20,7 @@ export function ErrorSummary({ messages, focusOn }: ErrorSummaryProps) {
     return true;
   });
   const shown = unique.length > 0;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves only when the caller asks again (focusOn), not on every new message
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves when asked (focusOn), not per message
   useEffect(() => {
     if (shown) summary.current?.focus();
   }, [focusOn]);

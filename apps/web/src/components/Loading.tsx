@@ -1,4 +1,4 @@
-/** A loading state (spec §2: 'Loading shows a spinner'): a turning ring beside the text, read out politely. */
+/** A loading state shows a spinner: a turning ring beside the text, read out politely. */
 export function Loading({ text = 'Laden…' }: { text?: string }) {
   return (
     <p role="status" className="dvp-loading">

@@ -10,7 +10,7 @@ interface NewPasswordFieldsProps {
   username?: string;
 }
 
-/** 'Nieuw wachtwoord' and 'Wachtwoord bevestigen' with their show/hide toggles and the 8-character note (spec §2). */
+/** 'Nieuw wachtwoord' and 'Wachtwoord bevestigen' with their show/hide toggles and the 8-character note. */
 export function NewPasswordFields({
   password,
   confirmPassword,

@@ -1,4 +1,4 @@
-/** Numbered steps, a check mark for the steps done and the current one highlighted (spec §2). */
+/** Numbered steps, a check mark for the steps done and the current one highlighted. */
 export function ProgressSteps({ steps, current }: { steps: string[]; current: number }) {
   return (
     <ol className="dvp-steps" aria-label="Voortgang">

@@ -2,7 +2,8 @@ import { usePortalConfig } from '../api/queries';
 
 /** Said when an answer did not arrive: the connection, not what the person filled in, is the problem. */
 export const UNREACHABLE =
-  'De server van het portaal is niet bereikbaar. Controleer je internetverbinding en probeer het over een paar minuten nog eens.';
+  'De server van het portaal is niet bereikbaar. Controleer je internetverbinding en probeer het ' +
+  'over een paar minuten nog eens.';
 
 /** Said where no address for support is set (SUPPORT_EMAIL): someone to turn to all the same. */
 const NO_SUPPORT_ADDRESS = 'Neem dan contact op met de helpdesk van je organisatie.';

@@ -128,7 +128,7 @@ describe('toasts (WCAG 2.2.1 timing adjustable)', () => {
     expect(screen.queryByText('Gebruiker verwijderd.')).toBeNull();
   });
 
-  it('move the focus from a closed toast to the next one’s Sluiten, and after the last to the page before them', async () => {
+  it('move the focus from a closed toast to the next one’s Sluiten, after the last to the page before', async () => {
     render(
       <ToastProvider>
         <Triggers />

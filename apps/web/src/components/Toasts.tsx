@@ -84,7 +84,10 @@ function ToastItem({ toast, onDone }: { toast: Toast; onDone(): void }) {
   return (
     <li
       ref={item}
-      className={`utrecht-alert utrecht-alert--${toast.variant === 'success' ? 'ok' : 'error'} dvp-toast${fading ? ' dvp-toast--fading' : ''}`}
+      className={[
+        `utrecht-alert utrecht-alert--${toast.variant === 'success' ? 'ok' : 'error'} dvp-toast`,
+        fading ? ' dvp-toast--fading' : '',
+      ].join('')}
       style={{ flexDirection: 'row', alignItems: 'flex-start', columnGap: 'var(--dvp-space-4)' }}
       // Paused while the pointer is on it or the focus is in it (its 'Sluiten'), so it can be read and closed.
       onMouseEnter={() => {

@@ -227,7 +227,7 @@ describe('FlowForm', () => {
     expect(container.querySelector('script')).toBeNull();
   });
 
-  it('renders every input attribute of spec §3: hidden, disabled, placeholder, text-like types, buttons, cancel, selectId and options', async () => {
+  it('renders every input attribute: hidden, disabled, placeholder, text types, buttons, select options', async () => {
     const back = vi.spyOn(window.history, 'back').mockImplementation(() => undefined);
     const onSubmit = vi.fn();
     const ui: FlowUi = {
@@ -315,7 +315,7 @@ describe('FlowForm', () => {
     back.mockRestore();
   });
 
-  it('renders a same-origin script only with its integrity hash, and with async, crossorigin and referrerpolicy', () => {
+  it('renders a same-origin script only with its integrity hash, with async, crossorigin, referrerpolicy', () => {
     const script = (id: string, attributes: Partial<UiNode['attributes']>): UiNode => ({
       type: 'script',
       group: 'default',
@@ -381,7 +381,7 @@ describe('FlowForm', () => {
       type: 'error',
     };
 
-    it('puts a wrong code, which the provider sends for the whole form, under the code field, marks it and focuses the summary', async () => {
+    it('puts a form-wide wrong-code message under the code field, marks it and focuses the summary', async () => {
       const onSubmit = vi.fn().mockResolvedValue(undefined);
       const { rerender, container } = render(<FlowForm ui={secondStep()} onSubmit={onSubmit} />);
       await userEvent.type(screen.getByLabelText('Verificatiecode'), '000000');
@@ -450,7 +450,7 @@ describe('FlowForm', () => {
       expect(screen.getByRole('alert')).toHaveFocus();
     });
 
-    it('marks a provider message the portal has no Dutch for as English, on the form, under a field and in the summary', async () => {
+    it('marks an untranslated provider message as English: on the form, under a field, in the summary', async () => {
       const unknown = { id: 4999999, text: 'Something entirely new went wrong.', type: 'error' };
       const onSubmit = vi.fn().mockResolvedValue(undefined);
       const { rerender, container } = render(<FlowForm ui={loginUi()} onSubmit={onSubmit} />);
@@ -465,7 +465,7 @@ describe('FlowForm', () => {
       expect(await axeViolations(container)).toEqual([]);
     });
 
-    it('brings the focus back to the button when the answer says nothing on the form, instead of leaving it on the page', async () => {
+    it('brings the focus back to the button when the answer says nothing, not leaving it on the page', async () => {
       // A browser drops the focus to the page when the focused button is disabled while sending.
       const onSubmit = vi.fn(async () => (document.activeElement as HTMLElement | null)?.blur());
       render(<FlowForm ui={loginUi()} onSubmit={onSubmit} />);

@@ -19,7 +19,7 @@ interface FlowFormProps {
 const isButton = (node: UiNode) =>
   node.type === 'input' && (node.attributes.type === 'submit' || node.attributes.type === 'button');
 
-/** Values start from the flow's nodes (buttons excluded) each time the flow changes (spec §4). */
+/** Values start from the flow's nodes (buttons excluded) each time the flow changes. */
 export function initialValues(ui: FlowUi): FlowValues {
   const values: FlowValues = {};
   for (const node of ui.nodes) {
@@ -67,7 +67,8 @@ export function FlowForm({ ui, groups, onSubmit, children, showMessages = true }
   useEffect(() => setValues(initialValues(ui)), [ui]);
 
   const groupKey = groups?.join(' ');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the groups are compared by their names (groupKey), not by the array a screen makes on every render
+  // A screen makes a new groups array on every render; the groups are compared by their names (groupKey) instead.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: compared by groupKey, not by the array
   const shown = useMemo(() => {
     const visible = ui.nodes.filter((n) => n.group === 'default' || !groups || groups.includes(n.group));
     return placeFieldMessages({ ...ui, nodes: visible });
@@ -123,7 +124,7 @@ export function FlowForm({ ui, groups, onSubmit, children, showMessages = true }
       <ErrorSummary messages={submitted ? fieldErrors : []} focusOn={ui} />
       {shown.nodes.map((node, index) => (
         <FlowNode
-          // biome-ignore lint/suspicious/noArrayIndexKey: Kratos nodes have no id; the index separates nodes that share a name
+          // biome-ignore lint/suspicious/noArrayIndexKey: nodes have no id; the index separates nodes sharing a name
           key={`${node.group}-${node.attributes.name ?? node.attributes.id ?? index}-${index}`}
           node={node}
           values={values}

@@ -30,7 +30,11 @@ function Messages({ node, id }: { node: UiNode; id: string }) {
       {node.messages.map((message) => (
         <p
           key={`${message.id}-${message.text}`}
-          className={`utrecht-form-field-description dvp-field-message${message.type === 'error' ? ' dvp-field-message--error' : ''}`}
+          className={
+            message.type === 'error'
+              ? 'utrecht-form-field-description dvp-field-message dvp-field-message--error'
+              : 'utrecht-form-field-description dvp-field-message'
+          }
         >
           <ProviderText message={message} field={node.attributes.name} />
         </p>
@@ -49,7 +53,7 @@ function buttonAppearance(node: UiNode): 'primary-action' | 'secondary-action' {
   return node.group === 'default' || type === 'submit' ? 'primary-action' : 'secondary-action';
 }
 
-/** One component per node type (spec §3); `onclick`/`onload` strings are never evaluated. */
+/** One component per node type (input, text, img, a, script); `onclick`/`onload` strings are never evaluated. */
 export function FlowNode(props: NodeProps): ReactNode {
   switch (props.node.type) {
     case 'input':

@@ -6,7 +6,7 @@ const failure = (status: number, body: unknown) =>
   new ResponseError(new Response(JSON.stringify(body), { status }), 'failed');
 const actions = () => ({ navigate: vi.fn(), restart: vi.fn(), followFlow: vi.fn() });
 
-describe('flow error handler (spec §8)', () => {
+describe('flow error handler', () => {
   it('maps the provider browser endpoints onto the portal screens', () => {
     expect(portalPathOf(`${window.location.origin}/self-service/login/browser?aal=aal2`)).toBe('/login?aal=aal2');
     expect(portalPathOf('https://elders.example.com/x')).toBe('/');
@@ -33,7 +33,9 @@ describe('flow error handler (spec §8)', () => {
     await handleFlowError(
       failure(403, {
         error: { id: 'session_refresh_required' },
-        redirect_browser_to: `${window.location.origin}/self-service/login/browser?refresh=true&return_to=${encodeURIComponent(`${window.location.origin}/self-service/settings?flow=f1`)}`,
+        redirect_browser_to:
+          `${window.location.origin}/self-service/login/browser?refresh=true&return_to=` +
+          encodeURIComponent(`${window.location.origin}/self-service/settings?flow=f1`),
       }),
       'settings',
       a,

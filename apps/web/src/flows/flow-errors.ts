@@ -32,13 +32,15 @@ const RESTART_NOTICES: Record<string, string> = {
     'Het adres waar je hierna heen zou gaan, hoort niet bij het portaal. Je blijft daarom in het portaal.',
   self_service_flow_expired: 'Het formulier was verlopen. Vul het opnieuw in.',
   security_csrf_violation:
-    'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.',
+    'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander ' +
+    'venster geopend. Vul het opnieuw in.',
   security_identity_mismatch: 'Je bent intussen met een ander account ingelogd. Vul het formulier opnieuw in.',
 };
 
 /** Why a change of one's settings leads to the sign-in screen first (session_refresh_required). */
 export const REFRESH_NOTICE =
-  'Voor deze wijziging moet je eerst opnieuw inloggen, omdat je al een tijd geleden bent ingelogd. Daarna ga je terug naar je instellingen en doe je de wijziging nog een keer.';
+  'Voor deze wijziging moet je eerst opnieuw inloggen, omdat je al een tijd geleden bent ' +
+  'ingelogd. Daarna ga je terug naar je instellingen en doe je de wijziging nog een keer.';
 
 /** The screen the person is on, without a flow id: where to come back to after signing in again. */
 function currentScreen(): string {
@@ -48,8 +50,9 @@ function currentScreen(): string {
 }
 
 /**
- * The flow error handler of spec §8. Returns the flow body when the error is a validation answer (400 with a flow)
- * that the caller shows; otherwise acts (navigates, restarts) and returns undefined. Unknown errors are rethrown.
+ * The flow error handler, by error id and by status (apps/web/README.md). Returns the flow body when the error is a
+ * validation answer (400 with a flow) that the caller shows; otherwise acts (navigates, restarts) and returns
+ * undefined. Unknown errors are rethrown.
  */
 export async function handleFlowError<T>(
   error: unknown,

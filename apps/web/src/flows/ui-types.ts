@@ -1,6 +1,6 @@
 import type { UiText } from '../i18n/kratos-messages';
 
-/** The attributes of a Kratos UI node, loosely typed: the renderer accepts every attribute of spec §3. */
+/** The attributes of a Kratos UI node, loosely typed: the renderer accepts every attribute Kratos sends. */
 export interface NodeAttributes {
   node_type: 'input' | 'img' | 'a' | 'text' | 'script' | string;
   name?: string;

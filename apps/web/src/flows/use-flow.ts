@@ -31,7 +31,7 @@ const api = {
 
 /**
  * A self-service flow kept in the address (`?flow=`): made or fetched once per id, submitted through the SDK, with
- * the flow error handler of spec §8. `submit` resolves with the answer (a flow, or a registration's result).
+ * the flow error handler (flow-errors.ts). `submit` resolves with the answer (a flow, or a registration's result).
  */
 export function useSelfServiceFlow(kind: Kind) {
   const [params, setParams] = useSearchParams();
@@ -58,7 +58,7 @@ export function useSelfServiceFlow(kind: Kind) {
     followFlow: (id) => setParams({ flow: id }, sameScreen()),
   };
 
-  /** Acts on the failure as spec §8 says, or says what went wrong when it cannot; answers a flow to show. */
+  /** Acts on the failure as the flow error handler says, or says what went wrong; answers a flow to show. */
   async function failed(error: unknown): Promise<AnyFlow | undefined> {
     const { status } = await idpErrorOf(error);
     if (status === 0 || status === 502) return void setProblem('unreachable');
@@ -70,7 +70,8 @@ export function useSelfServiceFlow(kind: Kind) {
     }
   }
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the flow is loaded again only when its id or kind changes, not when the handlers are remade
+  // The flow is loaded again only when its id or kind changes, not when the handlers are remade.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loaded again only for a new id or kind
   const load = useCallback(async () => {
     try {
       const loaded = (flowId ? await api[kind].get(flowId) : await api[kind].create(returnTo)) as AnyFlow;
@@ -92,7 +93,8 @@ export function useSelfServiceFlow(kind: Kind) {
     void load();
   }, [load, flow, flowId]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the submit helper is remade only for a new flow; the handlers it calls are remade every render
+  // The submit helper is remade only for a new flow; the handlers it calls are remade every render.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: remade only for a new flow
   const submit = useCallback(
     async (values: FlowValues): Promise<unknown> => {
       if (!flow) return undefined;

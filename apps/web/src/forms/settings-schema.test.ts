@@ -13,7 +13,7 @@ const errors = (input: Record<string, string>) => {
   return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
 };
 
-describe('settings form rules (spec §5)', () => {
+describe('settings form rules', () => {
   it('needs at least one field', () => {
     expect(errors({})).toEqual({ root: 'Geen van de velden is aangepast.' });
   });

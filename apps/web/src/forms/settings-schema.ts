@@ -6,7 +6,7 @@ const name = z.preprocess(
   z.string().trim().min(2, 'Naam is te kort.').max(50, 'Naam te is lang.').nullable(),
 );
 
-/** The settings form of spec §5, texts byte for byte (typos included). */
+/** The settings form's rules; their Dutch texts are fixed byte for byte (typos included). */
 export const settingsSchema = z
   .object({
     firstName: name,

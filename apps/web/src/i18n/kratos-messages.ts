@@ -62,7 +62,8 @@ const byId: Record<number, Translate> = {
     return `Je account is hersteld. Kies ${minutes ? `binnen ${minutes} minuten ` : ''}een nieuw wachtwoord.`;
   },
   1060002: () =>
-    'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een link om je wachtwoord opnieuw in te stellen.',
+    'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een link om je ' +
+    'wachtwoord opnieuw in te stellen.',
   1060003: () => 'Als het e-mailadres bij een account hoort, hebben we een e-mail gestuurd met een herstelcode.',
   1060004: () => 'Als het e-mailadres bij een account hoort, hebben we een herstelcode gestuurd.',
   1070001: () => 'Wachtwoord',

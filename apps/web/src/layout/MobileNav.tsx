@@ -9,7 +9,7 @@ export interface NavItem {
 const MAX_ITEMS = 4;
 
 /**
- * The navigation under the medium breakpoint (spec §9): at most 4 items, else 3 and 'Meer'. It stands under the
+ * The navigation under the medium breakpoint: at most 4 items, else 3 and 'Meer'. It stands under the
  * sidebar's block, above the content, where nothing scrolls under it; the items share its width in columns, two by two
  * where four do not fit on one line (a phone), so that every item, 'Uitloggen' too, is on the screen at every width.
  */

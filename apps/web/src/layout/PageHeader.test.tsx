@@ -22,7 +22,7 @@ describe('PageHeader', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('uses the default name and description of spec §1 until the settings arrive, or when they cannot be read', () => {
+  it('uses the default name and description until the settings arrive, or when they cannot be read', () => {
     fakeNetwork(() => ({ status: 500, body: {} }));
     show();
     const header = screen.getByRole('banner');

@@ -2,7 +2,7 @@ import { usePortalConfig } from '../api/queries';
 
 /**
  * The head of every page, sign-in included: the way past it to the content, and the programme's name and description
- * (spec §1: 'Datavoorzieningen VNG', 'Datavoorziening VNG Realisatie' unless the installation sets its own).
+ * ('Datavoorzieningen VNG' and 'Datavoorziening VNG Realisatie' unless the installation sets its own).
  */
 export function PageHeader() {
   const config = usePortalConfig().data;

@@ -48,7 +48,7 @@ function network(isAdmin: boolean, session?: Parameters<typeof me>[1]) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('Shell', () => {
-  it('shows who is signed in, as administrator, the four links, two administrator addresses and the feedback address', async () => {
+  it('shows who is signed in as administrator, the four links, 2 administrator and 1 feedback address', async () => {
     network(true);
     renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
     expect(await screen.findByText('Bea Beheerder')).toBeInTheDocument();
@@ -95,7 +95,7 @@ describe('Shell', () => {
     expect(screen.queryByRole('link', { name: 'Administratie dashboard' })).toBeNull();
   });
 
-  it('says "als beheerder" also for an administrator who is not on the dashboard allow-list, without the dashboard link', async () => {
+  it('says "als beheerder" also for an administrator who is not on the dashboard allow-list, no link', async () => {
     fakeNetwork((url) => {
       if (url.pathname === '/api/users/whoami') {
         const body = me(false);
@@ -113,7 +113,7 @@ describe('Shell', () => {
     expect(screen.queryByRole('link', { name: 'Administratie dashboard' })).toBeNull();
   });
 
-  it('shows the administrators to ask also without a second factor where the organisation needs none, and not before the second factor where it does', async () => {
+  it('shows the administrators to ask also without a second factor where none is needed, else after it', async () => {
     network(false, { authenticator_assurance_level: 'aal1', aal2Required: false });
     renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
     const question = await screen.findByRole('heading', { name: 'Heb je een vraag?' });
@@ -136,7 +136,7 @@ describe('Shell', () => {
     expect(calls.some((call) => call.url.pathname === '/api/users/admins')).toBe(false);
   });
 
-  it('keeps a return_to of the address, with the hash, in local storage when it sends the person to sign in', async () => {
+  it('keeps a return_to of the address, with the hash, in local storage when sending one to sign in', async () => {
     fakeNetwork(() => ({ status: 401, body: { error: { id: 'session_inactive' } } }));
     renderAt(
       '/permissies?return_to=%2Fsettings#boven',

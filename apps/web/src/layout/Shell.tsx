@@ -10,7 +10,7 @@ import { keepReturnTo } from './return-to';
 import { Loading } from '../components/Loading';
 
 /**
- * The sidebar layout of spec §2: who is signed in, the four links, questions and feedback addresses; for people in
+ * The sidebar layout: who is signed in, the four links, questions and feedback addresses; for people in
  * several organisations the switch between them, and above the content the invitations waiting for an answer.
  */
 export function Shell({ children }: { children: ReactNode }) {
@@ -21,7 +21,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const mayAsk = user.data?.authenticator_assurance_level === 'aal2' || user.data?.aal2Required === false;
   const admins = useOrganisationAdmins(Boolean(user.data?.activeOrg) && mayAsk);
 
-  // A return_to in the address is kept, with the hash, for after sign-in (spec §2): when the person is sent there.
+  // A return_to in the address is kept, with the hash, for after sign-in: when the person is sent there.
   const signedOut = user.isError;
   useEffect(() => {
     const returnTo = new URLSearchParams(location.search).get('return_to');

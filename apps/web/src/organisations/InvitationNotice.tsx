@@ -3,7 +3,7 @@ import type { PendingInvitation } from '../api/users-api';
 
 const list = new Intl.ListFormat('nl', { style: 'long', type: 'conjunction' });
 
-/** Above every page in the sidebar layout while invitations wait for the person's answer; the answer is on /settings. */
+/** Above every page in the sidebar layout while invitations wait for the person's answer, given on /settings. */
 export function InvitationNotice({ invitations }: { invitations: PendingInvitation[] }) {
   if (invitations.length === 0) return null;
   const organisations = list.format(invitations.map((invitation) => invitation.organisation.label));

@@ -89,7 +89,7 @@ describe('OrganisationSwitcher in the sidebar', () => {
     expect(calls.some((call) => call.url.pathname === '/api/users/active-organisation')).toBe(false);
   });
 
-  it("shows the server's Dutch reason when it refuses, else its own text, and stays with the organisation", async () => {
+  it("shows the server's Dutch reason for a refusal, else its own text, and stays with the organisation", async () => {
     membershipServer({
       refuse: (url) =>
         url.pathname === '/api/users/active-organisation'
@@ -110,7 +110,7 @@ describe('OrganisationSwitcher in the sidebar', () => {
     await waitFor(() => expect(screen.getByText(SWITCH_FAILED)).toBeInTheDocument());
   });
 
-  it('still says so when the switch takes the person away from the overview of the organisation they administer', async () => {
+  it('still says so when the switch leaves the overview of the organisation the person administers', async () => {
     membershipServer({
       extra: (url, init) =>
         url.pathname === '/api/users' && init?.method === 'GET' ? { status: 200, body: [] } : undefined,

@@ -34,7 +34,7 @@ const items = () =>
 afterEach(() => vi.unstubAllGlobals());
 
 describe('Organisaties on the account settings', () => {
-  it("lists the person's organisations, home and administrator marked, with 'Verlaten' for all but the home", async () => {
+  it("lists the person's organisations, home and administrator marked, 'Verlaten' for all but the home", async () => {
     server({ organisations: [DEGO, VOORBEELDSTAD] });
     const { container } = renderAt('/settings', routes);
     await screen.findByRole('heading', { name: 'Organisaties' });
@@ -60,10 +60,12 @@ describe('Organisaties on the account settings', () => {
     await userEvent.click(leave);
     let dialog = await screen.findByRole('alertdialog', { name: 'Organisatie verlaten' });
     expect(dialog).toHaveTextContent(
-      'Weet je zeker dat je DEGO wilt verlaten? Je verliest dan je datarollen en je beheerdersrol bij DEGO en de toegang tot de datavoorzieningen die daarbij horen. Je account blijft bestaan.',
+      'Weet je zeker dat je DEGO wilt verlaten? Je verliest dan je datarollen en je beheerdersrol bij ' +
+        'DEGO en de toegang tot de datavoorzieningen die daarbij horen. Je account blijft bestaan.',
     );
     expect(dialog).toHaveTextContent(
-      'Je bent daarna weer ingelogd voor Gemeente Voorbeeldstad. Wil je later weer meedoen, dan moet een beheerder van DEGO je opnieuw uitnodigen.',
+      'Je bent daarna weer ingelogd voor Gemeente Voorbeeldstad. Wil je later weer meedoen, dan moet ' +
+        'een beheerder van DEGO je opnieuw uitnodigen.',
     );
     expect(await axeViolations(container)).toEqual([]);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Annuleren' }));
@@ -136,7 +138,7 @@ describe('Organisaties on the account settings', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('accepts: the person is a member, the notice goes, the sidebar offers the switch and the toast says so', async () => {
+  it('accepts: the person is a member, the notice goes, the sidebar offers the switch, a toast says so', async () => {
     const { calls } = server({ organisations: [VOORBEELDSTAD], invitations: [invitationFrom('dego', 'DEGO')] });
     renderAt('/settings', routes);
     expect(await screen.findByText(/Je bent uitgenodigd voor DEGO\./)).toBeInTheDocument();

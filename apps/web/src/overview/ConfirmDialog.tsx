@@ -35,6 +35,7 @@ export function ConfirmDialog({
   const id = useId();
   const errorRef = useFocusOnFailure(error);
   const off = busy ? ' utrecht-button--disabled' : '';
+  const tone = danger ? ' utrecht-button--danger' : '';
   return (
     <ModalOverlay className="dvp-modal-overlay" isOpen isDismissable onOpenChange={(open) => !open && onClose()}>
       <Modal className="dvp-modal">
@@ -62,7 +63,7 @@ export function ConfirmDialog({
             </button>
             <button
               type="button"
-              className={`utrecht-button utrecht-button--primary-action${danger ? ' utrecht-button--danger' : ''}${off}`}
+              className={`utrecht-button utrecht-button--primary-action${tone}${off}`}
               onClick={() => !busy && onConfirm()}
               aria-disabled={busy || undefined}
               aria-busy={busy}

@@ -49,6 +49,10 @@ const list = [
   person('me', 'Bea', 'Beheerder', 'bea@voorbeeldstad.nl', { userType: { id: 'administrator', label: 'Beheerder' } }),
   person('u1', 'Jan', 'Jansen', 'jan@voorbeeldstad.nl'),
   person('u2', 'Karel', 'Klok', 'karel@voorbeeldstad.nl', { state: 'inactive', credentials: ['password'] }),
+  person('u3', 'Lot', 'Slot', 'lot@voorbeeldstad.nl', {
+    credentials: ['password'],
+    lockedUntil: '2999-01-01T10:15:00Z',
+  }),
   person('g1', 'Gijs', 'Gast', 'gijs@dego.nl', { home: false, credentials: [] }),
   person('i1', 'Ina', 'Invite', 'ina@dijkstad.nl', {
     home: false,
@@ -140,6 +144,28 @@ describe('the overview’s confirmations when the server refuses or fails', () =
       name: 'Gijs Gast',
     },
     {
+      button: 'Afmelden op alle apparaten: Jan Jansen',
+      email: 'jan@voorbeeldstad.nl',
+      title: 'Afmelden op alle apparaten',
+      question: 'Weet je zeker dat je Jan Jansen op alle apparaten wil afmelden?',
+      confirm: 'Afmelden',
+      request: (url: URL, init?: RequestInit) => url.pathname === '/api/users/u1/sessions' && init?.method === 'DELETE',
+      fallback: 'Afmelden op alle apparaten is niet gelukt.',
+      success: 'Jan Jansen is op alle apparaten afgemeld.',
+      name: 'Jan Jansen',
+    },
+    {
+      button: 'Ontgrendelen: Lot Slot',
+      email: 'lot@voorbeeldstad.nl',
+      title: 'Account ontgrendelen',
+      question: 'Het account van Lot Slot is vergrendeld omdat er te vaak een verkeerd wachtwoord is ingevuld.',
+      confirm: 'Ontgrendelen',
+      request: (url: URL, init?: RequestInit) => url.pathname === '/api/users/u3/lock' && init?.method === 'DELETE',
+      fallback: 'Ontgrendelen van het account is niet gelukt.',
+      success: 'Account ontgrendeld.',
+      name: 'Lot Slot',
+    },
+    {
       button: 'Uitnodiging intrekken: Ina Invite',
       email: 'ina@dijkstad.nl',
       title: 'Uitnodiging intrekken',
@@ -153,7 +179,7 @@ describe('the overview’s confirmations when the server refuses or fails', () =
   ];
 
   for (const c of cases) {
-    it(`${c.title}: names the person, says a failure in the dialog with the focus on it, and closes on success`, async () => {
+    it(`${c.title}: names the person, says a failure in the dialog, focused, and closes on success`, async () => {
       let answer: Answer = refused('Deze gebruiker hoort niet bij jouw organisatie.');
       network((url, init) => (c.request(url, init) ? answer : undefined));
       const { container } = renderAt('/', routes);
@@ -227,7 +253,9 @@ describe('the overview’s confirmations when the server refuses or fails', () =
     await userEvent.click(within(dialog).getByRole('button', { name: 'Blokkeren' }));
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent(
-      'Er is iets misgegaan.Fout opgetreden bij wijzigen gebruiker status.De server van het portaal is niet bereikbaar. Controleer je internetverbinding en probeer het over een paar minuten nog eens.Blijft dit gebeuren? Mail dan naar hulp@example.nl.',
+      'Er is iets misgegaan.Fout opgetreden bij wijzigen gebruiker status.De server van het portaal ' +
+        'is niet bereikbaar. Controleer je internetverbinding en probeer het over een paar minuten nog ' +
+        'eens.Blijft dit gebeuren? Mail dan naar hulp@example.nl.',
     );
     expect(alert).toHaveFocus();
   });
@@ -240,7 +268,8 @@ describe('the overview’s confirmations when the server refuses or fails', () =
     await userEvent.click(within(dialog).getByRole('button', { name: 'Blokkeren' }));
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent(
-      'Er is iets misgegaan.Fout opgetreden bij wijzigen gebruiker status.Blijft dit gebeuren? Neem dan contact op met de helpdesk van je organisatie.',
+      'Er is iets misgegaan.Fout opgetreden bij wijzigen gebruiker status.Blijft dit gebeuren? Neem ' +
+        'dan contact op met de helpdesk van je organisatie.',
     );
     expect(within(alert).queryByRole('link')).toBeNull();
   });
@@ -262,7 +291,7 @@ describe('the overview’s confirmations when the server refuses or fails', () =
 });
 
 describe('the row buttons', () => {
-  it('say whom they are for, their visible text first (WCAG 2.5.3), for members, guests and invited people', async () => {
+  it('say whom they are for, visible text first (WCAG 2.5.3), for members, guests and invited people', async () => {
     network();
     const { container } = renderAt('/', routes);
     const names = async (email: string) =>
@@ -276,6 +305,7 @@ describe('the row buttons', () => {
     expect(await names('jan@voorbeeldstad.nl')).toEqual([
       ['Reset 2FA', 'Reset 2FA: Jan Jansen'],
       ['Bewerken', 'Bewerken: Jan Jansen'],
+      ['Afmelden', 'Afmelden op alle apparaten: Jan Jansen'],
       ['Blokkeer', 'Blokkeer: Jan Jansen'],
       ['Verwijderen', 'Verwijderen: Jan Jansen'],
     ]);
@@ -297,7 +327,7 @@ describe('the row buttons', () => {
 });
 
 describe('the new-user and edit dialogs', () => {
-  it('keep the focus on a name field the e-mail check makes read-only, look it, and forget its old errors', async () => {
+  it('keep the focus on a name field the e-mail check locks, look locked, and forget its old errors', async () => {
     network((url, init) =>
       url.pathname === '/api/users' && init?.method === 'HEAD'
         ? { status: url.searchParams.get('email') === 'jan@voorbeeldstad.nl' ? 200 : 404 }
@@ -331,7 +361,7 @@ describe('the new-user and edit dialogs', () => {
     expect(within(dialog).getByLabelText('Ruimte en wonen')).toHaveFocus();
   });
 
-  it('says a failure to add in the dialog, with the focus on it, and adds the support address only when there is one', async () => {
+  it('says a failure to add in the dialog, focused, with the support address only when there is one', async () => {
     let answer: Answer = broken;
     network((url, init) => {
       if (url.pathname === '/api/users' && init?.method === 'HEAD') return { status: 404 };
@@ -348,7 +378,8 @@ describe('the new-user and edit dialogs', () => {
     await userEvent.click(add);
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent(
-      'Er is iets misgegaan.Fout bij het aanmaken van een nieuwe gebruiker. Als dit aanhoudt, neem dan contact op met een systeem beheerder.Blijft dit gebeuren? Mail dan naar hulp@example.nl.',
+      'Er is iets misgegaan.Fout bij het aanmaken van een nieuwe gebruiker. Als dit aanhoudt, neem ' +
+        'dan contact op met een systeem beheerder.Blijft dit gebeuren? Mail dan naar hulp@example.nl.',
     );
     expect(alert).toHaveFocus();
     expect(toastTexts()).toEqual([]);
@@ -367,7 +398,7 @@ describe('the new-user and edit dialogs', () => {
     expect(await screen.findByText('Nieuwe gebruiker aangemaakt')).toBeInTheDocument();
   });
 
-  it('leaves out the helpdesk where the spec’s text already names someone to contact and no address is set', async () => {
+  it('leaves out the helpdesk where the text already names someone to contact and no address is set', async () => {
     network((url, init) => (url.pathname === '/api/users' && init?.method === 'POST' ? broken : undefined), null);
     renderAt('/', routes);
     await userEvent.click(await screen.findByRole('button', { name: 'Nieuwe gebruiker toevoegen' }));
@@ -378,11 +409,14 @@ describe('the new-user and edit dialogs', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Toevoegen' }));
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent(
-      /^Er is iets misgegaan\.Fout bij het aanmaken van een nieuwe gebruiker\. Als dit aanhoudt, neem dan contact op met een systeem beheerder\.$/,
+      new RegExp(
+        '^Er is iets misgegaan\\.Fout bij het aanmaken van een nieuwe gebruiker\\. ' +
+          'Als dit aanhoudt, neem dan contact op met een systeem beheerder\\.$',
+      ),
     );
   });
 
-  it('says a failure to edit in the dialog: the server’s reason, or the spec’s text with the support address', async () => {
+  it('says a failure to edit in the dialog: the server’s reason, or the fixed text and support address', async () => {
     let answer: Answer = refused('Dit e-mailadres is al in gebruik.');
     network((url, init) => {
       if (url.pathname === '/api/users/u1' && init?.method === 'PUT') return answer;
@@ -410,5 +444,42 @@ describe('the new-user and edit dialogs', () => {
     expect(within(dialog).getByRole('alert')).toHaveFocus();
     expect(screen.getByRole('dialog', { name: 'Gebruiker bewerken' })).toBeInTheDocument();
     expect(toastTexts()).toEqual([]);
+  });
+});
+
+describe('ending sessions and lifting a lock, for the home organisation', () => {
+  it('shows the lock in the row, Ontgrendelen only while it lasts and Afmelden only for active members', async () => {
+    network();
+    renderAt('/', routes);
+    const locked = await rowOf('lot@voorbeeldstad.nl');
+    expect(locked).toHaveTextContent('Vergrendeld');
+    expect(locked).toHaveTextContent('Te vaak een verkeerd wachtwoord, tot 1 januari 2999 om');
+    expect(within(locked).getByRole('button', { name: 'Ontgrendelen: Lot Slot' })).toBeInTheDocument();
+    const jan = await rowOf('jan@voorbeeldstad.nl');
+    expect(jan).not.toHaveTextContent('Vergrendeld');
+    expect(within(jan).queryByRole('button', { name: /^Ontgrendelen/ })).toBeNull();
+    expect(within(jan).getByRole('button', { name: 'Afmelden op alle apparaten: Jan Jansen' })).toHaveTextContent(
+      'Afmelden',
+    );
+    // Not for oneself (the account settings end one's other sessions), a blocked account, a guest or an invitation.
+    for (const email of ['bea@voorbeeldstad.nl', 'karel@voorbeeldstad.nl', 'gijs@dego.nl', 'ina@dijkstad.nl']) {
+      const row = await rowOf(email);
+      expect(within(row).queryByRole('button', { name: /^Afmelden/ }), email).toBeNull();
+    }
+  });
+
+  it('no longer offers Ontgrendelen once the lock has run out', async () => {
+    const expired = { lockedUntil: '2000-01-01T00:00:00Z' };
+    list[3] = { ...list[3]!, ...expired };
+    try {
+      network();
+      renderAt('/', routes);
+      const row = await rowOf('lot@voorbeeldstad.nl');
+      expect(row).not.toHaveTextContent('Vergrendeld');
+      expect(within(row).queryByRole('button', { name: /^Ontgrendelen/ })).toBeNull();
+    } finally {
+      const locked = { lockedUntil: '2999-01-01T10:15:00Z' };
+      list[3] = { ...list[3]!, ...locked };
+    }
   });
 });

@@ -98,7 +98,7 @@ const writes = (calls: ReturnType<typeof fakeNetwork>) =>
 afterEach(() => vi.unstubAllGlobals());
 
 describe('OverviewScreen with guests and invited people', () => {
-  it("shows an invited person as 'Uitgenodigd' with the invited data roles, whose only action withdraws the invitation", async () => {
+  it("shows an invited person as 'Uitgenodigd' with the invited data roles; the only action withdraws it", async () => {
     const calls = network((url, init) =>
       url.pathname === '/api/invitations/inv-1' && init?.method === 'DELETE' ? { status: 204 } : undefined,
     );
@@ -113,7 +113,8 @@ describe('OverviewScreen with guests and invited people', () => {
     await userEvent.click(within(row).getByRole('button', { name: 'Uitnodiging intrekken: Ina Test' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Uitnodiging intrekken' });
     expect(dialog).toHaveTextContent(
-      'Weet je zeker dat je de uitnodiging van Ina Test (ina@dijkstad.nl) wilt intrekken? De uitnodiging vervalt dan en Ina Test wordt geen lid van Gemeente Voorbeeldstad.',
+      'Weet je zeker dat je de uitnodiging van Ina Test (ina@dijkstad.nl) wilt intrekken? De ' +
+        'uitnodiging vervalt dan en Ina Test wordt geen lid van Gemeente Voorbeeldstad.',
     );
     expect(await axeViolations(container)).toEqual([]);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Intrekken' }));
@@ -150,7 +151,7 @@ describe('OverviewScreen with guests and invited people', () => {
     expect(within(row).queryByText('Uitgenodigd')).toBeNull();
   });
 
-  it("edits only a guest's data roles and administrator flag: names and address read-only, no change of the person sent", async () => {
+  it("edits only a guest's data roles and administrator flag: names and address read-only, person unsent", async () => {
     const calls = network((_url, init) =>
       init?.method === 'PUT' || init?.method === 'DELETE' ? { status: 200, body: {} } : undefined,
     );
@@ -159,7 +160,8 @@ describe('OverviewScreen with guests and invited people', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Gebruiker bewerken' });
     expect(within(dialog).queryByRole('textbox')).toBeNull();
     expect(dialog).toHaveTextContent(
-      'Dit account hoort bij een andere organisatie. Alleen die organisatie past de naam en het e-mailadres aan. Hier pas je de datarollen en de beheerdersrol bij Gemeente Voorbeeldstad aan.',
+      'Dit account hoort bij een andere organisatie. Alleen die organisatie past de naam en het ' +
+        'e-mailadres aan. Hier pas je de datarollen en de beheerdersrol bij Gemeente Voorbeeldstad aan.',
     );
     expect([...dialog.querySelectorAll('dl dt, dl dd')].map((node) => node.textContent)).toEqual([
       'E-mailadres',
@@ -212,14 +214,15 @@ describe('OverviewScreen with guests and invited people', () => {
     await userEvent.click(within(await rowOf('gijs@dego.nl')).getByRole('button', { name: 'Verwijderen: Gijs Test' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Gebruiker uit je organisatie verwijderen' });
     expect(dialog).toHaveTextContent(
-      'Weet je zeker dat je Gijs Test uit je organisatie wilt verwijderen? Het account blijft bestaan voor de andere organisatie(s).',
+      'Weet je zeker dat je Gijs Test uit je organisatie wilt verwijderen? Het account blijft bestaan ' +
+        'voor de andere organisatie(s).',
     );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Verwijderen' }));
     expect(await screen.findByText('Gebruiker uit je organisatie verwijderd.')).toBeInTheDocument();
     expect(writes(calls)).toEqual(['DELETE /api/users?id=g1']);
   });
 
-  it('says an invitation was sent when a new user with the address of another organisation’s account answers 202', async () => {
+  it('says an invitation was sent (202) for a new user with the address of another organisation’s user', async () => {
     const calls = network((url, init) => {
       if (url.pathname === '/api/users' && init?.method === 'HEAD') return { status: 200 };
       if (url.pathname === '/api/users' && init?.method === 'POST')

@@ -112,7 +112,7 @@ describe('OverviewScreen', () => {
     expect(await screen.findByText('Datavoorzieningen-pagina')).toBeInTheDocument();
   });
 
-  it('sends an administrator without a second factor to link an app, and one with an app to the code step', async () => {
+  it('sends an administrator without a second factor to link an app, one with an app to the code step', async () => {
     const calls = standardNetwork(
       undefined,
       me({ authenticator_assurance_level: 'aal1', identity: { ...me().identity, credentials: ['password'] } }),
@@ -181,7 +181,8 @@ describe('OverviewScreen', () => {
       expect([...new Uint8Array(await all!.blob.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const lines = (await all!.blob.text()).split('\r\n');
       expect(lines[0]).toBe(
-        'Voornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;Aangemaakt;Status;Authenticator-app;E-mailadres bevestigd',
+        'Voornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;' +
+          'Aangemaakt;Status;Authenticator-app;E-mailadres bevestigd',
       );
       expect(lines.slice(1, 4)).toEqual([
         'Bea;Test;bea@voorbeeldstad.nl;Beheerder;Ruimte en wonen;2026-03-01;actief;ja;ja',
@@ -249,7 +250,7 @@ describe('OverviewScreen', () => {
     expect(JSON.parse(String(put?.init?.body))).toMatchObject({ state: 'inactive' });
   });
 
-  it('checks the e-mail address when leaving the field of the new-user form, and adds only permissions to an existing account', async () => {
+  it('checks the e-mail address on leaving the new-user field; an existing account only gets permissions', async () => {
     const calls = standardNetwork((url, init) => {
       if (url.pathname === '/api/users' && init?.method === 'POST') return { status: 200, body: true };
       if (url.pathname === '/api/users' && init?.method === 'HEAD')
@@ -302,7 +303,7 @@ describe('OverviewScreen', () => {
     );
   });
 
-  it('shows a spinner while the users load (spec §2), with the new-user button disabled', async () => {
+  it('shows a spinner while the users load, with the new-user button disabled', async () => {
     standardNetwork();
     holdBack((url) => url.pathname === '/api/users');
     const { container } = renderAt('/', routes);

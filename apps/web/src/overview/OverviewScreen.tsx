@@ -10,8 +10,8 @@ import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
 import { ConfirmDialog } from './ConfirmDialog';
 import { failureOf, type DialogFailure } from './DialogError';
-import { isGuest, RowActions, rowActionsOf } from './RowActions';
-import { SORT_OPTIONS, fullName, longDate, searchUsers, sortUsers, type SortKey } from './sorting';
+import { isGuest, isLocked, RowActions, rowActionsOf } from './RowActions';
+import { SORT_OPTIONS, fullName, longDate, longDateTime, searchUsers, sortUsers, type SortKey } from './sorting';
 import { UserFormDialog } from './UserFormDialog';
 import { usersCsv, usersCsvName } from './users-csv';
 import { Loading } from '../components/Loading';
@@ -19,7 +19,7 @@ import './overview.css';
 
 type Action =
   | { kind: 'new' }
-  | { kind: 'edit' | 'block' | 'unblock' | 'delete' | 'reset' | 'withdraw'; user: PortalUser }
+  | { kind: 'edit' | 'block' | 'unblock' | 'delete' | 'reset' | 'withdraw' | 'unlock' | 'signout'; user: PortalUser }
   | undefined;
 
 /** An e-mail address that may wrap before its '@' in a narrow column, and nowhere else. */
@@ -38,7 +38,7 @@ function EmailAddress({ address }: { address: string }) {
 /** Whom a confirmation is about: the name and address beside the question. */
 const personOf = (user: PortalUser) => ({ name: fullName(user), email: user.traits.email });
 
-/** The administrators' user overview at `/` (spec §2): sort, search, the six columns and the row actions. */
+/** The administrators' user overview at `/`: sort, search, the six columns and the row actions. */
 export default function OverviewScreen() {
   usePageTitle('Overzicht');
   const me = useCurrentUser();
@@ -209,6 +209,14 @@ export default function OverviewScreen() {
                         </>
                       )}
                       {isGuest(user) && <span className="dvp-row-note">Account van een andere organisatie</span>}
+                      {isLocked(user) && (
+                        <>
+                          <span className="dvp-row-state">Vergrendeld</span>
+                          <span className="dvp-row-note">
+                            Te vaak een verkeerd wachtwoord, tot {longDateTime(user.lockedUntil!)}
+                          </span>
+                        </>
+                      )}
                     </td>
                     <td data-label="E-mailadres">
                       <EmailAddress address={user.traits.email} />
@@ -236,7 +244,8 @@ export default function OverviewScreen() {
                   <tr>
                     <td colSpan={6}>
                       {search.trim()
-                        ? `Geen gebruikers gevonden bij '${search.trim()}'. Zoek op een deel van de naam of het e-mailadres.`
+                        ? `Geen gebruikers gevonden bij '${search.trim()}'. ` +
+                          'Zoek op een deel van de naam of het e-mailadres.'
                         : 'Er zijn nog geen gebruikers.'}
                     </td>
                   </tr>
@@ -376,6 +385,52 @@ export default function OverviewScreen() {
             }
           >
             <p className="utrecht-paragraph">Weet je zeker dat je de gebruiker wil verwijderen?</p>
+          </ConfirmDialog>
+        )}
+        {action?.kind === 'unlock' && (
+          <ConfirmDialog
+            title="Account ontgrendelen"
+            confirmLabel="Ontgrendelen"
+            busy={busy}
+            person={personOf(action.user)}
+            error={failure}
+            onClose={close}
+            onConfirm={() =>
+              void run(
+                () => usersApi(`/users/${action.user.id}/lock`, { method: 'DELETE' }),
+                'Account ontgrendeld.',
+                'Ontgrendelen van het account is niet gelukt.',
+              )
+            }
+          >
+            <p className="utrecht-paragraph">
+              Het account van {fullName(action.user)} is vergrendeld omdat er te vaak een verkeerd wachtwoord is
+              ingevuld. Weet je zeker dat je het account wil ontgrendelen? Doe dit alleen als je weet dat{' '}
+              {fullName(action.user)} het zelf was.
+            </p>
+          </ConfirmDialog>
+        )}
+        {action?.kind === 'signout' && (
+          <ConfirmDialog
+            title="Afmelden op alle apparaten"
+            confirmLabel="Afmelden"
+            danger
+            busy={busy}
+            person={personOf(action.user)}
+            error={failure}
+            onClose={close}
+            onConfirm={() =>
+              void run(
+                () => usersApi(`/users/${action.user.id}/sessions`, { method: 'DELETE' }),
+                `${fullName(action.user)} is op alle apparaten afgemeld.`,
+                'Afmelden op alle apparaten is niet gelukt.',
+              )
+            }
+          >
+            <p className="utrecht-paragraph">
+              Weet je zeker dat je {fullName(action.user)} op alle apparaten wil afmelden? Wie nu met dit account is
+              ingelogd, moet opnieuw inloggen. Het account blijft verder zoals het is.
+            </p>
           </ConfirmDialog>
         )}
         {action?.kind === 'reset' && (

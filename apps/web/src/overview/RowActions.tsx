@@ -3,16 +3,25 @@ import { Button as AriaButton, Tooltip, TooltipTrigger } from 'react-aria-compon
 import type { PortalUser } from '../api/users-api';
 import { fullName } from './sorting';
 
-export type RowActionKind = 'reset' | 'edit' | 'block' | 'unblock' | 'delete' | 'withdraw';
+export type RowActionKind = 'reset' | 'edit' | 'unlock' | 'signout' | 'block' | 'unblock' | 'delete' | 'withdraw';
 
 const LABELS: Record<RowActionKind, string> = {
   reset: 'Reset 2FA',
   edit: 'Bewerken',
+  unlock: 'Ontgrendelen',
+  signout: 'Afmelden',
   block: 'Blokkeer',
   unblock: 'Deblokkeer',
   delete: 'Verwijderen',
   withdraw: 'Uitnodiging intrekken',
 };
+
+/** Where the short label needs more words, for the tooltip and assistive technology (starting with the label). */
+const DESCRIPTIONS: Partial<Record<RowActionKind, string>> = { signout: 'Afmelden op alle apparaten' };
+
+/** Whether the account is locked after too many failed sign-ins, now. */
+export const isLocked = (user: PortalUser, now = Date.now()) =>
+  user.lockedUntil !== undefined && Date.parse(user.lockedUntil) > now;
 
 /** A guest: a member whose account another organisation (its home) keeps; here only its roles change. */
 export const isGuest = (user: PortalUser) => user.home === false && !user.invitation;
@@ -29,6 +38,9 @@ export function rowActionsOf(user: PortalUser, me: string): RowActionKind[] {
   const actions: RowActionKind[] = [];
   if (!guest && user.credentials.includes('totp')) actions.push('reset');
   actions.push('edit');
+  if (!guest && isLocked(user)) actions.push('unlock');
+  // One's own other sessions end on the account settings; a blocked account has none.
+  if (!self && !guest && user.state === 'active') actions.push('signout');
   if (!self && !guest) actions.push(user.state === 'inactive' ? 'unblock' : 'block');
   if (!self) actions.push('delete');
   return actions;
@@ -76,7 +88,17 @@ function freeSide(button: HTMLElement): Placement | undefined {
   return SIDES.find((side) => free(areas[side]));
 }
 
-function RowAction({ label, person, onPress }: { label: string; person: string; onPress(): void }) {
+function RowAction({
+  label,
+  description = label,
+  person,
+  onPress,
+}: {
+  label: string;
+  description?: string;
+  person: string;
+  onPress(): void;
+}) {
   const button = useRef<HTMLButtonElement>(null);
   const [placement, setPlacement] = useState<Placement>('top');
   const [open, setOpen] = useState(false);
@@ -94,14 +116,14 @@ function RowAction({ label, person, onPress }: { label: string; person: string; 
       <AriaButton
         ref={button}
         className="utrecht-button utrecht-button--secondary-action"
-        aria-label={`${label}: ${person}`}
+        aria-label={`${description}: ${person}`}
         onPress={onPress}
       >
         {label}
       </AriaButton>
       {/* Not flipped: the side was chosen because it is free. */}
       <Tooltip className="dvp-tooltip" placement={placement} offset={6} shouldFlip={false}>
-        {label}
+        {description}
       </Tooltip>
     </TooltipTrigger>
   );
@@ -120,7 +142,13 @@ export function RowActions({
   return (
     <div className="dvp-row-actions">
       {actions.map((kind) => (
-        <RowAction key={kind} label={LABELS[kind]} person={fullName(user)} onPress={() => onAction(kind)} />
+        <RowAction
+          key={kind}
+          label={LABELS[kind]}
+          description={DESCRIPTIONS[kind]}
+          person={fullName(user)}
+          onPress={() => onAction(kind)}
+        />
       ))}
     </div>
   );

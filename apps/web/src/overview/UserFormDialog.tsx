@@ -10,7 +10,7 @@ import { DialogError, failureOf, useFocusOnFailure, type DialogFailure } from '.
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The form's rules (spec §5); an address that has an account already keeps its own names, so they are not asked. */
+/** The form's rules; an address that has an account already keeps its own names, so they are not asked. */
 const schemaFor = (mode: 'create' | 'edit', existingAccount = false) => {
   const nameMessage =
     mode === 'create' ? 'Vul de naam in van de aan te maken gebruiker.' : 'De gebruiker moet een naam hebben.';
@@ -44,7 +44,7 @@ const isInvitation = (answer: unknown): answer is { invitation: { id: string } }
   typeof answer === 'object' && answer !== null && 'invitation' in answer;
 
 /**
- * New user and edit user (spec §2, §4, §5): the e-mail check on blur, data roles, the administrator option. A guest
+ * New user and edit user: the e-mail check on blur, data roles, the administrator option. A guest
  * (an account another organisation keeps, docs/organisations.md) keeps its names and address: only this
  * organisation's data roles and administrator flag change. A failure to save is shown in the dialog, which stays
  * open, and takes the focus.
@@ -144,7 +144,7 @@ export function UserFormDialog({ me, user, onClose, onDone }: UserFormDialogProp
         }
       }
       try {
-        // Existing data roles and the administrator relation are removed before the chosen ones are added (spec §7).
+        // Existing data roles and the administrator relation are removed before the chosen ones are added.
         for (const permission of target.permissions) {
           if (permission.namespace === 'organizations' && permission.relation !== 'admin') continue;
           if (permission.relation === 'admin' && editingSelf) continue;
@@ -166,7 +166,8 @@ export function UserFormDialog({ me, user, onClose, onDone }: UserFormDialogProp
       // The spec's text names someone to contact already: the support address is added only when there is one.
       onError(
         error,
-        'Fout bij het aanmaken van een nieuwe gebruiker. Als dit aanhoudt, neem dan contact op met een systeem beheerder.',
+        'Fout bij het aanmaken van een nieuwe gebruiker. Als dit aanhoudt, neem dan contact op met een ' +
+          'systeem beheerder.',
         'address',
       );
     }
@@ -283,7 +284,11 @@ export function UserFormDialog({ me, user, onClose, onDone }: UserFormDialogProp
               {/* Only marked disabled while saving: a disabled button would drop the focus to the page. */}
               <button
                 type="submit"
-                className={`utrecht-button utrecht-button--primary-action${submitting ? ' utrecht-button--disabled' : ''}`}
+                className={
+                  submitting
+                    ? 'utrecht-button utrecht-button--primary-action utrecht-button--disabled'
+                    : 'utrecht-button utrecht-button--primary-action'
+                }
                 aria-disabled={submitting || undefined}
               >
                 {mode === 'create' ? 'Toevoegen' : 'Opslaan'}

@@ -12,7 +12,7 @@ export const SORT_OPTIONS: { key: SortKey; label: string }[] = [
 export const fullName = (user: PortalUser) => `${user.traits.name.first} ${user.traits.name.last}`.trim();
 const collator = new Intl.Collator('nl', { sensitivity: 'base' });
 
-/** Sorts a copy; 'type' puts administrators first, then by name (spec §2's default). */
+/** Sorts a copy; 'type' puts administrators first, then by name (the default). */
 export function sortUsers(users: PortalUser[], key: SortKey): PortalUser[] {
   const byName = (a: PortalUser, b: PortalUser) => collator.compare(fullName(a), fullName(b));
   const compare: Record<SortKey, (a: PortalUser, b: PortalUser) => number> = {
@@ -37,3 +37,7 @@ export function searchUsers(users: PortalUser[], query: string): PortalUser[] {
 
 export const longDate = (iso: string) =>
   new Intl.DateTimeFormat('nl-NL', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(iso));
+
+/** '23 november 2026 om 19:45', for a moment within the day that matters (the end of a lock). */
+export const longDateTime = (iso: string) =>
+  new Intl.DateTimeFormat('nl-NL', { dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));

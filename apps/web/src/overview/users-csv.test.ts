@@ -49,7 +49,8 @@ describe('usersCsv', () => {
   it('starts with a byte order mark and a header of Dutch column names, separated by semicolons', () => {
     expect(
       csv.startsWith(
-        '\uFEFFVoornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;Aangemaakt;Status;Authenticator-app;E-mailadres bevestigd\r\n',
+        '\uFEFFVoornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;' +
+          'Aangemaakt;Status;Authenticator-app;E-mailadres bevestigd\r\n',
       ),
     ).toBe(true);
   });

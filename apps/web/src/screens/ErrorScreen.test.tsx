@@ -56,7 +56,7 @@ function englishOutsideLangEn(root: Element): string[] {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('ErrorScreen', () => {
-  it('fetches the error report named by ?id=, shows the spec text with the support address, says in Dutch what went wrong, and links to /', async () => {
+  it('fetches the ?id= error report, says in Dutch what went wrong, the support address, a link to /', async () => {
     const calls = network((id) => ({ status: 200, body: report(id) }));
     const { container } = renderAt('/error?id=9f1c-err', routes);
     expect(screen.getByRole('heading', { level: 1, name: 'Er is een fout opgetreden' })).toBeInTheDocument();
@@ -152,7 +152,7 @@ describe('ErrorScreen', () => {
         },
       },
     ],
-  ])('goes back to / when the error report answers %i (spec §4)', async (status, body) => {
+  ])('goes back to / when the error report answers %i', async (status, body) => {
     network(() => ({ status, body }));
     renderAt('/error?id=onbekend', routes);
     expect(await screen.findByText('Start-pagina')).toBeInTheDocument();

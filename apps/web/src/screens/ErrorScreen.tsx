@@ -30,7 +30,7 @@ function explanationOf(error: ReportedError): string {
 }
 
 /**
- * The error page (spec §2, §4): reads `?id=`, shows the error, a support address and the way back. What went wrong
+ * The error page: reads `?id=`, shows the error, a support address and the way back. What went wrong
  * is said in Dutch; the provider's own message, which is English, follows only as a detail for the helpdesk, marked
  * as English so that screen readers pronounce it as such (WCAG 3.1.2).
  */
@@ -49,7 +49,7 @@ export default function ErrorScreen() {
       .then((flowError) => setReported((flowError.error as ReportedError | undefined) ?? {}))
       .catch(async (error: unknown) => {
         const { status } = await idpErrorOf(error);
-        // An unknown, forbidden or expired error report: back to the start (spec §4).
+        // An unknown, forbidden or expired error report: back to the start.
         if (status === 404 || status === 403 || status === 410) navigate('/', { replace: true });
       });
   }, [id, navigate]);

@@ -167,7 +167,7 @@ describe('LoginScreen', () => {
     renderAt('/login', routes);
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(CONNECTION_PROBLEM);
-    // Spec §8: 'with a support mailbox'; without a support address set, the helpdesk instead of an address-less 'mail'.
+    // With a support mailbox; without a support address set, the helpdesk instead of an address-less 'mail'.
     expect(alert).toHaveTextContent('Blijft dit gebeuren? Neem dan contact op met de helpdesk van je organisatie.');
     expect(screen.queryByText('Laden…')).toBeNull();
   });
@@ -209,7 +209,7 @@ describe('LoginScreen', () => {
     expect(screen.getByLabelText('E-mailadres')).toHaveValue('bea@voorbeeldstad.nl');
   });
 
-  it('gives up on an identity provider that does not answer after 12 seconds (spec §9) and says so', async () => {
+  it('gives up on an identity provider that does not answer after 12 seconds and says so', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       fakeNetwork(() => ({ status: 401, body: {} }));
@@ -274,7 +274,7 @@ describe('LoginScreen', () => {
     await waitFor(() => expect(screen.getByText('Datavoorzieningen-pagina')).toBeInTheDocument(), { timeout: 2_500 });
   });
 
-  it('asks for a flow with the return_to kept before sign-in, forgets it, and goes there afterwards, also on another allowed site', async () => {
+  it('asks for a flow with the return_to kept before sign-in, forgets it, goes there, also off-site', async () => {
     window.localStorage.setItem('dvp-return-to', 'https://dashboard.voorbeeldstad.nl/wijkmonitor#kaart');
     const calls = fakeNetwork((url, init) => {
       if (url.pathname === '/self-service/login/browser')
@@ -361,7 +361,7 @@ describe('LoginScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('sends an existing session without its second factor to enrolment, or to the code step when an app is linked', async () => {
+  it('sends an existing session without its second factor to enrolment, or with an app to the code step', async () => {
     const whoami = (credentials: string[]) => ({
       identity: { credentials },
       aal2Required: true,
@@ -429,7 +429,7 @@ describe('LoginScreen', () => {
       });
     }
 
-    it('focuses the refusal of a wrong password, then the code field of the second step, then the wrong code', async () => {
+    it("focuses the refusal of a wrong password, then the second step's code field, then the wrong code", async () => {
       twoSteps();
       const { container } = renderAt('/login', routes);
       await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'fout');

@@ -17,7 +17,7 @@ import { forgetIdleSignOut, idleSignOut, justSignedOut } from '../sessions/idle-
 import { Loading } from '../components/Loading';
 
 const REDIRECT_DELAY_MS = 1_000;
-// Spec §8: the connection problem 'with a support mailbox': the alert adds it (or the helpdesk, without an address).
+// The connection problem comes with a support mailbox: the alert adds it (or the helpdesk, without an address).
 const CONNECTION_PROBLEM = 'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw.';
 /** An answer the flow error handler does not know (a 500): the sign-in did not work, through no fault of the person. */
 const SIGN_IN_FAILED =
@@ -74,7 +74,7 @@ export default function LoginScreen() {
 
   const actions = {
     navigate: (to: string, notice?: string) => navigate(to, withNotice(notice)),
-    // Spec §8: start over at the screen's own path, without the flow or the rest of the query.
+    // A flow error starts over at the screen's own path, without the flow or the rest of the query.
     restart: (notice?: string) => {
       setFlow(undefined);
       setParams(new URLSearchParams(), withNotice(notice));
@@ -83,7 +83,8 @@ export default function LoginScreen() {
   };
 
   // The existing-session rules: a session without its second factor goes to enrolment or to the aal2 step.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new flow is started only when the address asks for one, not when the handlers are remade
+  // A new flow is started only when the address asks for one, not when the handlers are remade.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: started only when the address asks
   const start = useCallback(async () => {
     try {
       if (!aal && !refresh) {
@@ -227,7 +228,7 @@ export default function LoginScreen() {
   );
 }
 
-/** The second-factor submit reads 'Log in' (spec §2); everything else keeps the provider's labels. */
+/** The second-factor submit reads 'Log in'; everything else keeps the provider's labels. */
 function relabel(ui: FlowUi): FlowUi {
   return {
     ...ui,

@@ -74,7 +74,7 @@ describe('LogoutScreen', () => {
     await waitFor(() => expect(reloadedAtLogin()).toBe(true));
   });
 
-  it('creates a logout flow, ends the session with its token, clears the query cache and local storage, then reloads at /login', async () => {
+  it('makes a logout flow, ends the session with its token, clears the cache and storage, reloads /login', async () => {
     const calls = network();
     const historyLength = window.history.length;
     const { client } = renderLogout();
@@ -93,7 +93,7 @@ describe('LogoutScreen', () => {
     expect(window.sessionStorage.getItem('dvp-uitgelogd')).toBe('1');
   });
 
-  it('ignores a 401 (no session any more) without logging, and still clears everything and goes to /login (spec §8)', async () => {
+  it('ignores a 401 (no session any more) without logging, still clears everything and goes to /login', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const calls = network({
       status: 401,
@@ -115,7 +115,7 @@ describe('LogoutScreen', () => {
     expect(window.localStorage.getItem('dvp-return-to')).toBeNull();
   });
 
-  it('logs another failure and still clears the local state and goes to /login (spec §8)', async () => {
+  it('logs another failure and still clears the local state and goes to /login', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     network({
       status: 500,

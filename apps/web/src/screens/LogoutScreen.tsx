@@ -5,7 +5,7 @@ import { usePageTitle } from '../layout/use-page-title';
 import { rememberSignOut } from '../sessions/idle-sign-out';
 
 /**
- * Logout (spec §2): logout flow, its token, then /login with a reload; the cache and local storage are cleared. The
+ * Logout: logout flow, its token, then /login with a reload; the cache and local storage are cleared. The
  * sign-in screen is told (in session storage, which the reload keeps) to say so and to put the focus in its form.
  */
 export default function LogoutScreen() {

@@ -16,7 +16,7 @@ const routes = (
 afterEach(() => vi.unstubAllGlobals());
 
 describe('NotFoundScreen', () => {
-  it('answers an unknown address with a heading, an explanation and a link to the data services, and sets the page title', async () => {
+  it('answers an unknown address with a heading, an explanation, a link to the data services, a title', async () => {
     const calls = fakeNetwork(() => undefined);
     const { container } = renderAt('/bestaat/niet?x=1', routes);
     expect(screen.getByRole('heading', { level: 1, name: 'Pagina niet gevonden' })).toBeInTheDocument();

@@ -36,7 +36,7 @@ afterEach(() => {
 });
 
 describe('RecoveryScreen', () => {
-  it('shows the heading, the e-mail field, Versturen, the way back to login and the four steps with the first as current', async () => {
+  it('shows the heading, e-mail field, Versturen, the way back to login, four steps, the first current', async () => {
     const calls = fakeNetwork(() => undefined);
     const { container } = renderAt('/recovery', routes);
     expect(screen.getByRole('heading', { level: 1, name: 'Herstel je wachtwoord' })).toBeInTheDocument();
@@ -70,7 +70,7 @@ describe('RecoveryScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('asks the Users API for a recovery mail with the address trimmed and lowercased, then says only that a mail is sent if the account exists', async () => {
+  it('asks the Users API to mail the trimmed, lowercased address, then says only that a mail may be sent', async () => {
     const calls = fakeNetwork((url) =>
       url.pathname === '/api/users/password-recovery' ? { status: 200, body: { sent: true } } : undefined,
     );
@@ -83,7 +83,8 @@ describe('RecoveryScreen', () => {
         .getAllByRole('paragraph')
         .map((p) => p.textContent),
     ).toEqual([
-      'Als het opgegeven e-mailadres een geldig account is, wordt er een e-mail verzonden met instructies om het wachtwoord opnieuw in te stellen.',
+      'Als het opgegeven e-mailadres een geldig account is, wordt er een e-mail verzonden met ' +
+        'instructies om het wachtwoord opnieuw in te stellen.',
       'E-mail niet ontvangen? Neem contact op met de administrator van jouw gemeente.',
     ]);
     expect(screen.queryByLabelText('E-mailadres')).toBeNull();
@@ -142,7 +143,7 @@ describe('RecoveryScreen', () => {
     );
   });
 
-  it('explains, above the form, why the person is back when the provider returns an expired or used link with ?flow=', async () => {
+  it('explains above the form why the person is back when the provider returns a spent link with ?flow=', async () => {
     const calls = fakeNetwork((url) =>
       url.pathname === '/self-service/recovery/flows'
         ? {
@@ -191,7 +192,7 @@ describe('RecoveryScreen', () => {
   });
 });
 
-/** The settings flow that the mailed link opens (docs/kratos-compatibility.md; packages/idp flows/recovery/finish.ts). */
+/** The settings flow the mailed link opens (docs/kratos-compatibility.md; packages/idp flows/recovery/finish.ts). */
 const input = (
   group: string,
   name: string,
@@ -223,7 +224,9 @@ const recoveredFlow = (passwordMessages: unknown[] = []) => ({
       {
         id: 1060001,
         type: 'success',
-        text: 'You successfully recovered your account. Please change your password or set up an alternative login method (e.g. social sign in) within the next 15.00 minutes.',
+        text:
+          'You successfully recovered your account. Please change your password or set up an alternative ' +
+          'login method (e.g. social sign in) within the next 15.00 minutes.',
         context: { privileged_session_expires_at: new Date(Date.now() + 15 * 60_000).toISOString() },
       },
     ],
@@ -288,7 +291,7 @@ async function choosePassword(password: string, confirmation = password) {
 }
 
 describe('RecoveredPasswordView (after the mailed link)', () => {
-  it('fetches the settings flow of the link and shows step 2 with the recovery message, both password fields and the 8-character note', async () => {
+  it("shows step 2 of the link's settings flow: recovery message, both password fields, 8-character note", async () => {
     const calls = recoveredNetwork();
     const { container } = renderAt('/settings?flow=s1', routes);
     expect(await screen.findByRole('status')).toHaveTextContent(
@@ -334,7 +337,7 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     ['lang-genoeg-1', '', 'Wachtwoord bevestigen', '"Wachtwoord bevestigen" is een verplicht veld.'],
     ['lang-genoeg-1', 'anders-1234', 'Wachtwoord bevestigen', 'Wachtwoorden komen niet overeen.'],
   ])(
-    'refuses %j / %j under %s with the spec §5 text and sends nothing',
+    'refuses %j / %j under %s with the fixed Dutch text and sends nothing',
     async (password, confirmation, field, text) => {
       const calls = recoveredNetwork();
       const { container } = renderAt('/settings?flow=s1', routes);
@@ -350,7 +353,7 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     },
   );
 
-  it('saves the password with exactly method, password and csrf_token, then goes on to link an app (step 3) when none is linked', async () => {
+  it('saves the password with only method, password and csrf_token, then goes to link an app (step 3)', async () => {
     const sent: Record<string, unknown>[] = [];
     const calls = recoveredNetwork({
       update: (body) => {
@@ -367,7 +370,7 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     expect(post?.url.searchParams.get('flow')).toBe('s1');
   });
 
-  it('sends an account that has an app to the code step, or to the data services when the session has it already', async () => {
+  it('sends an account with an app to the code step, or to the data services when the session has aal2', async () => {
     recoveredNetwork({ whoami: { status: 200, body: whoami(['password', 'totp']) } });
     renderAt('/settings?flow=s1', routes);
     await choosePassword('een-goed-wachtwoord');
@@ -418,7 +421,7 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('starts recovery over at /recovery, saying why, when the link was opened by another account or has expired', async () => {
+  it('starts recovery over at /recovery, saying why, when another account opened the link or it expired', async () => {
     recoveredNetwork({
       flow: {
         status: 403,
@@ -451,7 +454,7 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     expect(await screen.findByText('Het formulier was verlopen. Vul het opnieuw in.')).toBeInTheDocument();
   });
 
-  it('says the form could not be loaded when the server cannot be reached or fails, instead of leaving a dead form', async () => {
+  it('says the form could not be loaded when the server is unreachable or fails, not leaving a dead form', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     recoveredNetwork();
     unreachable((url) => url.pathname === '/self-service/settings/flows');

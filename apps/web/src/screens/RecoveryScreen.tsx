@@ -15,7 +15,7 @@ import { FlowMessages } from '../flows/FlowMessages';
 import type { FlowUi } from '../flows/ui-types';
 import type { UiText } from '../i18n/kratos-messages';
 
-// Spec §5: 'E-mail is niet valide.' for an address that is not one; an empty field is asked for by name instead.
+// 'E-mail is niet valide.' for an address that is not one; an empty field is asked for by name instead.
 const schema = z.object({
   email: z.string().trim().toLowerCase().min(1, 'Vul je e-mailadres in.').email('E-mail is niet valide.'),
 });

@@ -9,7 +9,8 @@ import RegistrationScreen from './RegistrationScreen';
 type Answer = { status: number; body?: unknown };
 type Label = { id: number; text: string; context?: unknown };
 
-// Registration flows as the provider sends them, two steps (docs/kratos-compatibility.md; packages/idp flows/registration).
+// Registration flows as the provider sends them, in two steps.
+// See docs/kratos-compatibility.md and packages/idp/src/flows/registration.
 const input = (
   group: string,
   name: string,
@@ -148,7 +149,7 @@ describe('RegistrationScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('shows Laden… and then the first step, with Dutch labels and autocomplete, when registration is on', async () => {
+  it('shows Laden…, then the first step with Dutch labels and autocomplete, when registration is on', async () => {
     network({ registrationEnabled: true });
     holdBack((url) => url.pathname === '/self-service/registration/browser');
     const loading = renderAt('/registration', routes);
@@ -201,7 +202,8 @@ describe('RegistrationScreen', () => {
     await userEvent.type(password, 'een-lang-wachtwoord');
     await userEvent.click(screen.getByRole('button', { name: 'Account maken' }));
     expect(await screen.findByRole('status')).toHaveTextContent(
-      'Je account is gemaakt. We hebben je een e-mail gestuurd om je e-mailadres te bevestigen. Daarna kun je inloggen.',
+      'Je account is gemaakt. We hebben je een e-mail gestuurd om je e-mailadres te bevestigen. ' +
+        'Daarna kun je inloggen.',
     );
     expect(screen.queryByLabelText('Wachtwoord')).toBeNull();
     const traitsSent = { email: person.email, name: { first: person.first, last: person.last } };

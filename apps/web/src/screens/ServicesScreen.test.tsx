@@ -77,7 +77,7 @@ function network(
 afterEach(() => vi.unstubAllGlobals());
 
 describe('ServicesScreen', () => {
-  it('shows Laden… while the person is checked, then inside the page while the data services are being fetched', async () => {
+  it('shows Laden… while the person is checked, then inside the page while the data services load', async () => {
     network();
     holdBack((url) => url.pathname === '/api/services');
     const { container } = renderAt('/permissies', routes);
@@ -90,7 +90,7 @@ describe('ServicesScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('shows the data roles and a card per data service with its name, description and link, inside the shared layout', async () => {
+  it('shows the data roles and a card per data service (name, description, link) in the shared layout', async () => {
     const calls = network();
     const { container } = renderAt('/permissies', routes);
     const list = within(await screen.findByRole('main')).getByRole('list');
@@ -134,7 +134,7 @@ describe('ServicesScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('shows the services of the organisation without a data-role sentence when the person has no data role', async () => {
+  it("shows the organisation's services without a data-role sentence when the person has no data role", async () => {
     network({ status: 200, body: { ...services, dataRoles: [], services: services.services.slice(0, 1) } });
     renderAt('/permissies', routes);
     expect(await screen.findByRole('heading', { level: 2, name: 'Woningmarktmonitor' })).toBeInTheDocument();
@@ -161,7 +161,7 @@ describe('ServicesScreen', () => {
     expect(await screen.findByText('Adres: /login')).toBeInTheDocument();
   });
 
-  it('sends a session that still needs its second factor to the code step, or to link an app when none is linked', async () => {
+  it('sends a session that still needs its second factor to the code step, or to link an app if none is', async () => {
     network(
       { status: 403, body: { error: { id: 'session_aal2_required', code: 403 } } },
       { status: 200, body: me({ authenticator_assurance_level: 'aal1' }) },

@@ -11,6 +11,8 @@ interface ServicesAnswer {
   services: { id: string; name: string; description: string; url: string }[];
 }
 
+const SERVICES_FAILED = 'Er is iets misgegaan bij het ophalen van je datavoorzieningen. Probeer het later nog eens.';
+
 /** /permissies: the data services ('Datavoorzieningen') the person may use, with their data roles. */
 export default function ServicesScreen() {
   usePageTitle('Datavoorzieningen');
@@ -24,9 +26,7 @@ export default function ServicesScreen() {
       <main className="dvp-main" id="inhoud">
         <h1 className="utrecht-heading-1">Datavoorzieningen</h1>
         {services.isPending && <Loading />}
-        {services.isError && (
-          <ErrorAlert text="Er is iets misgegaan bij het ophalen van je datavoorzieningen. Probeer het later nog eens." />
-        )}
+        {services.isError && <ErrorAlert text={SERVICES_FAILED} />}
         {services.data && (
           <>
             {services.data.dataRoles.length > 0 && (

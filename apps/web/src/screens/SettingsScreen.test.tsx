@@ -87,7 +87,7 @@ describe('SettingsScreen', () => {
     ).toHaveAttribute('href', '/permissies');
   });
 
-  it('says nothing changed, then shows the password rules of spec §5', async () => {
+  it('says nothing changed, then shows the password rules', async () => {
     network(['password', 'totp']);
     renderAt('/settings', routes);
     const save = await screen.findByRole('button', { name: 'Bewerkingen opslaan' });
@@ -213,17 +213,20 @@ describe('SettingsScreen', () => {
       const alert = await changeAddress();
       expect(alert).toHaveTextContent(PROFILE_FAILED);
       expect(alert).toHaveTextContent(
-        'De server van het portaal is niet bereikbaar. Controleer je internetverbinding en probeer het over een paar minuten nog eens.',
+        'De server van het portaal is niet bereikbaar. Controleer je internetverbinding en probeer het ' +
+          'over een paar minuten nog eens.',
       );
       expect(within(alert).getByRole('link', { name: 'support@voorbeeldstad.nl' })).toBeInTheDocument();
     });
 
-    it('sends a session too old for the change to sign in again, says why, and comes back to the settings', async () => {
+    it('sends a session too old for the change to sign in again, says why, and comes back to settings', async () => {
       network(['password', 'totp'], () => ({
         status: 403,
         body: {
           error: { id: 'session_refresh_required', code: 403, status: 'Forbidden' },
-          redirect_browser_to: `${window.location.origin}/self-service/login/browser?refresh=true&return_to=${encodeURIComponent(`${window.location.origin}/self-service/settings?flow=s1`)}`,
+          redirect_browser_to:
+            `${window.location.origin}/self-service/login/browser?refresh=true&return_to=` +
+            encodeURIComponent(`${window.location.origin}/self-service/settings?flow=s1`),
         },
       }));
       renderAt(
@@ -249,7 +252,8 @@ describe('SettingsScreen', () => {
       expect(query.get('refresh')).toBe('true');
       expect(query.get('return_to')).toBe(window.location.href);
       expect(screen.getByRole('status')).toHaveTextContent(
-        'Voor deze wijziging moet je eerst opnieuw inloggen, omdat je al een tijd geleden bent ingelogd. Daarna ga je terug naar je instellingen en doe je de wijziging nog een keer.',
+        'Voor deze wijziging moet je eerst opnieuw inloggen, omdat je al een tijd geleden bent ' +
+          'ingelogd. Daarna ga je terug naar je instellingen en doe je de wijziging nog een keer.',
       );
     });
   });

@@ -44,7 +44,7 @@ const nodeErrors = (flow: SettingsFlow | undefined, name: string) =>
     .flatMap((n) => n.messages.filter((m) => m.type === 'error').map((m) => translate(m, name)))[0];
 
 /**
- * /settings: name, e-mail and password (spec §2, validated as spec §5 says), the way to the 2FA app screen, the
+ * /settings: name, e-mail and password (validated by the settings form's rules), the way to the 2FA app screen, the
  * person's organisations and invitations (docs/organisations.md) and the sessions on other devices.
  */
 export default function SettingsScreen() {

@@ -20,7 +20,8 @@ type Label = { id: number; text: string; context?: unknown };
 
 const SECRET = 'JBSWY3DPEHPK3PXP';
 const QR =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+  'data:image/png;base64,' +
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const CODES = [
   'k3m9x2ab',
   'p0q7w4ze',
@@ -238,12 +239,14 @@ describe('TwoFactorScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('shows the QR code, the key for manual entry and the code field of the totp group only, and keeps the new flow id in the address', async () => {
+  it('shows the QR code, manual key and code field of the totp group only; the flow id in the address', async () => {
     const calls = network();
     const { container } = renderAt('/settings/2fa-app', routes);
     const step = await screen.findByRole('region', { name: 'Stap 1: koppel je authenticator-app' });
     expect(within(step).getByText(/^Open een authenticator-app op je telefoon of tablet/)).toHaveTextContent(
-      'Open een authenticator-app op je telefoon of tablet, bijvoorbeeld Microsoft Authenticator of Google Authenticator. Scan de QR-code. Lukt scannen niet? Voer dan de sleutel onder de QR-code met de hand in. Vul daarna de code van 6 cijfers in die de app laat zien.',
+      'Open een authenticator-app op je telefoon of tablet, bijvoorbeeld Microsoft Authenticator of ' +
+        'Google Authenticator. Scan de QR-code. Lukt scannen niet? Voer dan de sleutel onder de QR-code ' +
+        'met de hand in. Vul daarna de code van 6 cijfers in die de app laat zien.',
     );
     const qr = within(step).getByRole('img', { name: 'QR-code voor je authenticator-app' });
     expect(qr).toHaveAttribute('src', QR);
@@ -274,7 +277,7 @@ describe('TwoFactorScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('confirms the code with method totp, then shows the linked app, the backup-code step and the way on to /permissies', async () => {
+  it('confirms the code (method totp), then shows the linked app, backup-code step, way to /permissies', async () => {
     const calls = network();
     const { container } = renderAt('/settings/2fa-app', routes);
     await userEvent.type(await screen.findByLabelText('Code controleren'), '492039');
@@ -288,7 +291,8 @@ describe('TwoFactorScreen', () => {
     expect(screen.queryByRole('img', { name: 'QR-code voor je authenticator-app' })).toBeNull();
     expect(
       within(codeSection()).getByText(
-        'Met een back-upcode log je in als je je telefoon niet bij de hand hebt. Elke code werkt één keer. Bewaar ze op een veilige plek, niet op je telefoon.',
+        'Met een back-upcode log je in als je je telefoon niet bij de hand hebt. Elke code werkt één ' +
+          'keer. Bewaar ze op een veilige plek, niet op je telefoon.',
       ),
     ).toBeInTheDocument();
     expect(within(codeSection()).getByRole('button', { name: 'Nieuwe back-upcodes maken' })).toBeInTheDocument();
@@ -305,7 +309,7 @@ describe('TwoFactorScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('says the details were changed once, at the top, and not under the backup-code step before any codes exist', async () => {
+  it('says the details were changed once, at the top, not under the backup-code step before codes exist', async () => {
     network({
       update: () => ({
         status: 200,
@@ -327,7 +331,7 @@ describe('TwoFactorScreen', () => {
     );
   });
 
-  it('offers a way out: signing out while an app must be linked first, and back to the settings otherwise', async () => {
+  it('offers a way out: signing out while an app must be linked first, else back to the settings', async () => {
     network();
     const { unmount, container } = renderAt('/settings/2fa-app', routes);
     await screen.findByLabelText('Code controleren');
@@ -355,7 +359,7 @@ describe('TwoFactorScreen', () => {
     );
   });
 
-  it('shows a wrong code in Dutch under the field, marks it invalid and moves the focus to the error summary', async () => {
+  it('shows a wrong code in Dutch under the field, marks it invalid and focuses the error summary', async () => {
     network({
       update: () => ({
         status: 400,
@@ -557,7 +561,7 @@ describe('TwoFactorScreen', () => {
     expect(await screen.findByText('Adres: /login')).toBeInTheDocument();
   });
 
-  it('sends a session that needs its second factor first to the code step, with the way back (spec §8)', async () => {
+  it('sends a session that needs its second factor first to the code step, with the way back', async () => {
     network({
       create: {
         status: 403,
@@ -580,7 +584,9 @@ describe('TwoFactorScreen', () => {
         status: 403,
         body: {
           error: { id: 'session_refresh_required', code: 403, status: 'Forbidden' },
-          redirect_browser_to: `${window.location.origin}/self-service/login/browser?refresh=true&return_to=${encodeURIComponent(`${window.location.origin}/self-service/settings?flow=f1`)}`,
+          redirect_browser_to:
+            `${window.location.origin}/self-service/login/browser?refresh=true&return_to=` +
+            encodeURIComponent(`${window.location.origin}/self-service/settings?flow=f1`),
         },
       }),
     });
@@ -593,7 +599,7 @@ describe('TwoFactorScreen', () => {
     ).toBeInTheDocument();
   });
 
-  it('continues with the replacement flow and its message when the provider says the flow expired (410 with use_flow_id)', async () => {
+  it('continues with the new flow and its message when the provider says it expired (410, use_flow_id)', async () => {
     const calls = network({
       get: (id) => {
         if (id !== 'f2') return { status: 404 };
@@ -644,7 +650,8 @@ describe('TwoFactorScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
     expect(
       await screen.findByText(
-        'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.',
+        'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander ' +
+          'venster geopend. Vul het opnieuw in.',
       ),
     ).toBeInTheDocument();
     expect(await screen.findByText('Adres: /settings/2fa-app?flow=f2')).toBeInTheDocument();
@@ -652,7 +659,7 @@ describe('TwoFactorScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('says the settings could not be fetched when the server cannot be reached or fails, instead of Laden… for ever', async () => {
+  it('says the settings could not be fetched if the server is unreachable or fails, not Laden… forever', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     network();
     unreachable((url) => url.pathname === '/self-service/settings/browser');
@@ -700,7 +707,7 @@ describe('TwoFactorScreen', () => {
   describe('focus, titles and the key (WCAG 2.4.2, 2.4.3, 1.3.2)', () => {
     const titleOf = (stage: string) => `Authenticator-app instellen – ${stage} – Datavoorzieningen Portaal`;
 
-    it('names the stage in the page title and moves the focus to the heading of the linked app after linking', async () => {
+    it("names the stage in the page title and focuses the linked app's heading after linking", async () => {
       network();
       const { container } = renderAt('/settings/2fa-app', routes);
       await userEvent.type(await screen.findByLabelText('Code controleren'), '492039');
@@ -712,7 +719,7 @@ describe('TwoFactorScreen', () => {
       expect(await axeViolations(container)).toEqual([]);
     });
 
-    it('announces new backup codes by focusing their heading, shows them before copy, download and print, and focuses the step after confirming', async () => {
+    it('focuses the heading of new backup codes, shown before copy/download/print, then the next step', async () => {
       network({
         create: { status: 200, body: linked() },
         update: (body) =>

@@ -99,7 +99,7 @@ export default function TwoFactorScreen() {
   // Load once per flow id; a flow just created (before its id reaches the address) is not loaded again.
   useEffect(() => {
     if (flow && (flowId === null || flow.id === flowId)) return;
-    // A restart clears the flow before the address loses its id: wait for that, rather than load the refused flow again.
+    // A restart clears the flow before the address loses its id: wait for that, not load the refused flow again.
     if (restarting.current) {
       if (flowId !== null) return;
       restarting.current = false;

@@ -49,7 +49,10 @@ const sentEmail = (
   messages: unknown[] = [
     {
       id: 1080003,
-      text: 'An email containing a verification code has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.',
+      text:
+        'An email containing a verification code has been sent to the email address you provided. If ' +
+        'you have not received an email, check the spelling of the address and make sure to use the ' +
+        'address you registered with.',
       type: 'info',
     },
   ],
@@ -271,7 +274,7 @@ describe('VerificationScreen', () => {
     ).toEqual(['/self-service/verification/flows?id=v9']);
   });
 
-  it('follows use_flow_id when the provider answers 410 (spec §4), showing the new flow and its message', async () => {
+  it('follows use_flow_id when the provider answers 410, showing the new flow and its message', async () => {
     const replacement = chooseMethod('v2');
     const calls = network({
       create: () => ({ status: 200, body: sentEmail() }),
@@ -322,7 +325,7 @@ describe('VerificationScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('starts over with a new flow and a Dutch notice after a CSRF refusal (spec §8)', async () => {
+  it('starts over with a new flow and a Dutch notice after a CSRF refusal', async () => {
     let made = 0;
     network({
       create: () => ({ status: 200, body: chooseMethod(`v${++made}`) }),
@@ -337,7 +340,8 @@ describe('VerificationScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Verder' }));
     expect(
       await screen.findByText(
-        'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander venster geopend. Vul het opnieuw in.',
+        'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander ' +
+          'venster geopend. Vul het opnieuw in.',
       ),
     ).toBeInTheDocument();
     expect(await screen.findByText('Adres: /verification?flow=v2')).toBeInTheDocument();
@@ -361,7 +365,8 @@ describe('VerificationScreen', () => {
     const { unmount } = renderAt('/verification', routes);
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(
-      'De server van het portaal is niet bereikbaar. Controleer je internetverbinding en probeer het over een paar minuten nog eens.',
+      'De server van het portaal is niet bereikbaar. Controleer je internetverbinding en probeer het ' +
+        'over een paar minuten nog eens.',
     );
     expect(alert).toHaveTextContent('Blijft dit gebeuren? Neem dan contact op met de helpdesk van je organisatie.');
     expect(screen.queryByText('Laden…')).toBeNull();

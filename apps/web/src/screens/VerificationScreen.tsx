@@ -8,7 +8,7 @@ import { RestartNotice } from '../components/RestartNotice';
 import { FlowProblem } from '../components/FlowProblem';
 import { Loading } from '../components/Loading';
 
-/** /verification (spec §2): the provider's verification flow, with the steps towards the authenticator app. */
+/** /verification: the provider's verification flow, with the steps towards the authenticator app. */
 export default function VerificationScreen() {
   const { flow, ui, submit, problem } = useSelfServiceFlow('verification');
   const verified = flow?.state === 'passed_challenge';

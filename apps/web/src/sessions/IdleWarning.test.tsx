@@ -54,7 +54,7 @@ afterEach(() => {
 });
 
 describe('IdleWarning', () => {
-  it('warns two minutes before the idle timeout, with a minute to spare for the server, and keeps the session on request', async () => {
+  it('warns two minutes before the idle timeout, a minute early for the server; keeps it on request', async () => {
     const calls = network();
     const { container } = show();
     await wait(0);
@@ -65,7 +65,8 @@ describe('IdleWarning', () => {
     expect(dialog).not.toBeNull();
     expect(
       within(dialog).getByText(
-        'Je hebt een tijd niets gedaan in het portaal. Om je account te beschermen word je over 2 minuten automatisch uitgelogd.',
+        'Je hebt een tijd niets gedaan in het portaal. Om je account te beschermen word je over 2 ' +
+          'minuten automatisch uitgelogd.',
       ),
     ).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Ingelogd blijven' })).toHaveFocus();

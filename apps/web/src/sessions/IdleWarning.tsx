@@ -30,7 +30,7 @@ export function IdleWarning() {
     navigate('/uitloggen', { replace: true });
   };
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the timers restart only when the timeout changes, not on every render
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the timers restart only when the timeout changes
   useEffect(() => {
     if (!idleMs) return;
     let timers: number[] = [];

@@ -8,12 +8,14 @@ describe('deviceName', () => {
     );
     expect(
       deviceName(
-        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) ' +
+          'Chrome/131.0.0.0 Safari/537.36',
       ),
     ).toBe('Chrome op Windows');
     expect(
       deviceName(
-        'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like ' +
+          'Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
       ),
     ).toBe('Safari op iOS');
   });

@@ -2,7 +2,7 @@ import Bowser from 'bowser';
 
 const UNKNOWN = 'Onbekend apparaat';
 
-/** How a session's device reads in a list: 'Firefox op Linux', or 'Onbekend apparaat' when the user agent says nothing known. */
+/** How a session's device reads in a list: 'Firefox op Linux', or 'Onbekend apparaat' for an unknown user agent. */
 export function deviceName(userAgent: string | undefined): string {
   if (!userAgent) return UNKNOWN;
   const { browser, os } = Bowser.parse(userAgent);

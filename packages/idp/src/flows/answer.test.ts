@@ -140,7 +140,8 @@ describe('answer', () => {
     expect(api.cookies).toEqual([]);
     const spa = await answered(outcome, 'json');
     expect(spa.body).toBe(
-      '{"session":{},"continue_with":[{"action":"redirect_browser_to","redirect_browser_to":"http://portaal.test/next"}]}',
+      '{"session":{},"continue_with":[{"action":"redirect_browser_to",' +
+        '"redirect_browser_to":"http://portaal.test/next"}]}',
     );
     expect(spa.cookies.find((c) => c.name === 'ory_kratos_session')).toMatchObject({
       value: 'ory_st_token',
@@ -152,7 +153,7 @@ describe('answer', () => {
     expect(html.cookies.map((c) => c.name)).toEqual(['ory_kratos_session']);
   });
 
-  it('continues elsewhere: a 303 or a 422 with the cookie for browser flows, the API answer for API flows', async () => {
+  it('continues elsewhere: a 303 or a 422 with the cookie for browsers, the API answer for API flows', async () => {
     const flow = await storedFlow();
     const outcome: Outcome = {
       kind: 'continue_elsewhere',
@@ -179,7 +180,7 @@ describe('answer', () => {
     expect(api.cookies).toEqual([]);
   });
 
-  it('shows errors of browsers on the error page, stored; everyone else and HEAD requests get the envelope', async () => {
+  it('shows browsers their errors on the error page; everyone else and HEAD requests get the envelope', async () => {
     const outcome: Outcome = { kind: 'error', error: kratosErrors.flowNotFound() };
     const html = await answered(outcome, 'redirect');
     expect(html.statusCode).toBe(303);

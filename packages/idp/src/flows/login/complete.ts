@@ -11,7 +11,10 @@ async function passChallenge(ctx: FlowContext, flow: Flow): Promise<void> {
   await saveFlow(ctx.idp.db.kysely, ctx.idp.clock, flow);
 }
 
-/** A finished login: the session, with its cookie for browsers (docs/kratos-compatibility.md#submitting-a-login-flow). */
+/**
+ * A finished login: the session, with its cookie for browsers
+ * (docs/kratos-compatibility.md#submitting-a-login-flow).
+ */
 export async function loginSucceeded(ctx: FlowContext, flow: Flow, issued: IssuedSession): Promise<Outcome> {
   await passChallenge(ctx, flow);
   const session = sessionJson(ctx.idp, issued.session, issued.identity);

@@ -177,7 +177,7 @@ describe('submitting a login flow', () => {
     expect(html.headers.location).toBe(`http://portaal.test/login?flow=${flow.id}`);
   });
 
-  it('the right password completes the flow: the session and its cookie for an SPA, the token for an API client', async () => {
+  it('completes the flow on the right password: session and cookie for an SPA, the token for API clients', async () => {
     const { flow, cookieHeader } = await browserFlow();
     const spa = await app.inject({
       method: 'POST',
