@@ -49,7 +49,7 @@ export interface AdminCaller extends Caller {
   activeOrg: Organisation;
 }
 
-export const clientAddressOf = (request: FastifyRequest) => request.ip;
+export const clientAddressOf = (request: RequestOrigin) => request.ip;
 
 /** The caller of a request with a live session; `aal1` allows the calls the portal's guards need before aal2. */
 export async function callerOf(
@@ -75,25 +75,43 @@ export async function callerOf(
 export async function adminOf(ctx: ApiContext, request: FastifyRequest, action: string): Promise<AdminCaller> {
   const caller = await callerOf(ctx, request);
   if (!caller.activeOrg || !caller.isAdmin) {
-    await ctx.audit.record({
-      ...actorOf(caller, request),
-      action,
-      result: 'denied',
-      details: { reason: 'not an administrator' },
-    });
+    await ctx.audit.record(auditAbout(caller, request, action, null, 'denied', { reason: 'not an administrator' }));
     throw caller.activeOrg ? errors.notAdmin() : errors.noOrganisation();
   }
   return caller as AdminCaller;
 }
 
-export function actorOf(
+/** Where a request came from, as the audit log records it; a Fastify request is one. */
+export interface RequestOrigin {
+  ip: string;
+}
+
+/** Whom an audit entry is about: a person (their id and e-mail address), or what of that is known. */
+export type AuditTarget = { id: string; traits: { email: string } } | { id?: string; email?: string } | null;
+
+/**
+ * The audit entry of an action of the caller: who (the caller, their active organisation unless `organisationId`
+ * says otherwise, the client address), what, on whom, with what result, and any details (never a secret).
+ */
+export function auditAbout(
   caller: Caller,
-  request: FastifyRequest,
-): Pick<AuditEntry, 'organisationId' | 'actorId' | 'actorEmail' | 'clientAddress'> {
+  request: RequestOrigin,
+  action: string,
+  target: AuditTarget,
+  result: AuditEntry['result'],
+  details?: Record<string, unknown>,
+  organisationId: string | null = caller.activeOrg?.id ?? null,
+): AuditEntry {
+  const about = target && 'traits' in target ? { id: target.id, email: target.traits.email } : target;
   return {
-    organisationId: caller.activeOrg?.id ?? null,
+    organisationId,
     actorId: caller.session.identity.id,
     actorEmail: caller.session.identity.traits.email,
-    clientAddress: clientAddressOf(request),
+    clientAddress: request.ip,
+    action,
+    objectId: about?.id ?? null,
+    objectEmail: about?.email ?? null,
+    result,
+    ...(details ? { details } : {}),
   };
 }

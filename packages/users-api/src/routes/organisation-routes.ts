@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { actorOf, adminOf, callerOf, type ApiContext } from '../http/api-context.js';
+import { adminOf, auditAbout, callerOf, type ApiContext } from '../http/api-context.js';
 import { errors } from '../http/api-error.js';
 import { parse } from '../http/validation.js';
 import { expireInvitations } from '../invitations/expire-invitations.js';
@@ -25,14 +25,9 @@ export function registerOrganisationRoutes(app: FastifyInstance, ctx: ApiContext
     const chosen = caller.organisations.find((o) => o.id === organisation);
     if (!chosen) throw errors.notInOrganisation();
     await backend.identities.setOrganisationRecord(caller.session.identity.id, { ...caller.record, active: chosen.id });
-    await ctx.audit.record({
-      ...actorOf(caller, request),
-      organisationId: chosen.id,
-      action: 'organisation.switch',
-      objectId: caller.session.identity.id,
-      result: 'success',
-      details: { from: caller.activeOrg?.id ?? null },
-    });
+    const self = { id: caller.session.identity.id };
+    const details = { from: caller.activeOrg?.id ?? null };
+    await ctx.audit.record(auditAbout(caller, request, 'organisation.switch', self, 'success', details, chosen.id));
     return { activeOrg: { id: chosen.id, label: chosen.label } };
   });
 
@@ -45,14 +40,7 @@ export function registerOrganisationRoutes(app: FastifyInstance, ctx: ApiContext
     await backend.relations.patch({ delete: removalWithin(caller.tuples, orgId) });
     const remaining = caller.tuples.filter((t) => !withinOrganisation(t, orgId));
     await backend.identities.setOrganisationRecord(self.id, settledRecord(caller.record, remaining));
-    await ctx.audit.record({
-      ...actorOf(caller, request),
-      organisationId: orgId,
-      action: 'organisation.leave',
-      objectId: self.id,
-      objectEmail: self.traits.email,
-      result: 'success',
-    });
+    await ctx.audit.record(auditAbout(caller, request, 'organisation.leave', self, 'success', undefined, orgId));
     return reply.code(204).send();
   });
 
@@ -76,15 +64,10 @@ export function registerOrganisationRoutes(app: FastifyInstance, ctx: ApiContext
       home: caller.record.home ?? invitation.organisationId,
       joined: { ...caller.record.joined, [invitation.organisationId]: new Date().toISOString() },
     });
-    await ctx.audit.record({
-      ...actorOf(caller, request),
-      organisationId: invitation.organisationId,
-      action: 'invitation.accept',
-      objectId: self.id,
-      objectEmail: self.traits.email,
-      result: 'success',
-      details: { relations: invitation.relations.map((t) => `${t.namespace}:${t.object}#${t.relation}`) },
-    });
+    const details = { relations: invitation.relations.map((t) => `${t.namespace}:${t.object}#${t.relation}`) };
+    await ctx.audit.record(
+      auditAbout(caller, request, 'invitation.accept', self, 'success', details, invitation.organisationId),
+    );
     const organisation = organisationIn(await ctx.catalogue.current(), invitation.organisationId);
     return { organisation: { id: organisation.id, label: organisation.label } };
   });
@@ -94,14 +77,9 @@ export function registerOrganisationRoutes(app: FastifyInstance, ctx: ApiContext
     const self = caller.session.identity;
     const invitation = await invitationOfCaller(request.params.id, self.id);
     if (!(await ctx.invitations.remove(invitation.id))) throw errors.invitationNotFound();
-    await ctx.audit.record({
-      ...actorOf(caller, request),
-      organisationId: invitation.organisationId,
-      action: 'invitation.decline',
-      objectId: self.id,
-      objectEmail: self.traits.email,
-      result: 'success',
-    });
+    await ctx.audit.record(
+      auditAbout(caller, request, 'invitation.decline', self, 'success', undefined, invitation.organisationId),
+    );
     return reply.code(204).send();
   });
 
@@ -110,13 +88,8 @@ export function registerOrganisationRoutes(app: FastifyInstance, ctx: ApiContext
     const invitation = UUID.test(request.params.id) ? await ctx.invitations.get(request.params.id) : undefined;
     if (!invitation || invitation.organisationId !== caller.activeOrg.id) throw errors.invitationNotFound();
     if (!(await ctx.invitations.remove(invitation.id))) throw errors.invitationNotFound();
-    await ctx.audit.record({
-      ...actorOf(caller, request),
-      action: 'invitation.withdraw',
-      objectId: invitation.identityId,
-      objectEmail: invitation.email,
-      result: 'success',
-    });
+    const invited = { id: invitation.identityId, email: invitation.email };
+    await ctx.audit.record(auditAbout(caller, request, 'invitation.withdraw', invited, 'success'));
     return reply.code(204).send();
   });
 }

@@ -1,5 +1,4 @@
-import type { FastifyRequest } from 'fastify';
-import { actorOf, type AdminCaller, type ApiContext } from '../http/api-context.js';
+import { auditAbout, type AdminCaller, type ApiContext, type RequestOrigin } from '../http/api-context.js';
 import { errors } from '../http/api-error.js';
 import type { UserIdentity } from '../ports.js';
 import { settledRecord } from './home-organisation.js';
@@ -18,17 +17,12 @@ export async function targetOf(ctx: ApiContext, org: AdminCaller['activeOrg'], i
 export async function refuseGuest(
   ctx: ApiContext,
   caller: AdminCaller,
-  request: FastifyRequest,
+  request: RequestOrigin,
   action: string,
   target: UserIdentity,
 ): Promise<never> {
-  await ctx.audit.record({
-    ...actorOf(caller, request),
-    action,
-    objectId: target.id,
-    objectEmail: target.traits.email,
-    result: 'denied',
-    details: { reason: 'not the home organisation' },
-  });
+  await ctx.audit.record(
+    auditAbout(caller, request, action, target, 'denied', { reason: 'not the home organisation' }),
+  );
   throw errors.sharedUser();
 }

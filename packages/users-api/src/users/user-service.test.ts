@@ -1,0 +1,409 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import {
+  createIdentityProvider,
+  migrateToLatest,
+  openDatabase,
+  systemClock,
+  type Db,
+  type IdpConfig,
+} from '@portaal/idp';
+import { createRelationStore, migrateRelations } from '@portaal/relations';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEmbeddedBackend } from '../adapters/embedded-backend.js';
+import { createAuditLog } from '../audit/audit-log.js';
+import { createCatalogueSource, DEMO_CATALOGUE_FILE } from '../catalogue/catalogue-source.js';
+import { migrateUsersApi } from '../db/migrate.js';
+import type { AdminCaller, ApiContext } from '../http/api-context.js';
+import { ApiError } from '../http/api-error.js';
+import { registerUsersApi } from '../http/register.js';
+import { createInvitationStore } from '../invitations/invitation-store.js';
+import type { UserIdentity } from '../ports.js';
+import { resolveCaller } from './caller.js';
+import {
+  addPermissions,
+  createUser,
+  deleteUser,
+  endSessions,
+  removePermission,
+  resetSecondFactor,
+  unlockUser,
+  updateUser,
+  type Acting,
+} from './user-service.js';
+
+// In-process tests of the administrators' rules (docs/organisations.md): the embedded backend on an in-memory SQLite
+// database with the demo catalogue, the service called directly, and a few calls through the mounted Users API with
+// Fastify's inject. Who is signed in is a test header read by the backend's `sessionOf`; everything else is real.
+
+const publicUrl = new URL('http://portaal.test');
+const idpConfig: IdpConfig = {
+  publicUrl,
+  adminUrl: new URL('http://admin.portaal.test'),
+  allowedReturnUrls: [publicUrl],
+  registrationEnabled: false,
+  cookieSecret: 'a-cookie-secret-of-at-least-32-characters',
+  mail: { smtpUrl: undefined, from: 'test@portaal.test' },
+  hibpUrl: undefined,
+  whoamiRequiredAal: 'highest_available',
+  lifespans: {
+    flowMs: 3_600_000,
+    codeMs: 900_000,
+    invitationMs: 259_200_000,
+    sessionMs: 86_400_000,
+    sessionIdleMs: 1_800_000,
+    privilegedSessionMs: 900_000,
+  },
+  throttling: { maxFailures: 10, lockMs: 900_000, maxFailuresPerAddress: 100 },
+  password: { minLength: 8, hashConcurrency: 2, hashQueueLimit: 8 },
+  totpIssuer: 'portaal.test',
+};
+
+const CALLER_HEADER = 'x-test-caller';
+const request = { ip: '192.0.2.7' };
+
+let db: Db;
+let ctx: ApiContext;
+let app: FastifyInstance;
+/** The administrator of Voorbeeldstad, whose home it is. */
+let admin: UserIdentity;
+/** A member of Voorbeeldstad only. */
+let anne: UserIdentity;
+/** A member of Dijkstad only. */
+let dirk: UserIdentity;
+/** Home in Dijkstad, a guest in Voorbeeldstad. */
+let gast: UserIdentity;
+
+const role = (id: string, org: string) => ({ namespace: 'subdivisions', object: `${id}_${org}`, relation: 'issuer' });
+const orgRelation = (org: string, relation = 'issuer') => ({ namespace: 'organizations', object: org, relation });
+
+async function person(
+  email: string,
+  home: string,
+  relations: { namespace: string; object: string; relation: string }[],
+) {
+  const user = await ctx.backend.identities.create(
+    { email, name: { first: email.split('@')[0]!, last: 'Test' } },
+    { home, joined: { [home]: '2026-01-01T00:00:00.000Z' } },
+  );
+  await ctx.backend.relations.patch({ insert: relations.map((r) => ({ ...r, subject_id: user.id })) });
+  return user;
+}
+
+async function acting(user: UserIdentity): Promise<Acting> {
+  const [identity] = await ctx.backend.identities.get([user.id]);
+  const caller = await resolveCaller(
+    { sessionId: 'test', aal: 'aal2', identity: identity! },
+    ctx.backend.relations,
+    await ctx.catalogue.current(),
+    [],
+  );
+  return { caller: caller as AdminCaller, request };
+}
+
+/** The refusal a call ends with: the catalogue's error, or a failure of the test when it passes. */
+async function refusal(call: Promise<unknown>): Promise<ApiError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+const tuplesOf = (user: UserIdentity) => ctx.backend.relations.list({ subject_id: user.id });
+const identityOf = async (user: UserIdentity) => (await ctx.backend.identities.get([user.id]))[0];
+const auditOn = async (user: UserIdentity) => (await ctx.audit.about(user.id)).filter((e) => e.objectId === user.id);
+const mailCount = async () =>
+  Number(
+    (
+      await db.kysely
+        .selectFrom('courier_messages' as never)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirst()
+    )?.n ?? 0,
+  );
+
+beforeEach(async () => {
+  db = openDatabase(':memory:');
+  await migrateToLatest(db);
+  await migrateRelations(db.kysely);
+  await migrateUsersApi(db.kysely);
+  const log = Fastify().log;
+  const idp = createIdentityProvider({ db, config: idpConfig, clock: systemClock, log });
+  const catalogue = createCatalogueSource(db.kysely);
+  await catalogue.loadFile(DEMO_CATALOGUE_FILE);
+  const embedded = createEmbeddedBackend(idp.services, createRelationStore(db.kysely));
+  const sessionOf = async (req: FastifyRequest) => {
+    const id = req.headers[CALLER_HEADER];
+    const [identity] = typeof id === 'string' ? await embedded.identities.get([id]) : [];
+    return identity ? { sessionId: 'test', aal: 'aal2' as const, identity } : undefined;
+  };
+  ctx = {
+    backend: { ...embedded, identities: { ...embedded.identities, sessionOf } },
+    catalogue,
+    audit: createAuditLog(db.kysely),
+    limiter: { allow: async () => true },
+    invitations: createInvitationStore(db.kysely),
+    options: {
+      publicUrl,
+      dashboardAllowlist: [],
+      registrationEnabled: false,
+      invitationMs: 259_200_000,
+      recoveryMs: 900_000,
+    },
+  };
+  admin = await person('beheerder@voorbeeldstad.nl', 'voorbeeldstad', [
+    orgRelation('voorbeeldstad'),
+    orgRelation('voorbeeldstad', 'admin'),
+  ]);
+  anne = await person('anne@voorbeeldstad.nl', 'voorbeeldstad', [
+    orgRelation('voorbeeldstad'),
+    role('ruimte', 'voorbeeldstad'),
+  ]);
+  dirk = await person('dirk@dijkstad.nl', 'dijkstad', [orgRelation('dijkstad'), role('veiligheid', 'dijkstad')]);
+  gast = await person('gast@dijkstad.nl', 'dijkstad', [
+    orgRelation('dijkstad'),
+    orgRelation('voorbeeldstad'),
+    role('ruimte', 'voorbeeldstad'),
+  ]);
+  app = Fastify();
+  await registerUsersApi(app, ctx);
+});
+
+afterEach(async () => {
+  await app.close();
+  await db.close();
+});
+
+describe('who may act on whom', () => {
+  it('refuses every action on a person of another organisation by id, as unknown (404), writing nothing', async () => {
+    const as = await acting(admin);
+    const before = { identity: await identityOf(dirk), tuples: await tuplesOf(dirk) };
+    const calls = [
+      () => updateUser(ctx, as, dirk.id, { state: 'inactive' }),
+      () => updateUser(ctx, as, dirk.id, { traits: { email: 'ander@dijkstad.nl', name: { first: 'A', last: 'B' } } }),
+      () => deleteUser(ctx, as, dirk.id),
+      () => resetSecondFactor(ctx, as, dirk.id),
+      () => endSessions(ctx, as, dirk.id),
+      () => unlockUser(ctx, as, dirk.id),
+      () => addPermissions(ctx, as, dirk.id, [orgRelation('voorbeeldstad', 'admin')]),
+      () => removePermission(ctx, as, { ...role('veiligheid', 'voorbeeldstad'), subject_id: dirk.id }),
+    ];
+    for (const call of calls) expect((await refusal(call())).id).toBe('user_not_found');
+    expect(await identityOf(dirk)).toEqual(before.identity);
+    expect(await tuplesOf(dirk)).toEqual(before.tuples);
+    expect(await auditOn(dirk)).toEqual([]);
+  });
+
+  it('refuses an administrator blocking, deleting or demoting themselves (403), writing nothing', async () => {
+    const as = await acting(admin);
+    const tuples = await tuplesOf(admin);
+    expect((await refusal(updateUser(ctx, as, admin.id, { state: 'inactive' }))).id).toBe('forbidden_self');
+    expect((await refusal(deleteUser(ctx, as, admin.id))).id).toBe('forbidden_self');
+    const demotion = { ...orgRelation('voorbeeldstad', 'admin'), subject_id: admin.id };
+    expect((await refusal(removePermission(ctx, as, demotion))).code).toBe(403);
+    expect((await identityOf(admin))?.state).toBe('active');
+    expect(await tuplesOf(admin)).toEqual(tuples);
+    // Renaming oneself is no block: it passes.
+    const renamed = await updateUser(ctx, as, admin.id, {
+      traits: { email: admin.traits.email, name: { first: 'Bea', last: 'Heerder' } },
+    });
+    expect(renamed.traits.name.first).toBe('Bea');
+  });
+
+  it('lets the home organisation change the account: block, unblock, rename, each audited as what it was', async () => {
+    const as = await acting(admin);
+    expect((await updateUser(ctx, as, anne.id, { state: 'inactive' })).state).toBe('inactive');
+    expect((await updateUser(ctx, as, anne.id, { state: 'active' })).state).toBe('active');
+    const traits = { email: 'anne.de.vries@voorbeeldstad.nl', name: { first: 'Anne', last: 'de Vries' } };
+    expect(await updateUser(ctx, as, anne.id, { traits })).toMatchObject({ traits, home: true });
+    expect(
+      (await auditOn(anne)).map((e) => [e.action, e.result, e.organisationId, e.actorId, e.clientAddress]),
+    ).toEqual([
+      ['user.block', 'success', 'voorbeeldstad', admin.id, '192.0.2.7'],
+      ['user.unblock', 'success', 'voorbeeldstad', admin.id, '192.0.2.7'],
+      ['user.update', 'success', 'voorbeeldstad', admin.id, '192.0.2.7'],
+    ]);
+    expect(await resetSecondFactor(ctx, as, anne.id)).toBeUndefined();
+    expect(await endSessions(ctx, as, anne.id)).toBeUndefined();
+    expect(await unlockUser(ctx, as, anne.id)).toBeUndefined();
+  });
+});
+
+describe('a guest organisation', () => {
+  it('may not change the account itself (409), each refusal audited and nothing written', async () => {
+    const as = await acting(admin);
+    const before = await identityOf(gast);
+    const traits = { email: gast.traits.email, name: { first: 'Ander', last: 'Naam' } };
+    const calls: [string, () => Promise<unknown>][] = [
+      ['user.update', () => updateUser(ctx, as, gast.id, { state: 'inactive' })],
+      ['user.update', () => updateUser(ctx, as, gast.id, { traits })],
+      ['user.reset_2fa', () => resetSecondFactor(ctx, as, gast.id)],
+      ['user.end_sessions', () => endSessions(ctx, as, gast.id)],
+      ['user.unlock', () => unlockUser(ctx, as, gast.id)],
+    ];
+    for (const [, call] of calls) {
+      const error = await refusal(call());
+      expect([error.code, error.id]).toEqual([409, 'user_in_other_organisation']);
+    }
+    expect(await identityOf(gast)).toEqual(before);
+    expect(await mailCount()).toBe(0);
+    const entries = await auditOn(gast);
+    expect(entries.map((e) => e.action)).toEqual(calls.map(([action]) => action));
+    for (const entry of entries)
+      expect(entry).toMatchObject({
+        result: 'denied',
+        organisationId: 'voorbeeldstad',
+        actorId: admin.id,
+        objectEmail: gast.traits.email,
+        details: { reason: 'not the home organisation' },
+      });
+  });
+
+  it('passes a request that changes nothing, and sees the guest without credentials', async () => {
+    const as = await acting(admin);
+    const same = await updateUser(ctx, as, gast.id, { state: 'active', traits: gast.traits });
+    expect(same).toMatchObject({ id: gast.id, home: false, credentials: [] });
+    expect(await auditOn(gast)).toEqual([]);
+  });
+
+  it('changes its own data roles and removes the person from itself only: the account and its home stay', async () => {
+    const as = await acting(admin);
+    const permissions = await addPermissions(ctx, as, gast.id, [role('financien', 'voorbeeldstad')]);
+    expect(permissions.map((p) => p.object).sort()).toEqual([
+      'financien_voorbeeldstad',
+      'ruimte_voorbeeldstad',
+      'voorbeeldstad',
+    ]);
+    await deleteUser(ctx, as, gast.id);
+    expect((await identityOf(gast))?.organisationRecord.home).toBe('dijkstad');
+    expect((await tuplesOf(gast)).map((t) => t.object).sort()).toEqual(['dijkstad']);
+    expect((await auditOn(gast)).map((e) => [e.action, e.details])).toEqual([
+      ['permissions.add', { relations: ['subdivisions:financien_voorbeeldstad#issuer'] }],
+      ['user.remove_from_organisation', { home: 'dijkstad' }],
+    ]);
+  });
+});
+
+describe('permissions', () => {
+  it('outside the organisation refuse the whole request (403) before anything is written', async () => {
+    const as = await acting(admin);
+    const outside = [
+      [role('veiligheid', 'dijkstad')],
+      [orgRelation('dijkstad', 'admin')],
+      [role('bestaat-niet', 'voorbeeldstad')],
+      [{ ...orgRelation('voorbeeldstad'), relation: 'access' }],
+    ];
+    for (const permissions of outside) {
+      const create = createUser(ctx, as, {
+        traits: { email: 'nieuw@voorbeeldstad.nl', name: { first: 'N', last: 'W' } },
+        permissions,
+      });
+      expect((await refusal(create)).id).toBe('forbidden_permission');
+      expect((await refusal(createUser(ctx, as, { traits: { email: dirk.traits.email }, permissions }))).id).toBe(
+        'forbidden_permission',
+      );
+      expect(
+        (await refusal(addPermissions(ctx, as, anne.id, [role('ruimte', 'voorbeeldstad'), ...permissions]))).id,
+      ).toBe('forbidden_permission');
+    }
+    expect(await ctx.backend.identities.findByEmail('nieuw@voorbeeldstad.nl')).toBeUndefined();
+    expect(await ctx.invitations.ofIdentity(dirk.id)).toEqual([]);
+    expect((await tuplesOf(anne)).map((t) => t.object).sort()).toEqual(['ruimte_voorbeeldstad', 'voorbeeldstad']);
+    const removal = { ...role('veiligheid', 'dijkstad'), subject_id: dirk.id };
+    expect((await refusal(removePermission(ctx, as, removal))).id).toBe('forbidden_permission');
+    expect(
+      (await refusal(removePermission(ctx, as, { ...orgRelation('voorbeeldstad'), subject_id: anne.id }))).id,
+    ).toBe('invalid_request');
+    expect(await tuplesOf(dirk)).toHaveLength(2);
+    expect(await mailCount()).toBe(0);
+    expect((await ctx.audit.list('voorbeeldstad', { size: 10 })).length).toBe(0);
+  });
+});
+
+describe('the new-user form', () => {
+  it('makes an account with its home here, adds to a member, and invites anyone else without writing tuples', async () => {
+    const as = await acting(admin);
+    const permissions = [role('financien', 'voorbeeldstad')];
+    const traits = { email: 'nieuw@voorbeeldstad.nl', name: { first: 'Nina', last: 'Nieuw' } };
+    expect(await createUser(ctx, as, { traits, permissions })).toEqual({ kind: 'created' });
+    const created = (await ctx.backend.identities.findByEmail(traits.email))!;
+    expect(created.organisationRecord.home).toBe('voorbeeldstad');
+    expect((await tuplesOf(created)).map((t) => t.object).sort()).toEqual(['financien_voorbeeldstad', 'voorbeeldstad']);
+    expect(await createUser(ctx, as, { traits: { email: anne.traits.email }, permissions })).toEqual({ kind: 'added' });
+    const invited = await createUser(ctx, as, { traits: { email: dirk.traits.email }, permissions });
+    expect(invited).toMatchObject({ kind: 'invited', invitation: { id: expect.any(String) } });
+    expect((await tuplesOf(dirk)).map((t) => t.object).sort()).toEqual(['dijkstad', 'veiligheid_dijkstad']);
+    expect((await ctx.invitations.ofIdentity(dirk.id)).map((i) => i.organisationId)).toEqual(['voorbeeldstad']);
+    // The new account's invitation, a fresh one for Anne (who never followed hers), and Dirk's to join.
+    expect(await mailCount()).toBe(3);
+    expect((await refusal(createUser(ctx, as, { traits: { email: 'zonder@naam.nl' }, permissions }))).id).toBe(
+      'invalid_request',
+    );
+  });
+});
+
+describe('the routes', () => {
+  const call = (as: UserIdentity, method: 'GET' | 'HEAD' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    app.inject({
+      method,
+      url,
+      headers: { [CALLER_HEADER]: as.id, origin: publicUrl.origin },
+      ...(payload ? { payload } : {}),
+    });
+
+  it('answer refusals in the envelope, with the status of the rule', async () => {
+    const guest = await call(admin, 'PUT', `/api/users/${gast.id}`, { state: 'inactive' });
+    expect(guest.statusCode).toBe(409);
+    expect(guest.json()).toEqual({
+      error: {
+        id: 'user_in_other_organisation',
+        code: 409,
+        status: 'Conflict',
+        reason: 'Only the home organisation of the user changes the account itself.',
+        message: expect.stringContaining('Deze gebruiker hoort bij een andere organisatie.'),
+      },
+    });
+    expect((await call(admin, 'DELETE', `/api/users?id=${admin.id}`)).json().error.id).toBe('forbidden_self');
+    expect((await call(admin, 'DELETE', `/api/users?id=${dirk.id}`)).statusCode).toBe(404);
+    expect((await call(admin, 'DELETE', `/api/users/${dirk.id.toUpperCase()}/totp`)).statusCode).toBe(404);
+    expect((await call(admin, 'DELETE', '/api/users/niet-een-id/totp')).json().error.id).toBe('user_not_found');
+    const removal = `/api/permissions?namespace=organizations&object=voorbeeldstad&relation=admin&subject_id=${admin.id}`;
+    expect((await call(admin, 'DELETE', removal)).statusCode).toBe(403);
+    expect((await call(admin, 'DELETE', '/api/permissions?namespace=organizations')).statusCode).toBe(400);
+    const outside = await call(admin, 'POST', '/api/users', {
+      traits: { email: 'nieuw@voorbeeldstad.nl', name: { first: 'N', last: 'W' } },
+      permissions: [role('veiligheid', 'dijkstad')],
+    });
+    expect([outside.statusCode, outside.json().error.id]).toEqual([403, 'forbidden_permission']);
+  });
+
+  it('answer the new-user form with 201, 200 or 202, and a member with 200', async () => {
+    const traits = { email: 'nieuw@voorbeeldstad.nl', name: { first: 'Nina', last: 'Nieuw' } };
+    const created = await call(admin, 'POST', '/api/users', { traits, permissions: [] });
+    expect([created.statusCode, created.json()]).toEqual([201, true]);
+    const added = await call(admin, 'POST', '/api/users', { traits: { email: anne.traits.email } });
+    expect([added.statusCode, added.json()]).toEqual([200, true]);
+    const invited = await call(admin, 'POST', '/api/users', { traits: { email: dirk.traits.email } });
+    expect(invited.statusCode).toBe(202);
+    expect(Object.keys(invited.json().invitation)).toEqual(['id', 'expiresAt']);
+    expect((await call(admin, 'HEAD', `/api/users?email=${anne.traits.email}`)).statusCode).toBe(200);
+    expect((await call(admin, 'HEAD', '/api/users?email=niemand@voorbeeldstad.nl')).statusCode).toBe(404);
+    expect((await call(admin, 'HEAD', '/api/users?email=x&extra=1')).statusCode).toBe(400);
+    const list = await call(admin, 'GET', `/api/users?email=${encodeURIComponent(' Anne@Voorbeeldstad.nl ')}`);
+    expect(list.json().map((u: UserIdentity) => u.id)).toEqual([anne.id]);
+    const renamed = await call(admin, 'PUT', `/api/users/${anne.id}`, {
+      traits: { email: anne.traits.email, name: { first: 'Anne', last: 'Anders' } },
+    });
+    expect([renamed.statusCode, renamed.json().traits.name.last, renamed.json().home]).toEqual([200, 'Anders', true]);
+  });
+
+  it('refuse a member who is no administrator (403), audited', async () => {
+    const refused = await call(anne, 'DELETE', `/api/users?id=${admin.id}`);
+    expect([refused.statusCode, refused.json().error.id]).toEqual([403, 'forbidden_not_admin']);
+    expect((await identityOf(admin))?.state).toBe('active');
+    const [entry] = await ctx.audit.list('voorbeeldstad', { size: 10 });
+    expect(entry).toMatchObject({ action: 'user.delete', actorId: anne.id, result: 'denied', objectId: null });
+  });
+});
