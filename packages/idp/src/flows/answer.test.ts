@@ -1,7 +1,6 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IdpConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
@@ -13,31 +12,11 @@ import { answer } from './answer.js';
 import { insertFlow, newFlow, type Flow, type FlowType } from './flow.js';
 import { creationContext } from './flow-context.js';
 import type { IssuedSession, Outcome } from './outcome.js';
+import { testIdpConfig } from '../test-config.js';
 
 // The one module that answers differently per mode, tested per outcome and mode in-process (Fastify inject).
 
-const publicUrl = new URL('http://portaal.test');
-const config: IdpConfig = {
-  publicUrl,
-  adminUrl: new URL('http://admin.portaal.test'),
-  allowedReturnUrls: [publicUrl],
-  registrationEnabled: false,
-  cookieSecret: 'a-cookie-secret-of-at-least-32-characters',
-  mail: { smtpUrl: undefined, from: 'test@portaal.test' },
-  hibpUrl: undefined,
-  whoamiRequiredAal: 'highest_available',
-  lifespans: {
-    flowMs: 3_600_000,
-    codeMs: 900_000,
-    invitationMs: 259_200_000,
-    sessionMs: 86_400_000,
-    sessionIdleMs: 1_800_000,
-    privilegedSessionMs: 900_000,
-  },
-  throttling: { maxFailures: 10, lockMs: 900_000, maxFailuresPerAddress: 100 },
-  password: { minLength: 8, hashConcurrency: 1, hashQueueLimit: 1 },
-  totpIssuer: 'portaal.test',
-};
+const config = testIdpConfig({ hashConcurrency: 1, hashQueueLimit: 1 });
 
 let services: IdpServices;
 let app: FastifyInstance;

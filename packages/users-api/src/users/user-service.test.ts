@@ -1,12 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import {
-  createIdentityProvider,
-  migrateToLatest,
-  openDatabase,
-  systemClock,
-  type Db,
-  type IdpConfig,
-} from '@portaal/idp';
+import { createIdentityProvider, migrateToLatest, openDatabase, systemClock, type Db } from '@portaal/idp';
 import { createRelationStore, migrateRelations } from '@portaal/relations';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmbeddedBackend } from '../adapters/embedded-backend.js';
@@ -30,33 +23,14 @@ import {
   updateUser,
   type Acting,
 } from './user-service.js';
+import { testIdpConfig } from '../../../idp/src/test-config.js';
 
 // In-process tests of the administrators' rules (docs/organisations.md): the embedded backend on an in-memory SQLite
 // database with the demo catalogue, the service called directly, and a few calls through the mounted Users API with
 // Fastify's inject. Who is signed in is a test header read by the backend's `sessionOf`; everything else is real.
 
-const publicUrl = new URL('http://portaal.test');
-const idpConfig: IdpConfig = {
-  publicUrl,
-  adminUrl: new URL('http://admin.portaal.test'),
-  allowedReturnUrls: [publicUrl],
-  registrationEnabled: false,
-  cookieSecret: 'a-cookie-secret-of-at-least-32-characters',
-  mail: { smtpUrl: undefined, from: 'test@portaal.test' },
-  hibpUrl: undefined,
-  whoamiRequiredAal: 'highest_available',
-  lifespans: {
-    flowMs: 3_600_000,
-    codeMs: 900_000,
-    invitationMs: 259_200_000,
-    sessionMs: 86_400_000,
-    sessionIdleMs: 1_800_000,
-    privilegedSessionMs: 900_000,
-  },
-  throttling: { maxFailures: 10, lockMs: 900_000, maxFailuresPerAddress: 100 },
-  password: { minLength: 8, hashConcurrency: 2, hashQueueLimit: 8 },
-  totpIssuer: 'portaal.test',
-};
+const idpConfig = testIdpConfig();
+const { publicUrl } = idpConfig;
 
 const CALLER_HEADER = 'x-test-caller';
 const request = { ip: '192.0.2.7' };

@@ -1,7 +1,6 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IdpConfig } from '../../config.js';
 import type { IdpContext } from '../../context.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
@@ -15,32 +14,12 @@ import { creationContext, submissionContext, type FlowContext } from '../flow-co
 import type { Outcome } from '../outcome.js';
 import { createLoginFlow } from './create.js';
 import { submitLoginFlow } from './submit.js';
+import { testIdpConfig } from '../../test-config.js';
 
 // In-process tests of the login steps and of the one place that answers them: an in-memory SQLite database, the
 // provider's own services, and requests made with Fastify's inject (no listener, no HTTP client).
 
-const publicUrl = new URL('http://portaal.test');
-const config: IdpConfig = {
-  publicUrl,
-  adminUrl: new URL('http://admin.portaal.test'),
-  allowedReturnUrls: [publicUrl],
-  registrationEnabled: false,
-  cookieSecret: 'a-cookie-secret-of-at-least-32-characters',
-  mail: { smtpUrl: undefined, from: 'test@portaal.test' },
-  hibpUrl: undefined,
-  whoamiRequiredAal: 'highest_available',
-  lifespans: {
-    flowMs: 3_600_000,
-    codeMs: 900_000,
-    invitationMs: 259_200_000,
-    sessionMs: 86_400_000,
-    sessionIdleMs: 1_800_000,
-    privilegedSessionMs: 900_000,
-  },
-  throttling: { maxFailures: 10, lockMs: 900_000, maxFailuresPerAddress: 100 },
-  password: { minLength: 8, hashConcurrency: 2, hashQueueLimit: 8 },
-  totpIssuer: 'portaal.test',
-};
+const config = testIdpConfig();
 
 const EMAIL = 'anne@voorbeeldstad.nl';
 const PASSWORD = 'een-lang-en-sterk-wachtwoord-42';
