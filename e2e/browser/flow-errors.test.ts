@@ -94,7 +94,7 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     await page.getByRole('button', { name: 'Inloggen' }).click();
     const summary = page.getByRole('alert', { name: 'Controleer de volgende velden:' });
     await summary.waitFor();
-    expect(await summary.evaluate((element) => element === document.activeElement)).toBe(true);
+    await expect.poll(() => summary.evaluate((element) => element === document.activeElement)).toBe(true);
     expect((await summary.getByRole('listitem').allInnerTexts()).length).toBeGreaterThan(0);
     expect(await summary.innerText()).not.toMatch(/Property|missing/);
     await expectAccessible(page, 'sign-in with the error summary');

@@ -29,7 +29,7 @@ describe('administrators manage the users of their municipality', () => {
     await summary
       .getByText('Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.', { exact: true })
       .waitFor();
-    expect(await summary.evaluate((element) => element === document.activeElement)).toBe(true);
+    await expect.poll(() => summary.evaluate((element) => element === document.activeElement)).toBe(true);
     await dialog.getByLabel('E-mailadres').fill('nog-niet-bekend@voorbeeldstad.nl');
     await dialog.getByLabel('E-mailadres').blur();
     await dialog.getByText('E-mailadres is nog niet in gebruik.').waitFor();
