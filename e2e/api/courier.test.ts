@@ -59,6 +59,35 @@ describe('courier', () => {
     expect(portaalCli(withSmtp, ['mail', 'list', '--status', 'kwijt']).status).toBe(2);
   });
 
+  it('sends a mail again, once, when the process died between the SMTP acceptance and marking it sent', async () => {
+    const portaal = await startPortaal({ env: { MAIL_SEND_LEASE: '2s' } });
+    try {
+      const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
+      // Frozen before the server's acceptance reaches it, the process can never mark the mail sent.
+      portaal.mail.beforeNextAcceptance(() => portaal.freeze());
+      const since = new Date();
+      await askRecoveryCode(portaal, user.email);
+      const first = await portaal.mail.waitFor(user.email, { since, timeoutMs: 30_000 });
+      await portaal.kill();
+      await portaal.restart();
+
+      const again = await portaal.mail.waitFor(user.email, { since, filter: (m) => m !== first, timeoutMs: 30_000 });
+      expect(again.text).toBe(first.text);
+      await vi.waitFor(
+        () => {
+          const sent = portaalCli(portaal, ['mail', 'list', '--status', 'sent']).stdout.trim().split('\n');
+          expect(sent.map((line) => JSON.parse(line)).filter((m) => m.recipient === user.email)).toHaveLength(1);
+        },
+        { timeout: 10_000 },
+      );
+      // Marked sent now: no third copy once the lease would have passed again.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(portaal.mail.to(user.email)).toHaveLength(2);
+    } finally {
+      await portaal.stop();
+    }
+  });
+
   it('keeps mails in the development mailbox without SMTP', async () => {
     const user = await createPasswordIdentity(identityApi(withoutSmtp.adminUrl));
     await askRecoveryCode(withoutSmtp, user.email);

@@ -23,6 +23,8 @@ export interface MailSink {
   to(address: string): CaughtMail[];
   /** Makes the next `count` deliveries fail with a temporary SMTP error (to test the courier's retries). */
   failNext(count: number): void;
+  /** Runs `action` once, when the next mail has been kept and just before the server answers that it accepted it. */
+  beforeNextAcceptance(action: () => void): void;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export async function startMailSink(): Promise<MailSink> {
   const messages: CaughtMail[] = [];
   const waiters = new Set<() => void>();
   let failures = 0;
+  let beforeAcceptance: (() => void) | undefined;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -59,6 +62,9 @@ export async function startMailSink(): Promise<MailSink> {
             receivedAt: new Date(),
           });
           for (const wake of waiters) wake();
+          const action = beforeAcceptance;
+          beforeAcceptance = undefined;
+          action?.();
           callback();
         })
         .catch((error: Error) => callback(error));
@@ -76,6 +82,9 @@ export async function startMailSink(): Promise<MailSink> {
     to: matching,
     failNext(count) {
       failures = count;
+    },
+    beforeNextAcceptance(action) {
+      beforeAcceptance = action;
     },
     waitFor(address, options = {}) {
       const { since = new Date(0), filter = () => true, timeoutMs = 15_000 } = options;

@@ -22,6 +22,8 @@ export interface Portaal {
   exitCode(): number | null;
   /** Stops the process abruptly (SIGKILL) and waits until it is gone. */
   kill(): Promise<void>;
+  /** Freezes the process (SIGSTOP) where it is, so that it runs no further step until it is killed. */
+  freeze(): void;
   /** Sends SIGTERM, as a supervisor does, and answers the exit code once the process has ended. */
   terminate(): Promise<number | null>;
   /** Starts the process again on the same ports, data directory and database. */
@@ -100,6 +102,7 @@ export async function startPortaal(options: PortaalOptions = {}): Promise<Portaa
     output: () => output,
     exitCode: () => child?.exitCode ?? null,
     kill: () => halt('SIGKILL'),
+    freeze: () => void child?.kill('SIGSTOP'),
     async terminate() {
       await halt('SIGTERM');
       return child?.exitCode ?? null;

@@ -278,6 +278,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       mail: {
         smtpUrl,
         from: read(env, 'MAIL_FROM') ?? 'Datavoorzieningen Portaal <no-reply@localhost>',
+        leaseMs: duration(env, 'MAIL_SEND_LEASE', '60s'),
       },
       hibpUrl: hibp === undefined ? undefined : url('HIBP_URL', hibp),
       lifespans: {

@@ -8,7 +8,11 @@ export interface IdpConfig {
   registrationEnabled: boolean;
   /** Secret of at least 32 characters from which logout tokens are derived. */
   cookieSecret: string;
-  mail: { smtpUrl: string | undefined; from: string };
+  /**
+   * `leaseMs`: how long a mail claimed for sending belongs to its process; after a crash between the SMTP server's
+   * acceptance and the mail being marked sent, it goes out again once the lease has passed (at least once).
+   */
+  mail: { smtpUrl: string | undefined; from: string; leaseMs: number };
   hibpUrl: URL | undefined;
   /** Kratos' `session.whoami.required_aal`: `highest_available` (default) or `aal1`. */
   whoamiRequiredAal: 'highest_available' | 'aal1';

@@ -12,7 +12,7 @@ export function testIdpConfig(hashing = { hashConcurrency: 2, hashQueueLimit: 8 
     allowedReturnUrls: [publicUrl],
     registrationEnabled: false,
     cookieSecret: 'a-cookie-secret-of-at-least-32-characters',
-    mail: { smtpUrl: undefined, from: 'test@portaal.test' },
+    mail: { smtpUrl: undefined, from: 'test@portaal.test', leaseMs: 60_000 },
     hibpUrl: undefined,
     whoamiRequiredAal: 'highest_available',
     lifespans: {

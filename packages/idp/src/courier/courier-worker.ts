@@ -4,7 +4,6 @@ import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 
 const POLL_MS = 500;
 const BATCH = 20;
-const LEASE_MS = 60_000;
 const MAX_ATTEMPTS = 20;
 // While the database is out of reach the courier polls ever less often, up to this interval.
 const MAX_IDLE_POLL_MS = 30_000;
@@ -47,7 +46,7 @@ export function createCourier(ctx: IdpContext): Courier {
     for (const message of due) {
       const claim = await db.kysely
         .updateTable('courier_messages')
-        .set({ next_attempt_at: new Date(now.getTime() + LEASE_MS).toISOString() })
+        .set({ next_attempt_at: new Date(now.getTime() + config.mail.leaseMs).toISOString() })
         .where('id', '=', message.id)
         .where('next_attempt_at', '=', message.next_attempt_at)
         .where('status', 'in', ['queued', 'failed'])
