@@ -92,6 +92,25 @@ describe('loadConfig', () => {
     );
   });
 
+  it('trusts no proxy by default, and takes addresses, CIDR ranges and the three keywords', () => {
+    expect(loadConfig(env({})).trustedProxies).toEqual([]);
+    const proxies = '10.0.0.0/8, 192.0.2.7 ,2001:db8::/32,::1,uniquelocal,loopback';
+    expect(loadConfig(env({ TRUSTED_PROXIES: proxies })).trustedProxies).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.7',
+      '2001:db8::/32',
+      '::1',
+      'uniquelocal',
+      'loopback',
+    ]);
+    for (const wrong of ['10.0.0.0/33', 'proxy.voorbeeldstad.nl', '::1/129', '10.0.0.1/8/8', '*']) {
+      expect(refusal({ TRUSTED_PROXIES: `127.0.0.1,${wrong}` })).toBe(
+        `TRUSTED_PROXIES bevat '${wrong}', dat geen IP-adres, adresbereik (CIDR) of loopback, linklocal of ` +
+          'uniquelocal is.',
+      );
+    }
+  });
+
   it('keeps the generated development cookie secret in the data folder, so sessions survive a restart', () => {
     const values = env();
     const first = loadConfig(values).idp.cookieSecret;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import net from 'node:net';
 import { parseDuration, type IdpConfig, type UiScreen } from '@portaal/idp';
 
 export interface ServerConfig {
@@ -26,11 +27,42 @@ export interface ServerConfig {
   /** On SIGTERM: readiness answers 503 for `drainMs` so a load balancer stops sending, then everything closes. */
   shutdown: { drainMs: number; timeoutMs: number };
   dashboardAllowlist: string[];
+  /**
+   * Reverse proxies whose `X-Forwarded-For` counts: addresses, CIDR ranges or `loopback`, `linklocal`,
+   * `uniquelocal`. Empty: the TCP peer is the client, whatever a request claims.
+   */
+  trustedProxies: string[];
   idp: IdpConfig;
 }
 
 /** A configuration problem, reported as one line naming the variable; never a stack trace. */
 export class ConfigError extends Error {}
+
+const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyRange(entry: string): boolean {
+  if (PROXY_KEYWORDS.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function trustedProxies(env: Env): string[] {
+  const entries = (read(env, 'TRUSTED_PROXIES') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const wrong = entries.find((entry) => !isProxyRange(entry));
+  if (wrong !== undefined) {
+    throw new ConfigError(
+      `TRUSTED_PROXIES bevat '${wrong}', dat geen IP-adres, adresbereik (CIDR) of loopback, linklocal of ` +
+        'uniquelocal is.',
+    );
+  }
+  return entries;
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -245,6 +277,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   }
 
   return {
+    trustedProxies: trustedProxies(env),
     host,
     port: listenPort,
     adminHost,

@@ -30,7 +30,8 @@ function createApp(config: ServerConfig, name: 'public' | 'admin'): FastifyInsta
   const app = Fastify({
     logger: { level: config.logLevel, base: { listener: name } },
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    // Only the configured proxies' X-Forwarded-For counts; without any, the TCP peer is the client.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
