@@ -64,6 +64,35 @@ describe('journey 14: every screen and dialog at 320, 375, 480, 940 and 1280 px'
     await page.waitForURL((url) => url.pathname === '/login');
   }, 240_000);
 
+  it('keeps the footer where it is while the forms without a session load (no layout shift)', async () => {
+    const page = await journey.person('zonder account');
+    for (const width of [375, 1280]) {
+      await page.setViewportSize(sizeOf(width));
+      for (const [path, heading] of [
+        ['/login', 'Welkom'],
+        ['/recovery', 'Herstel je wachtwoord'],
+        ['/verification', 'Verifieer je account'],
+      ] as const) {
+        await visit(page, path, heading);
+        await page.getByLabel('E-mailadres').waitFor();
+        // Every shift since the page began loading, with the elements that moved.
+        const moved = await page.evaluate(
+          () =>
+            new Promise<string[]>((resolve) => {
+              const names: string[] = [];
+              new PerformanceObserver((list) => {
+                for (const entry of list.getEntries() as (PerformanceEntry & { sources?: { node?: Node }[] })[]) {
+                  for (const source of entry.sources ?? []) names.push(source.node?.nodeName ?? '?');
+                }
+              }).observe({ type: 'layout-shift', buffered: true });
+              setTimeout(() => resolve(names), 200);
+            }),
+        );
+        expect(moved, `${path} at ${width} px`).not.toContain('FOOTER');
+      }
+    }
+  });
+
   it('fits the second step of signing in and the authenticator app, with a way out', async () => {
     cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
     const withApp = await createColleague(journey, { first: 'Tess' });
