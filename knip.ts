@@ -4,8 +4,16 @@ import type { KnipConfig } from 'knip';
 const config: KnipConfig = {
   workspaces: {
     '.': {
-      entry: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'e2e/**/*.test.ts', 'deploy/**/*.test.ts'],
-      project: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'e2e/**/*.ts'],
+      // e2e/ory-elements is the page of Ory's React components that a journey builds with Vite (e2e/support).
+      entry: [
+        'scripts/**/*.mjs',
+        'bench/**/*.mjs',
+        'e2e/**/*.test.ts',
+        'deploy/**/*.test.ts',
+        'e2e/ory-elements/main.tsx',
+        'e2e/ory-elements/vite.config.ts',
+      ],
+      project: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'e2e/**/*.{ts,tsx}'],
     },
     'apps/server': {
       entry: ['src/**/*.test.ts'],

@@ -362,8 +362,8 @@ describe('IPv6 clients', () => {
     await ipv6?.stop();
   });
 
-  // Only `::1` is certain to exist on a test machine, so the /64 bucketing itself cannot be shown over HTTP here:
-  // that needs two addresses of one /64 (docs/security.md#46-which-client-address-counts).
+  // Only `::1` is certain to exist on a test machine, so the /64 bucketing is shown through a trusted proxy's
+  // X-Forwarded-For below (docs/security.md#46-which-client-address-counts).
   it('are counted and locked by their address too', async (context) => {
     if (!loopback6 || !ipv6) return context.skip();
     const server = { ...ipv6, publicUrl: `http://[::1]:${new URL(ipv6.publicUrl).port}` };
@@ -375,6 +375,55 @@ describe('IPv6 clients', () => {
     const locked = await passwordAttempt(server, '::1', user.email, user.password);
     expect(locked.status).toBe(400);
     expect(messageIds(locked.json())).toEqual([4000006]);
+  });
+});
+
+describe('IPv6 clients behind a trusted proxy', () => {
+  // The per-address limit counts IPv6 clients per /64 (docs/security.md#46-which-client-address-counts): a client
+  // owns a whole /64 and can pick any address in it. The test machine has one IPv6 address, so the addresses come in
+  // X-Forwarded-For from a trusted proxy (the test process, on loopback), exactly as behind a real one.
+  const PER_ADDRESS = 3;
+  let proxied: Portaal;
+  beforeAll(async () => {
+    proxied = await startPortaal({
+      env: { TRUSTED_PROXIES: 'loopback', LOGIN_MAX_FAILURES_PER_ADDRESS: String(PER_ADDRESS) },
+    });
+  });
+  afterAll(async () => {
+    await proxied?.stop();
+  });
+
+  async function signInFrom(forwardedFor: string, identifier: string, password: string) {
+    const headers = { accept: 'application/json', 'x-forwarded-for': forwardedFor };
+    const flow = (await (await fetch(`${proxied.publicUrl}/self-service/login/api`, { headers })).json()) as {
+      id: string;
+    };
+    const answer = await fetch(`${proxied.publicUrl}/self-service/login?flow=${flow.id}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'password', identifier, password }),
+    });
+    return { status: answer.status, body: await answer.json() };
+  }
+
+  it('are counted per /64: other addresses and spellings in it share the limit, the next /64 has its own', async () => {
+    const user = await createPasswordIdentity(identityApi(proxied.adminUrl));
+    // Three addresses of 2001:db8:1:2::/64, written three ways (compressed, in full with leading zeros, upper case).
+    const sameNetwork = ['2001:db8:1:2::1', '2001:0db8:0001:0002:ffff:ffff:ffff:fffe', '2001:DB8:1:2:ABCD::9'];
+    for (const address of sameNetwork) {
+      const failed = await signInFrom(address, uniqueEmail('geraden'), 'Fout-wachtwoord-1');
+      expect(messageIds(failed.body)).toEqual([4000006]);
+    }
+    // A fourth address of the same /64, with the right password: locked like the three before it.
+    const locked = await signInFrom('2001:db8:1:2:dead:beef:0:1', user.email, user.password);
+    expect(locked.status).toBe(400);
+    expect(messageIds(locked.body)).toEqual([4000006]);
+    // The neighbouring /64 and an IPv4 client are someone else.
+    const neighbour = await signInFrom('2001:db8:1:3::1', user.email, user.password);
+    expect(neighbour.status).toBe(200);
+    expect(neighbour.body.session.identity.id).toBe(user.id);
+    const ipv4 = await signInFrom('192.0.2.10', user.email, user.password);
+    expect(ipv4.status).toBe(200);
   });
 });
 

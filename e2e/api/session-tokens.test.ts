@@ -3,12 +3,16 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
-import { csrfTokenOf, identityApi, newBrowser, type Browser } from '../support/ory.js';
+import { csrfTokenOf, explained, identityApi, newBrowser, newNativeClient, type Browser } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
 import { enrolTotp, loginSecondFactor, loginWithPassword } from '../support/flows.js';
 
 // Checklist items 20 and 21 (docs/security.md): reference tokens stored only as hashes, and a new token at every
-// sign-in and every rise in assurance, so that a token planted or captured before a step never gains its level.
+// sign-in and every rise in assurance, so that a token planted or captured before a step never gains its level; a
+// changed password renews a browser's token, the old one working only for a grace window of 30 seconds.
+
+/** sessions/session-repository.ts RENEWED_TOKEN_GRACE_MS. */
+const GRACE_MS = 30_000;
 
 let portaal: Portaal;
 beforeAll(async () => {
@@ -29,6 +33,15 @@ async function sessionCookie(browser: Browser): Promise<string | undefined> {
 async function whoamiWith(token: string): Promise<number> {
   const answer = await fetch(`${portaal.publicUrl}/sessions/whoami`, {
     headers: { accept: 'application/json', cookie: `${SESSION_COOKIE}=${token}` },
+  });
+  await answer.arrayBuffer();
+  return answer.status;
+}
+
+/** whoami with this token as an API client sends it. */
+async function whoamiWithToken(token: string): Promise<number> {
+  const answer = await fetch(`${portaal.publicUrl}/sessions/whoami`, {
+    headers: { accept: 'application/json', 'X-Session-Token': token },
   });
   await answer.arrayBuffer();
   return answer.status;
@@ -130,4 +143,56 @@ describe('session tokens', () => {
     expect(await sessionCookie(shared)).not.toBe(annasToken);
     expect(await whoamiWith(annasToken)).toBe(401);
   });
+
+  it('are renewed by a password change in a browser: the old one works for the grace window only', async () => {
+    const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
+    const browser = newBrowser(portaal.publicUrl);
+    const signedIn = (await loginWithPassword(browser, user.email, user.password)).session!;
+    const before = (await sessionCookie(browser))!;
+    // An API client of the same person: its token is not renewed (Kratos' settings never hand one out).
+    const native = newNativeClient(portaal.publicUrl);
+    const login = await native.createNativeLoginFlow({});
+    const apiToken = (
+      await explained(
+        native.updateLoginFlow({
+          flow: login.id,
+          updateLoginFlowBody: { method: 'password', identifier: user.email, password: user.password },
+        }),
+      )
+    ).session_token!;
+
+    const flow = await explained(browser.frontend.createBrowserSettingsFlow({}));
+    const newPassword = `${user.password}-Nieuw-9`;
+    await explained(
+      browser.frontend.updateSettingsFlow({
+        flow: flow.id,
+        updateSettingsFlowBody: { method: 'password', password: newPassword, csrf_token: csrfTokenOf(flow) },
+      }),
+    );
+    const changedAt = Date.now();
+    const after = (await sessionCookie(browser))!;
+    expect(after).toMatch(/^ory_st_[A-Za-z0-9]{32}$/);
+    expect(after).not.toBe(before);
+    const whoami = await explained(browser.frontend.toSession());
+    expect(whoami.id).toBe(signedIn.id);
+    expect(await whoamiWith(after)).toBe(200);
+    // A tab or call still under way with the old cookie is not signed out at once.
+    expect(await whoamiWith(before)).toBe(200);
+
+    const apiFlow = await explained(native.createNativeSettingsFlow({ xSessionToken: apiToken }));
+    const apiAnswer = await explained(
+      native.updateSettingsFlow({
+        flow: apiFlow.id,
+        xSessionToken: apiToken,
+        updateSettingsFlowBody: { method: 'password', password: `${newPassword}-Weer` },
+      }),
+    );
+    expect(apiAnswer.state).toBe('success');
+    expect(JSON.stringify(apiAnswer)).not.toContain('ory_st_');
+
+    await new Promise((resolve) => setTimeout(resolve, changedAt + GRACE_MS + 1_000 - Date.now()));
+    expect(await whoamiWith(before)).toBe(401);
+    expect(await whoamiWith(after)).toBe(200);
+    expect(await whoamiWithToken(apiToken)).toBe(200);
+  }, 60_000);
 });

@@ -103,16 +103,29 @@ export async function handleFlowError<T>(
   throw error;
 }
 
-/**
- * The flow error handler for screens that show their own message when it cannot act: true when it acted, false
- * when the server was not reachable or the answer is not one the handler knows.
- */
-export async function actedOnFlowError(error: unknown, flow: FlowName, actions: FlowErrorActions): Promise<boolean> {
+/** How a failed flow call ended once the flow error handler has seen it. */
+export type FlowFailure<T> =
+  /** The provider answered with the flow and its messages (a validation answer), to show. */
+  | { kind: 'refused'; flow: T }
+  /** The handler acted: it navigated, started over or followed a replacing flow. */
+  | { kind: 'handled' }
+  /** The server could not be reached. */
+  | { kind: 'unreachable' }
+  /** An answer the handler does not know, such as a 500. */
+  | { kind: 'failed' };
+
+/** Runs the flow error handler and says how the failure ended, for the screen to show what it could not act on. */
+export async function settleFlowError<T>(
+  error: unknown,
+  flow: FlowName,
+  actions: FlowErrorActions,
+): Promise<FlowFailure<T>> {
   const { status } = await idpErrorOf(error);
   try {
-    await handleFlowError(error, flow, actions);
+    const shown = await handleFlowError<T>(error, flow, actions);
+    if (shown) return { kind: 'refused', flow: shown };
   } catch {
-    return false;
+    return { kind: 'failed' };
   }
-  return status !== 0 && status !== 502;
+  return status === 0 || status === 502 ? { kind: 'unreachable' } : { kind: 'handled' };
 }

@@ -1,116 +1,118 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
-import { frontend, idpErrorOf } from '../api/ory';
-import { handleFlowError, type FlowErrorActions } from './flow-errors';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { idpErrorOf } from '../api/ory';
+import { withNotice } from '../components/RestartNotice';
+import { csrfOf } from './csrf';
+import { type FlowOf, flowApi } from './flow-api';
+import { useFlowAddress } from './flow-address';
+import { type FlowErrorActions, type FlowFailure, type FlowName, settleFlowError } from './flow-errors';
+import type { FlowOptions, FlowProblem, Submitted } from './flow-options';
 import type { FlowUi, FlowValues } from './ui-types';
-import { useSameScreenNavigation, withNotice } from '../components/RestartNotice';
 
-type Kind = 'registration' | 'verification';
-
-interface AnyFlow {
-  id: string;
-  ui: unknown;
-  state?: unknown;
-  return_to?: string;
-}
-
-const api = {
-  registration: {
-    create: (returnTo?: string) => frontend.createBrowserRegistrationFlow({ returnTo }),
-    get: (id: string) => frontend.getRegistrationFlow({ id }),
-    update: (id: string, body: FlowValues) =>
-      frontend.updateRegistrationFlow({ flow: id, updateRegistrationFlowBody: body as never }),
-  },
-  verification: {
-    create: (returnTo?: string) => frontend.createBrowserVerificationFlow({ returnTo }),
-    get: (id: string) => frontend.getVerificationFlow({ id }),
-    update: (id: string, body: FlowValues) =>
-      frontend.updateVerificationFlow({ flow: id, updateVerificationFlowBody: body as never }),
-  },
-};
+const isFlow = (answer: unknown): boolean => typeof answer === 'object' && answer !== null && 'ui' in answer;
 
 /**
- * A self-service flow kept in the address (`?flow=`): made or fetched once per id, submitted through the SDK, with
- * the flow error handler (flow-errors.ts). `submit` resolves with the answer (a flow, or a registration's result).
+ * One self-service flow for a screen, as Ory Elements' flow context: made (or fetched by the id in the address) once
+ * per address, shown, submitted with its CSRF token, and every failure put through the flow error handler
+ * (flow-errors.ts), which navigates, starts over or follows a replacing flow; what it cannot act on becomes `problem`.
  */
-export function useSelfServiceFlow(kind: Kind) {
-  const [params, setParams] = useSearchParams();
+export function useSelfServiceFlow<K extends FlowName>(kind: K, options: FlowOptions = {}) {
+  type F = FlowOf[K];
   const navigate = useNavigate();
-  const [flow, setFlow] = useState<AnyFlow>();
-  /** Set when the server could not be reached or failed in a way the flow error handler does not know. */
-  const [problem, setProblem] = useState<'unreachable' | 'failed'>();
-  const flowId = params.get('flow');
-  const returnTo = params.get('return_to') ?? undefined;
-  const loading = useRef<string | null>(null);
+  const address = useFlowAddress(options.inAddress !== false);
+  const [flow, setFlow] = useState<F>();
+  const [problem, setProblem] = useState<FlowProblem>();
+  // The flow on screen as of now, for answers and for submits in a row (a new flow after each answer).
+  const shown = useRef<F>(undefined);
+  // The address a load was started for, so that it starts once and a late answer for an older address is dropped.
+  const started = useRef<string | null>(null);
+  const justMade = useRef<string>(undefined);
   const restarting = useRef(false);
-  const sameScreen = useSameScreenNavigation();
+  const latest = useRef({ options, id: address.id });
+  latest.current = { options, id: address.id };
+  const key = `${address.id ?? 'new'}?${address.rest}`;
+
+  const show = (next: F | undefined) => {
+    shown.current = next;
+    setFlow(next);
+  };
 
   const actions: FlowErrorActions = {
     navigate: (to, notice) => navigate(to, withNotice(notice)),
-    restart: (notice) => {
+    restart(notice) {
+      const own = latest.current.options.restart;
+      if (own) return own(notice);
       // The address loses the refused flow's id after the flow is cleared (the router updates in a transition):
       // wait for that, rather than load the refused flow again.
-      restarting.current = true;
-      loading.current = null;
-      setFlow(undefined);
-      setParams({}, withNotice(notice));
+      restarting.current = latest.current.id !== null;
+      started.current = null;
+      show(undefined);
+      address.clear(notice);
     },
-    followFlow: (id) => setParams({ flow: id }, sameScreen()),
+    followFlow: (id) => address.put(id),
   };
 
-  /** Acts on the failure as the flow error handler says, or says what went wrong; answers a flow to show. */
-  async function failed(error: unknown): Promise<AnyFlow | undefined> {
-    const { status } = await idpErrorOf(error);
-    if (status === 0 || status === 502) return void setProblem('unreachable');
+  async function failed(error: unknown, during: FlowProblem['during']): Promise<FlowFailure<F>> {
+    const failure = await settleFlowError<F>(error, kind, actions);
+    if (failure.kind === 'refused') show(failure.flow);
+    if (failure.kind === 'unreachable' || failure.kind === 'failed') setProblem({ during, cause: failure.kind });
+    return failure;
+  }
+
+  async function load(forKey: string, id: string | null) {
+    const { create, before } = latest.current.options;
+    setProblem(undefined);
     try {
-      return await handleFlowError<AnyFlow>(error, kind, actions);
-    } catch {
-      setProblem('failed');
-      return undefined;
+      const elsewhere = await before?.();
+      if (elsewhere) return void navigate(elsewhere, { replace: true });
+      const loaded = id
+        ? await flowApi[kind].get(id)
+        : await flowApi[kind].create(create ? create() : { returnTo: address.returnTo });
+      if (started.current !== forKey) return;
+      show(loaded as F);
+      if (id !== null) return;
+      justMade.current = loaded.id;
+      address.put(loaded.id);
+    } catch (error) {
+      if (started.current === forKey) await failed(error, 'load');
     }
   }
 
-  // The flow is loaded again only when its id or kind changes, not when the handlers are remade.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: loaded again only for a new id or kind
-  const load = useCallback(async () => {
-    try {
-      const loaded = (flowId ? await api[kind].get(flowId) : await api[kind].create(returnTo)) as AnyFlow;
-      setFlow(loaded);
-      if (!flowId) setParams({ flow: loaded.id }, sameScreen());
-    } catch (error) {
-      await failed(error);
-    }
-  }, [flowId, kind, returnTo]);
-
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loaded once per address; the handlers change every render
   useEffect(() => {
-    if (flow && (flowId === null || flow.id === flowId)) return;
+    const id = address.id;
+    // The address getting the id of the flow just made is no reason to fetch it again (that would wipe what the
+    // person typed meanwhile), also when the router renders before the flow state does.
+    if (id !== null && (flow?.id === id || justMade.current === id)) return;
     if (restarting.current) {
-      if (flowId !== null) return;
+      if (id !== null) return;
       restarting.current = false;
     }
-    if (loading.current === (flowId ?? 'new')) return;
-    loading.current = flowId ?? 'new';
-    void load();
-  }, [load, flow, flowId]);
+    if (started.current === key || (id === null && options.create === false)) return;
+    started.current = key;
+    void load(key, id);
+  }, [key, flow?.id]);
 
-  // The submit helper is remade only for a new flow; the handlers it calls are remade every render.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: remade only for a new flow
-  const submit = useCallback(
-    async (values: FlowValues): Promise<unknown> => {
-      if (!flow) return undefined;
-      setProblem(undefined);
-      try {
-        const answer = (await api[kind].update(flow.id, values)) as unknown;
-        if (answer && typeof answer === 'object' && 'ui' in answer) setFlow(answer as AnyFlow);
-        return answer;
-      } catch (error) {
-        const shown = await failed(error);
-        if (shown) setFlow(shown);
-        return undefined;
-      }
-    },
-    [flow, kind],
-  );
+  /** Sends the body for the flow on screen, with its CSRF token unless the body has one (FlowForm's values do). */
+  async function submit(body: FlowValues): Promise<Submitted<F>> {
+    const current = shown.current;
+    if (!current) return { kind: 'not_sent' };
+    setProblem(undefined);
+    const csrf = csrfOf(current.ui as unknown as FlowUi);
+    try {
+      const answer = await flowApi[kind].update(
+        current.id,
+        body.csrf_token || !csrf ? body : { ...body, csrf_token: csrf },
+      );
+      const next = isFlow(answer) ? (answer as F) : undefined;
+      if (next) show(next);
+      return { kind: 'done', answer, flow: next };
+    } catch (error) {
+      const own = latest.current.options.onSubmitError;
+      if (own && (await own(await idpErrorOf(error)))) return { kind: 'handled' };
+      return failed(error, 'submit');
+    }
+  }
 
-  return { flow, ui: flow?.ui as FlowUi | undefined, submit, problem };
+  return { flow, ui: flow?.ui as unknown as FlowUi | undefined, problem, submit };
 }

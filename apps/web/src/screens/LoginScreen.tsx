@@ -1,17 +1,17 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { LoginFlow } from '@ory/client-fetch';
-import { frontend, idpErrorOf } from '../api/ory';
 import { usePortalConfig } from '../api/queries';
 import { secondFactorGate, usersApi, type CurrentUser } from '../api/users-api';
 import { FlowForm } from '../flows/FlowForm';
-import { handleFlowError, portalPathOf } from '../flows/flow-errors';
+import { portalPathOf } from '../flows/flow-errors';
+import { useSelfServiceFlow } from '../flows/use-flow';
 import type { FlowUi, FlowValues } from '../flows/ui-types';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { useToast } from '../components/Toasts';
-import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
+import { RestartNotice } from '../components/RestartNotice';
 import { takeKeptReturnTo } from '../layout/return-to';
 import { forgetIdleSignOut, idleSignOut, justSignedOut } from '../sessions/idle-sign-out';
 import { Loading } from '../components/Loading';
@@ -39,32 +39,20 @@ function destination(flow: LoginFlow, adminPath: boolean, user: CurrentUser | un
   return adminPath && user?.isAdmin ? '/' : '/permissies';
 }
 
-/** The search parameters with the given flow id, for `setParams`. */
-const withFlow = (id: string) => (current: URLSearchParams) => {
-  current.set('flow', id);
-  return current;
-};
-
 const isElsewhere = (to: string) => /^https?:\/\//.test(to);
 
 export default function LoginScreen() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
   const toast = useToast();
   const config = usePortalConfig();
-  const [flow, setFlow] = useState<LoginFlow>();
   const [done, setDone] = useState(false);
-  const [problem, setProblem] = useState<string>();
   const adminPath = location.pathname.includes('admin');
-  const flowId = params.get('flow');
   const aal = params.get('aal') ?? undefined;
   const refresh = params.get('refresh') === 'true';
   const returnTo = params.get('return_to') ?? undefined;
-  const started = useRef<string | null>(null);
-  const justCreated = useRef<string>(undefined);
-  const sameScreen = useSameScreenNavigation();
   const [idleMinutes] = useState(idleSignOut);
   const [signedOut] = useState(justSignedOut);
   useEffect(forgetIdleSignOut, []);
@@ -72,77 +60,45 @@ export default function LoginScreen() {
   // the second step follows the password (the button that was pressed is gone then; WCAG 2.4.3).
   const [focusField, setFocusField] = useState<string | undefined>(signedOut ? 'identifier' : undefined);
 
-  const actions = {
-    navigate: (to: string, notice?: string) => navigate(to, withNotice(notice)),
-    // A flow error starts over at the screen's own path, without the flow or the rest of the query.
-    restart: (notice?: string) => {
-      setFlow(undefined);
-      setParams(new URLSearchParams(), withNotice(notice));
-    },
-    followFlow: (id: string) => setParams(withFlow(id), sameScreen()),
-  };
-
-  // The existing-session rules: a session without its second factor goes to enrolment or to the aal2 step.
-  // A new flow is started only when the address asks for one, not when the handlers are remade.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: started only when the address asks
-  const start = useCallback(async () => {
-    try {
-      if (!aal && !refresh) {
-        const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
-        const gate = user && secondFactorGate(user);
-        if (gate) return navigate(gate, { replace: true });
-      }
-      const created = flowId
-        ? await frontend.getLoginFlow({ id: flowId })
-        : await frontend.createBrowserLoginFlow({ aal, refresh, returnTo: returnTo ?? takeKeptReturnTo() });
-      setFlow(created);
-      if (!flowId) {
-        justCreated.current = created.id;
-        setParams(withFlow(created.id), sameScreen());
-      }
-    } catch (error) {
-      const { status } = await idpErrorOf(error);
-      if (status === 0 || status === 502) return setProblem(CONNECTION_PROBLEM);
-      await handleFlowError(error, 'login', actions).catch(() => setProblem(SIGN_IN_FAILED));
-    }
-  }, [flowId, aal, refresh, returnTo]);
-
-  useEffect(() => {
-    const key = `${flowId}|${aal}|${refresh}|${returnTo}`;
-    // The address getting the id of the flow just made is no reason to fetch it again (that would wipe what the
-    // person typed meanwhile), also when the router renders before the flow state does.
-    if (started.current === key || (flowId && (flow?.id === flowId || justCreated.current === flowId))) return;
-    started.current = key;
-    void start();
-  }, [start, flowId, aal, refresh, returnTo, flow?.id]);
-
-  async function submit(values: FlowValues) {
-    if (!flow) return;
-    setProblem(undefined);
-    try {
-      await frontend.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: values as never });
-      setDone(true);
-      await queryClient.invalidateQueries();
-      const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
-      const to = destination(flow, adminPath, user);
-      window.setTimeout(
-        () => (isElsewhere(to) ? window.location.assign(to) : navigate(to, { replace: true })),
-        REDIRECT_DELAY_MS,
-      );
-    } catch (error) {
-      const { status, body } = await idpErrorOf(error);
+  const {
+    flow,
+    problem,
+    submit: send,
+  } = useSelfServiceFlow('login', {
+    create: () => ({ aal, refresh, returnTo: returnTo ?? takeKeptReturnTo() }),
+    // The existing-session rules: a session without its second factor goes to enrolment or to the aal2 step.
+    before:
+      aal || refresh
+        ? undefined
+        : async () => {
+            const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
+            return user && secondFactorGate(user);
+          },
+    onSubmitError: async ({ status, body }) => {
       if (status === 422 && typeof body.redirect_browser_to === 'string') {
         // The second factor follows: an aal2 flow for the same return_to, on the administrator path if this was one.
         await queryClient.invalidateQueries();
         setFocusField('totp_code');
         const next = portalPathOf(body.redirect_browser_to);
-        return navigate(adminPath ? next.replace(/^\/login(?=[?#]|$)/, '/admin-login') : next, { replace: true });
+        navigate(adminPath ? next.replace(/^\/login(?=[?#]|$)/, '/admin-login') : next, { replace: true });
+        return true;
       }
-      if (status === 400 && body.ui) return setFlow(body as unknown as LoginFlow);
-      if (status === 401) return toast({ title: 'Je kan momenteel niet inloggen', variant: 'error' });
-      if (status === 0 || status === 502) return setProblem(CONNECTION_PROBLEM);
-      await handleFlowError(error, 'login', actions).catch(() => setProblem(SIGN_IN_FAILED));
-    }
+      if (status !== 401) return false;
+      toast({ title: 'Je kan momenteel niet inloggen', variant: 'error' });
+      return true;
+    },
+  });
+
+  async function submit(values: FlowValues) {
+    if (!flow || (await send(values)).kind !== 'done') return;
+    setDone(true);
+    await queryClient.invalidateQueries();
+    const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
+    const to = destination(flow, adminPath, user);
+    window.setTimeout(
+      () => (isElsewhere(to) ? window.location.assign(to) : navigate(to, { replace: true })),
+      REDIRECT_DELAY_MS,
+    );
   }
 
   // One `ui` per flow: the form starts over on a new one, so a fresh object on every render would wipe what was typed.
@@ -179,7 +135,9 @@ export default function LoginScreen() {
           </p>
         </>
       )}
-      {problem && <ErrorAlert text={problem} support focus />}
+      {problem && (
+        <ErrorAlert text={problem.cause === 'unreachable' ? CONNECTION_PROBLEM : SIGN_IN_FAILED} support focus />
+      )}
       {done && (
         <div className="utrecht-alert utrecht-alert--ok" role="status">
           <p className="utrecht-paragraph">Je bent ingelogd. Even geduld…</p>

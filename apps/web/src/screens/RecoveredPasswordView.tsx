@@ -4,16 +4,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import type { SettingsFlow } from '@ory/client-fetch';
 import { frontend, idpErrorOf } from '../api/ory';
 import { usersApi, type CurrentUser } from '../api/users-api';
 import { IdleWarning } from '../sessions/IdleWarning';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
 import { NewPasswordFields } from '../components/NewPasswordFields';
-import { csrfOf } from '../flows/csrf';
 import { FlowMessages } from '../flows/FlowMessages';
-import { actedOnFlowError } from '../flows/flow-errors';
+import { useSelfServiceFlow } from '../flows/use-flow';
 import type { FlowUi } from '../flows/ui-types';
 import { translate } from '../i18n/kratos-messages';
 import { ErrorAlert } from '../components/ErrorAlert';
@@ -38,13 +36,11 @@ const SAVE_FAILED = 'Er is iets misgegaan bij het updaten van je nieuwe wachtwoo
  * Step 2 after a recovery or invitation link: the settings flow the link opened, for choosing a password; then on to
  * the authenticator app (step 3) or, for an account that has one, to its sign-in.
  */
-export function RecoveredPasswordView({ flowId }: { flowId: string }) {
+export function RecoveredPasswordView() {
   usePageTitle('Wachtwoord instellen', 'stap 2 van 4');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [flow, setFlow] = useState<SettingsFlow>();
   const [failure, setFailure] = useState<string>();
-  const [problem, setProblem] = useState<string>();
   // Each refusal of the password by the provider: the field then takes the focus, with the reason as its description.
   const [refusals, setRefusals] = useState(0);
   // The error summary takes the focus, not the first field (GOV.UK pattern).
@@ -53,11 +49,11 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
     shouldFocusError: false,
     defaultValues: { password: '', confirmPassword: '' },
   });
-  const actions = {
-    navigate: (to: string, notice?: string) => navigate(to, withNotice(notice)),
-    // An expired link or another account's (a reason given): the recovery starts over. An unknown form without a
-    // session: nothing to recover here, so to sign in.
-    restart: (notice?: string) => {
+  // The link's flow only: an expired link or another account's (a reason given) starts the recovery over; an unknown
+  // form without a session has nothing to recover, so to sign in.
+  const { flow, ui, problem, submit } = useSelfServiceFlow('settings', {
+    create: false,
+    restart: (notice) => {
       if (notice) return void navigate('/recovery', withNotice(notice));
       frontend
         .toSession()
@@ -66,18 +62,7 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
           navigate((await idpErrorOf(error)).status === 401 ? '/login' : '/recovery', { replace: true }),
         );
     },
-    followFlow: (id: string) => navigate(`/settings?flow=${id}`, { replace: true }),
-  };
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the flow is fetched once per flow id
-  useEffect(() => {
-    frontend
-      .getSettingsFlow({ id: flowId })
-      .then(setFlow)
-      .catch(async (error: unknown) => {
-        if (!(await actedOnFlowError(error, 'settings', actions))) setProblem(LOAD_FAILED);
-      });
-  }, [flowId]);
+  });
 
   // The refused field rather than the page, whose button was disabled while saving (WCAG 2.4.3).
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new refusal moves the focus
@@ -86,47 +71,33 @@ export function RecoveredPasswordView({ flowId }: { flowId: string }) {
   }, [refusals]);
 
   async function save(values: Values) {
-    if (!flow) return;
     setFailure(undefined);
-    setProblem(undefined);
-    try {
-      await frontend.updateSettingsFlow({
-        flow: flow.id,
-        updateSettingsFlowBody: {
-          method: 'password',
-          password: values.password,
-          csrf_token: csrfOf(flow.ui as unknown as FlowUi),
-        },
-      });
-      await queryClient.invalidateQueries();
-      const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
-      if (user?.identity.credentials.includes('totp'))
-        return navigate(user.authenticator_assurance_level === 'aal2' ? '/permissies' : '/login?aal=aal2', {
-          replace: true,
-        });
-      navigate('/settings/2fa-app?herstel=1', { replace: true });
-    } catch (error) {
-      const { status, body } = await idpErrorOf(error);
-      if (status === 400 && body.ui) {
-        const updated = body as unknown as SettingsFlow;
-        setFlow(updated);
-        const message = (updated.ui as unknown as FlowUi).nodes.find((n) => n.attributes.name === 'password')
-          ?.messages[0];
-        setFailure(message ? translate(message, 'password') : SAVE_FAILED);
-        setRefusals((count) => count + 1);
-        return;
-      }
-      if (!(await actedOnFlowError(error, 'settings', actions))) setProblem(SAVE_FAILED);
+    const sent = await submit({ method: 'password', password: values.password });
+    if (sent.kind === 'refused') {
+      const message = (sent.flow.ui as unknown as FlowUi).nodes.find((n) => n.attributes.name === 'password')
+        ?.messages[0];
+      setFailure(message ? translate(message, 'password') : SAVE_FAILED);
+      setRefusals((count) => count + 1);
+      return;
     }
+    if (sent.kind !== 'done') return;
+    await queryClient.invalidateQueries();
+    const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
+    if (user?.identity.credentials.includes('totp'))
+      return navigate(user.authenticator_assurance_level === 'aal2' ? '/permissies' : '/login?aal=aal2', {
+        replace: true,
+      });
+    navigate('/settings/2fa-app?herstel=1', { replace: true });
   }
 
+  const problemText = problem && (problem.during === 'load' ? LOAD_FAILED : SAVE_FAILED);
   return (
     <main className="dvp-main" id="inhoud">
       <IdleWarning />
       <ProgressSteps steps={RECOVERY_STEPS} current={1} />
       <h1 className="utrecht-heading-1">Wachtwoord instellen</h1>
-      {flow && <FlowMessages messages={(flow.ui as unknown as FlowUi).messages} />}
-      {problem && <ErrorAlert text={problem} support focus />}
+      {ui && <FlowMessages messages={ui.messages} />}
+      {problemText && <ErrorAlert text={problemText} support focus />}
       <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
         <ErrorSummary
           messages={messagesOf(form.formState.errors, ['password', 'confirmPassword'])}

@@ -1,10 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useSearchParams } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { BackToLogin } from '../components/BackToLogin';
-import { frontend } from '../api/ory';
 import { usersApi } from '../api/users-api';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { TextField } from '../components/TextField';
@@ -12,8 +10,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { RestartNotice } from '../components/RestartNotice';
 import { FlowMessages } from '../flows/FlowMessages';
-import type { FlowUi } from '../flows/ui-types';
-import type { UiText } from '../i18n/kratos-messages';
+import { useSelfServiceFlow } from '../flows/use-flow';
 
 // 'E-mail is niet valide.' for an address that is not one; an empty field is asked for by name instead.
 const schema = z.object({
@@ -34,16 +31,9 @@ export default function RecoveryScreen() {
     resolver: zodResolver(schema),
     defaultValues: { email: '' },
   });
-  // A mailed link that is expired or used brings the person back here with a new recovery flow that says so.
-  const flowId = useSearchParams()[0].get('flow');
-  const [linkMessages, setLinkMessages] = useState<UiText[]>();
-  useEffect(() => {
-    if (!flowId) return;
-    frontend
-      .getRecoveryFlow({ id: flowId })
-      .then((flow) => setLinkMessages((flow.ui as unknown as FlowUi).messages))
-      .catch(() => setLinkMessages(undefined));
-  }, [flowId]);
+  // A mailed link that is expired or used brings the person back here with a new recovery flow that says so. The
+  // form itself is the portal's own (the Users API mails the link): no flow is made here.
+  const link = useSelfServiceFlow('recovery', { create: false }).ui;
 
   async function send(values: Values) {
     try {
@@ -76,7 +66,7 @@ export default function RecoveryScreen() {
           onSubmit={form.handleSubmit(send)}
           aria-busy={form.formState.isSubmitting}
         >
-          {state === 'form' && <FlowMessages messages={linkMessages} />}
+          {state === 'form' && <FlowMessages messages={link?.messages} />}
           {state === 'failed' && (
             <ErrorAlert
               // Each failed attempt anew, so that it takes the focus again.

@@ -43,15 +43,16 @@ function RegistrationForm() {
       </div>
     );
   }
-  if (!ui) return problem ? <FlowProblem problem={problem} /> : <Loading />;
+  if (!ui) return problem ? <FlowProblem problem={problem.cause} /> : <Loading />;
   return (
     <>
-      <FlowProblem problem={problem} />
+      <FlowProblem problem={problem?.cause} />
       <FlowForm
         ui={ui}
         onSubmit={async (values) => {
-          const answer = await submit(values);
-          if (answer && typeof answer === 'object' && 'identity' in answer) setCreated(true);
+          const sent = await submit(values);
+          if (sent.kind === 'done' && typeof sent.answer === 'object' && sent.answer && 'identity' in sent.answer)
+            setCreated(true);
         }}
       />
     </>

@@ -1,23 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { SettingsFlow } from '@ory/client-fetch';
-import { frontend, idpErrorOf } from '../api/ory';
 import { useCurrentUser } from '../api/queries';
 import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { TextField } from '../components/TextField';
-import { csrfOf } from '../flows/csrf';
-import { handleFlowError } from '../flows/flow-errors';
+import { useSelfServiceFlow } from '../flows/use-flow';
 import type { FlowUi } from '../flows/ui-types';
 import { settingsSchema, type SettingsInput, type SettingsValues } from '../forms/settings-schema';
 import { translate } from '../i18n/kratos-messages';
 import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
 import { RecoveredPasswordView } from './RecoveredPasswordView';
-import { RestartNotice, withNotice } from '../components/RestartNotice';
+import { RestartNotice } from '../components/RestartNotice';
 import { SupportContact, UNREACHABLE } from '../components/SupportContact';
 import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
 import { OtherSessions } from '../sessions/OtherSessions';
@@ -49,18 +47,17 @@ const nodeErrors = (flow: SettingsFlow | undefined, name: string) =>
  */
 export default function SettingsScreen() {
   const [params] = useSearchParams();
-  const flowId = params.get('flow');
   // A recovery or invitation link lands here with its own settings flow: choose a password first.
-  if (flowId) return <RecoveredPasswordView flowId={flowId} />;
+  if (params.get('flow')) return <RecoveredPasswordView />;
   return <AccountSettings />;
 }
 
 function AccountSettings() {
   usePageTitle('Account instellingen');
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const user = useCurrentUser();
-  const [flow, setFlow] = useState<SettingsFlow>();
+  // The address must not carry this flow's id: with one, it is a mailed link's flow (RecoveredPasswordView).
+  const { flow, submit } = useSelfServiceFlow('settings', { inAddress: false });
   const [outcome, setOutcome] = useState<Outcome>();
   const outcomeRef = useRef<HTMLDivElement>(null);
   const form = useForm<SettingsInput, unknown, SettingsValues>({
@@ -70,24 +67,6 @@ function AccountSettings() {
     defaultValues: { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' },
   });
   const errors = form.formState.errors;
-  const actions = {
-    navigate: (to: string, notice?: string) => navigate(to, { state: notice ? { restartNotice: notice } : null }),
-    restart: (notice?: string) => {
-      setFlow(undefined);
-      navigate('/settings', withNotice(notice));
-    },
-    followFlow: () => setFlow(undefined),
-  };
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new flow is made only when the old one is dropped
-  useEffect(() => {
-    if (flow) return;
-    frontend
-      .createBrowserSettingsFlow({})
-      .then(setFlow)
-      .catch((error: unknown) => handleFlowError(error, 'settings', actions));
-  }, [flow]);
-
   useEffect(() => {
     if (outcome) outcomeRef.current?.focus();
   }, [outcome]);
@@ -96,37 +75,19 @@ function AccountSettings() {
     if (!flow || !user.data) return;
     setOutcome(undefined);
     const current = user.data.identity.traits;
-    let latest = flow;
+    // Each step is sent with the flow the step before answered (the hook keeps it).
     const send = async (body: Record<string, unknown>, failure: string) => {
-      try {
-        latest = await frontend.updateSettingsFlow({
-          flow: latest.id,
-          updateSettingsFlowBody: { ...body, csrf_token: csrfOf(latest.ui as unknown as FlowUi) } as never,
-        });
-        setFlow(latest);
-        return true;
-      } catch (error) {
-        const { status, body: answer } = await idpErrorOf(error);
-        if (status === 400 && answer.ui) {
-          latest = answer as unknown as SettingsFlow;
-          setFlow(latest);
-          // The provider's reason when it gives one for the whole form; otherwise the fields say what to change.
-          const reasons = flowErrors(answer.ui);
-          setOutcome({ kind: 'error', texts: reasons.length > 0 ? reasons : [failure], support: false });
-          return false;
-        }
-        if (status === 0 || status === 502) {
-          setOutcome({ kind: 'error', texts: [failure, UNREACHABLE], support: true });
-          return false;
-        }
-        try {
-          // Signs in again (an old session), restarts an expired form, or goes to sign-in when signed out.
-          await handleFlowError(error, 'settings', actions);
-        } catch {
-          setOutcome({ kind: 'error', texts: [failure], support: true });
-        }
-        return false;
+      const sent = await submit(body);
+      if (sent.kind === 'done') return true;
+      if (sent.kind === 'refused') {
+        // The provider's reason when it gives one for the whole form; otherwise the fields say what to change.
+        const reasons = flowErrors(sent.flow.ui);
+        setOutcome({ kind: 'error', texts: reasons.length > 0 ? reasons : [failure], support: false });
       }
+      if (sent.kind === 'unreachable') setOutcome({ kind: 'error', texts: [failure, UNREACHABLE], support: true });
+      // Signing in again (an old session), a restarted form or sign-in when signed out said why on their own.
+      if (sent.kind === 'failed') setOutcome({ kind: 'error', texts: [failure], support: true });
+      return false;
     };
     if (values.firstName || values.lastName || values.email) {
       const traits = {

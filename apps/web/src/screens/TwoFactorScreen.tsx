@@ -1,14 +1,12 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import type { SettingsFlow } from '@ory/client-fetch';
-import { frontend, idpErrorOf } from '../api/ory';
 import { useCurrentUser } from '../api/queries';
 import { FlowForm } from '../flows/FlowForm';
 import { FlowMessages } from '../flows/FlowMessages';
 import { BackupCodeList } from '../flows/FlowNode';
 import { secondFactorGate } from '../api/users-api';
-import { actedOnFlowError } from '../flows/flow-errors';
+import { useSelfServiceFlow } from '../flows/use-flow';
 import type { FlowUi, FlowValues, UiNode } from '../flows/ui-types';
 import { translate } from '../i18n/kratos-messages';
 import { ErrorAlert } from '../components/ErrorAlert';
@@ -17,7 +15,7 @@ import { BackupCodeActions } from './BackupCodeActions';
 import { IdleWarning } from '../sessions/IdleWarning';
 import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
-import { RestartNotice, useSameScreenNavigation, withNotice } from '../components/RestartNotice';
+import { RestartNotice } from '../components/RestartNotice';
 import { Loading } from '../components/Loading';
 
 const CODES_NODE = 'lookup_secret_codes';
@@ -58,73 +56,26 @@ const SAVE_FAILED = 'Er is iets misgegaan bij het opslaan. Probeer het nog eens.
 
 /** /settings/2fa-app: link an authenticator app (QR code or key), then make and keep backup codes. */
 export default function TwoFactorScreen() {
-  const [params, setParams] = useSearchParams();
-  const navigate = useNavigate();
+  const [params] = useSearchParams();
   const queryClient = useQueryClient();
   const user = useCurrentUser();
-  const [flow, setFlow] = useState<SettingsFlow>();
-  const [problem, setProblem] = useState<string>();
+  const { flow, ui, problem, submit: send } = useSelfServiceFlow('settings');
   // A second factor linked, removed or renewed: the person is offered to end their other sessions.
   const [changed, setChanged] = useState(false);
   // The heading to focus once an answer is on screen: the button that was pressed has gone (WCAG 2.4.3).
   const [focusHeading, setFocusHeading] = useState<string>();
-  const flowId = params.get('flow');
-  const sameScreen = useSameScreenNavigation();
-  const restarting = useRef(false);
-  const keep = (id: string) => ({ flow: id, ...(params.get('herstel') ? { herstel: '1' } : {}) });
-
-  const actions = {
-    navigate: (to: string, notice?: string) => navigate(to, withNotice(notice)),
-    restart: (notice?: string) => {
-      restarting.current = flowId !== null;
-      setFlow(undefined);
-      setParams({}, withNotice(notice));
-    },
-    followFlow: (id: string) => setParams(keep(id), sameScreen()),
-  };
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the flow is fetched once per flow id
-  const load = useCallback(async () => {
-    try {
-      const loaded = flowId
-        ? await frontend.getSettingsFlow({ id: flowId })
-        : await frontend.createBrowserSettingsFlow({});
-      setFlow(loaded);
-      if (!flowId) setParams(keep(loaded.id), sameScreen());
-    } catch (error) {
-      if (!(await actedOnFlowError(error, 'settings', actions))) setProblem(LOAD_FAILED);
-    }
-  }, [flowId]);
-
-  // Load once per flow id; a flow just created (before its id reaches the address) is not loaded again.
-  useEffect(() => {
-    if (flow && (flowId === null || flow.id === flowId)) return;
-    // A restart clears the flow before the address loses its id: wait for that, not load the refused flow again.
-    if (restarting.current) {
-      if (flowId !== null) return;
-      restarting.current = false;
-    }
-    void load();
-  }, [load, flow, flowId]);
 
   async function submit(values: FlowValues) {
-    if (!flow) return;
-    setProblem(undefined);
-    try {
-      const updated = await frontend.updateSettingsFlow({ flow: flow.id, updateSettingsFlowBody: values as never });
-      setFocusHeading(headingAfter(stageOf(flow.ui as unknown as FlowUi), stageOf(updated.ui as unknown as FlowUi)));
-      setFlow(updated);
-      setChanged(true);
-      await queryClient.invalidateQueries();
-    } catch (error) {
-      const { status, body } = await idpErrorOf(error);
-      if (status === 400 && body.ui) return setFlow(body as unknown as SettingsFlow);
-      if (!(await actedOnFlowError(error, 'settings', actions))) setProblem(SAVE_FAILED);
-    }
+    const before = ui;
+    const sent = await send(values);
+    if (sent.kind !== 'done') return;
+    if (before && sent.flow) setFocusHeading(headingAfter(stageOf(before), stageOf(sent.flow.ui as unknown as FlowUi)));
+    setChanged(true);
+    await queryClient.invalidateQueries();
   }
 
-  const ui = flow?.ui as unknown as FlowUi | undefined;
   const stage = ui && stageOf(ui);
+  const problemText = problem && (problem.during === 'load' ? LOAD_FAILED : SAVE_FAILED);
   const fromRecovery = params.get('herstel') === '1';
   const recoveryStep = fromRecovery && stage && (stage === 'link' ? 'stap 3 van 4' : 'stap 4 van 4');
   usePageTitle(
@@ -161,7 +112,7 @@ export default function TwoFactorScreen() {
     return (
       <main className="dvp-main" id="inhoud">
         <h1 className="utrecht-heading-1">Authenticator-app instellen</h1>
-        {problem ? <ErrorAlert text={problem} support /> : <Loading />}
+        {problemText ? <ErrorAlert text={problemText} support /> : <Loading />}
         {wayOut}
       </main>
     );
@@ -179,7 +130,7 @@ export default function TwoFactorScreen() {
       <RestartNotice />
       {/* The flow's messages once, here: not under each of the two forms ('Je gegevens zijn aangepast.' twice). */}
       <FlowMessages messages={ui.messages} />
-      {problem && <ErrorAlert text={problem} support focus />}
+      {problemText && <ErrorAlert text={problemText} support focus />}
       {changed && <LogOutOthersOffer />}
       {!linked ? (
         <section aria-labelledby={HEADING.link}>

@@ -21,7 +21,7 @@ export default function VerificationScreen() {
       <ProgressSteps steps={VERIFICATION_STEPS} current={verified ? 1 : 0} />
       <h1 className="utrecht-heading-1">Verifieer je account</h1>
       <RestartNotice />
-      <FlowProblem problem={problem} />
+      <FlowProblem problem={problem?.cause} />
       {!ui && !problem && <Loading />}
       {ui && <FlowForm ui={ui} onSubmit={async (values) => void (await submit(values))} />}
       {verified && (

@@ -71,6 +71,9 @@ export interface SessionsTable {
   ip_address: string;
   user_agent: string;
   created_at: string;
+  /** The token a renewal replaced, usable until `previous_token_expires_at` (sessions/session-repository.ts). */
+  previous_token_hash: string | null;
+  previous_token_expires_at: string | null;
 }
 
 export interface FlowsTable {

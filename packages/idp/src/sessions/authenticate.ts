@@ -48,10 +48,10 @@ export async function authenticateSession(
   const { db, clock, config } = services.ctx;
   const presented = sessionTokenOf(request, sessionCookieName(config));
   if (!presented || presented.token.length > 200) return undefined;
-  const found = await findSessionWithIdentity(db, presented.token);
+  const now = clock.now();
+  const found = await findSessionWithIdentity(db, presented.token, now);
   if (!found) return undefined;
   const { session, identity } = found;
-  const now = clock.now();
   if (!isSessionActive(session, identity, now, config.lifespans.sessionIdleMs)) return undefined;
   if (now.getTime() - new Date(session.lastSeenAt).getTime() > touchIntervalMs(config.lifespans.sessionIdleMs)) {
     await touchSession(db.kysely, session.id, now);

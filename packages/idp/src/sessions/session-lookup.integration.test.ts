@@ -16,7 +16,14 @@ import {
   updateIdentity,
 } from '../identities/identity-repository.js';
 import { availableAal } from './aal.js';
-import { findSessionByToken, insertSession, revokeSession } from './session-repository.js';
+import {
+  findSessionByToken,
+  insertSession,
+  RENEWED_TOKEN_GRACE_MS,
+  renewSessionToken,
+  revokeSession,
+  upgradeSession,
+} from './session-repository.js';
 import { findSessionWithIdentity } from './session-lookup.js';
 
 // The one-statement lookup is written once per dialect, so it runs on the database of the integration run: a SQLite
@@ -95,14 +102,40 @@ describe(`findSessionWithIdentity on ${postgresBase ? 'PostgreSQL' : 'SQLite'}`,
     const session = await findSessionByToken(db.kysely, token);
     const identity = session && (await findIdentity(db.kysely, session.identityId));
     const credentials = identity ? await findCredentials(db.kysely, identity.id) : [];
-    const found = await findSessionWithIdentity(db, token);
+    const found = await findSessionWithIdentity(db, token, clock.now());
     expect(found).toEqual({ session, identity, secondFactorAvailable: availableAal(credentials) === 'aal2' });
     return found;
   }
 
   it('finds nothing for an unknown token', async () => {
     await personWithSession('anne@voorbeeldstad.nl');
-    expect(await findSessionWithIdentity(db, 'ory_st_unknown')).toBeUndefined();
+    expect(await findSessionWithIdentity(db, 'ory_st_unknown', clock.now())).toBeUndefined();
+  });
+
+  it('finds a session by a renewed token, and by the replaced one only within the grace window', async () => {
+    const { token: first } = await personWithSession('anne@voorbeeldstad.nl');
+    const session = (await findSessionWithIdentity(db, first, clock.now()))!.session;
+    const renewedAt = tick;
+    const second = await renewSessionToken(db.kysely, clock, session.id);
+    expect(second).toMatch(/^ory_st_[A-Za-z0-9]{32}$/);
+    expect(second).not.toBe(first);
+    const at = (offset: number) => new Date(renewedAt + 1000 + offset);
+    expect((await findSessionWithIdentity(db, second, at(0)))?.session.id).toBe(session.id);
+    expect((await findSessionWithIdentity(db, first, at(RENEWED_TOKEN_GRACE_MS - 1)))?.session.id).toBe(session.id);
+    expect(await findSessionWithIdentity(db, first, at(RENEWED_TOKEN_GRACE_MS))).toBeUndefined();
+    expect((await findSessionWithIdentity(db, second, at(RENEWED_TOKEN_GRACE_MS * 100)))?.session.id).toBe(session.id);
+    // A second renewal ends the first token at once; the second one gets the grace window now.
+    const third = await renewSessionToken(db.kysely, clock, session.id);
+    expect(await findSessionWithIdentity(db, first, clock.now())).toBeUndefined();
+    expect((await findSessionWithIdentity(db, second, clock.now()))?.session.id).toBe(session.id);
+    // A rise in assurance leaves no earlier token working, not even within its grace window.
+    const upgraded = await upgradeSession(db.kysely, clock, session, [], { reauthenticated: false, lifespanMs: 1 });
+    expect(await findSessionWithIdentity(db, second, clock.now())).toBeUndefined();
+    expect(await findSessionWithIdentity(db, third, clock.now())).toBeUndefined();
+    expect((await findSessionWithIdentity(db, upgraded.token, clock.now()))?.session.id).toBe(session.id);
+    // Revoking ends every token of the session.
+    await revokeSession(db.kysely, session.id);
+    expect((await findSessionWithIdentity(db, upgraded.token, clock.now()))?.session.active).toBe(false);
   });
 
   it('reads the session and identity with its addresses as the separate reads do', async () => {
@@ -162,16 +195,16 @@ describe(`findSessionWithIdentity on ${postgresBase ? 'PostgreSQL' : 'SQLite'}`,
     const other = openDatabase(databaseUrl);
     try {
       const { identityId, token } = await personWithSession('anne@voorbeeldstad.nl');
-      const before = await findSessionWithIdentity(db, token);
+      const before = await findSessionWithIdentity(db, token, clock.now());
       expect(before?.session.active).toBe(true);
       await saveCredential(other.kysely, clock, identityId, 'totp', { totp_url: 'otpauth://totp/x' }, []);
-      expect((await findSessionWithIdentity(db, token))?.secondFactorAvailable).toBe(true);
+      expect((await findSessionWithIdentity(db, token, clock.now()))?.secondFactorAvailable).toBe(true);
       await deleteCredential(other.kysely, clock, identityId, 'totp');
-      expect((await findSessionWithIdentity(db, token))?.secondFactorAvailable).toBe(false);
+      expect((await findSessionWithIdentity(db, token, clock.now()))?.secondFactorAvailable).toBe(false);
       await updateIdentity(other.kysely, clock, identityId, { state: 'inactive' });
-      expect((await findSessionWithIdentity(db, token))?.identity.state).toBe('inactive');
+      expect((await findSessionWithIdentity(db, token, clock.now()))?.identity.state).toBe('inactive');
       await revokeSession(other.kysely, before?.session.id ?? '');
-      expect((await findSessionWithIdentity(db, token))?.session.active).toBe(false);
+      expect((await findSessionWithIdentity(db, token, clock.now()))?.session.active).toBe(false);
     } finally {
       await other.close();
     }
@@ -179,14 +212,14 @@ describe(`findSessionWithIdentity on ${postgresBase ? 'PostgreSQL' : 'SQLite'}`,
 
   it.runIf(postgresBase)('keeps answering when a migration changes the columns under the prepared lookup', async () => {
     const { token } = await personWithSession('anne@voorbeeldstad.nl');
-    const before = await findSessionWithIdentity(db, token);
+    const before = await findSessionWithIdentity(db, token, clock.now());
     await db.kysely.schema
       .alterTable('sessions')
       .alterColumn('user_agent', (c) => c.setDataType('text'))
       .execute();
     try {
       // PostgreSQL refuses the prepared plan now (0A000); the lookup runs unprepared instead.
-      expect(await findSessionWithIdentity(db, token)).toEqual(before);
+      expect(await findSessionWithIdentity(db, token, clock.now())).toEqual(before);
       expect(warnings).toEqual(['prepared statements refused (a pooler?): running them unprepared']);
     } finally {
       await db.kysely.schema

@@ -7,7 +7,7 @@ import {
   toVerifiableAddress,
   type IdentityRecord,
 } from '../identities/identity-repository.js';
-import { toSessionRecord, type SessionRecord } from './session-repository.js';
+import { presentedTokenCounts, toSessionRecord, type SessionRecord } from './session-repository.js';
 import { sha256 } from './tokens.js';
 
 export interface SessionWithIdentity {
@@ -29,12 +29,15 @@ const SECOND_FACTOR: Record<DatabaseDialect, string> = {
     then json_array_length(c.config::json -> 'recovery_codes') > 0 else false end`,
 };
 
+const placeholder = (dialect: DatabaseDialect, position: number) => (dialect === 'postgres' ? `$${position}` : '?');
+
 // One statement for the whole answer of whoami: the session, its identity, both kinds of address (an identity has
 // one of each, so the joins rarely repeat a row) and whether a second factor exists. Fixed text per dialect, so no
-// query builder runs per request and each engine compiles it once (db/fixed-statement.ts).
+// query builder runs per request and each engine compiles it once (db/fixed-statement.ts). The token is looked for
+// among the current tokens and those a renewal replaced, so its hash is passed twice.
 const lookupSql = (dialect: DatabaseDialect) => `
 select s.id, s.identity_id, s.active, s.authentication_methods, s.authenticated_at, s.issued_at, s.expires_at,
-  s.last_seen_at, s.ip_address, s.user_agent,
+  s.last_seen_at, s.ip_address, s.user_agent, s.token_hash, s.previous_token_expires_at,
   i.schema_id, i.state, i.state_changed_at, i.traits, i.metadata_public, i.metadata_admin, i.external_id,
   i.created_at as i_created_at, i.updated_at as i_updated_at,
   v.id as v_id, v.value as v_value, v.via as v_via, v.verified as v_verified, v.status as v_status,
@@ -49,7 +52,7 @@ from sessions s
 join identities i on i.id = s.identity_id
 left join identity_verifiable_addresses v on v.identity_id = s.identity_id
 left join identity_recovery_addresses r on r.identity_id = s.identity_id
-where s.token_hash = ${dialect === 'postgres' ? '$1' : '?'}
+where s.token_hash = ${placeholder(dialect, 1)} or s.previous_token_hash = ${placeholder(dialect, 2)}
 order by v.created_at, v.id, r.created_at, r.id`;
 
 const LOOKUP: FixedStatement = {
@@ -60,7 +63,7 @@ const LOOKUP: FixedStatement = {
 type Prefixed<T, P extends string> = { [K in keyof T as `${P}${K & string}`]: T[K] };
 type Address<T> = Omit<T, 'identity_id' | 'id'>;
 // The address columns are null when the identity has no such address; their `id` says which.
-type LookupRow = Omit<SessionsTable, 'token_hash' | 'logout_token_hash' | 'created_at'> &
+type LookupRow = Omit<SessionsTable, 'logout_token_hash' | 'created_at' | 'previous_token_hash'> &
   Omit<IdentitiesTable, 'id' | 'created_at' | 'updated_at'> & { i_created_at: string; i_updated_at: string } & {
     v_id: string | null;
     r_id: string | null;
@@ -70,11 +73,19 @@ type LookupRow = Omit<SessionsTable, 'token_hash' | 'logout_token_hash' | 'creat
     second_factor: number | boolean;
   };
 
-/** The session presented with `token` and its identity with addresses, in one statement; undefined if unknown. */
-export async function findSessionWithIdentity(db: Db, token: string): Promise<SessionWithIdentity | undefined> {
-  const rows = await db.read<LookupRow>(LOOKUP, [sha256(token)]);
+/**
+ * The session presented with `token` and its identity with addresses, in one statement; undefined if unknown. The
+ * token a renewal replaced finds its session until its grace window ends at `now` (session-repository.ts).
+ */
+export async function findSessionWithIdentity(
+  db: Db,
+  token: string,
+  now: Date,
+): Promise<SessionWithIdentity | undefined> {
+  const hash = sha256(token);
+  const rows = await db.read<LookupRow>(LOOKUP, [hash, hash]);
   const first = rows[0];
-  if (!first) return undefined;
+  if (!first || !presentedTokenCounts(first, hash, now)) return undefined;
   const identity = toIdentityRecord({
     ...first,
     id: first.identity_id,

@@ -18,10 +18,21 @@ export interface SessionRecord {
   userAgent: string;
 }
 
+/** The columns of a session row that make its record: never a token hash nor the creation time. */
+type SessionColumns = Omit<
+  SessionsTable,
+  'token_hash' | 'logout_token_hash' | 'created_at' | 'previous_token_hash' | 'previous_token_expires_at'
+>;
+
+/**
+ * How long the token a renewal replaced keeps working: long enough for requests already under way with it (another
+ * tab, a parallel call) to finish, short enough that a captured token is soon worthless
+ * (docs/security.md#21-a-new-token-at-every-sign-in).
+ */
+export const RENEWED_TOKEN_GRACE_MS = 30_000;
+
 /** A session row as read; the token hashes and the creation time never leave the database. */
-export const toSessionRecord = (
-  row: Omit<SessionsTable, 'token_hash' | 'logout_token_hash' | 'created_at'>,
-): SessionRecord => ({
+export const toSessionRecord = (row: SessionColumns): SessionRecord => ({
   id: row.id,
   identityId: row.identity_id,
   active: row.active === 1,
@@ -62,6 +73,8 @@ export async function insertSession(
     ip_address: input.ipAddress.slice(0, 64),
     user_agent: input.userAgent.slice(0, 512),
     created_at: now.toISOString(),
+    previous_token_hash: null,
+    previous_token_expires_at: null,
   };
   await db.insertInto('sessions').values(row).execute();
   return { session: toSessionRecord(row), token };
@@ -69,7 +82,8 @@ export async function insertSession(
 
 /**
  * Adds authentication methods to a session (second factor, re-authentication) and rotates its token, so a token
- * captured before the step-up never carries the higher assurance (session fixation).
+ * captured before the step-up never carries the higher assurance (session fixation). No earlier token keeps working,
+ * not even one still within the grace window of a renewal.
  */
 export async function upgradeSession(
   db: DbExecutor,
@@ -83,6 +97,8 @@ export async function upgradeSession(
   const merged = [...session.methods, ...methods];
   const changes = {
     token_hash: sha256(token),
+    previous_token_hash: null,
+    previous_token_expires_at: null,
     authentication_methods: JSON.stringify(merged),
     last_seen_at: now.toISOString(),
     ...(options.reauthenticated
@@ -106,6 +122,36 @@ export async function upgradeSession(
     },
   };
 }
+
+/**
+ * Gives the session a new token without changing its assurance (a changed password, ASVS 7.2.4). The token presented
+ * until now keeps working for `RENEWED_TOKEN_GRACE_MS`, then is refused; one that an earlier renewal replaced ends
+ * now. Returns the new token once; only its hash is stored.
+ */
+export async function renewSessionToken(db: DbExecutor, clock: Clock, sessionId: string): Promise<string> {
+  const token = randomToken('ory_st_');
+  const graceUntil = new Date(clock.now().getTime() + RENEWED_TOKEN_GRACE_MS).toISOString();
+  await db
+    .updateTable('sessions')
+    // Both engines read the right-hand sides from the row as it was, so the old hash moves aside in one statement.
+    .set((eb) => ({
+      previous_token_hash: eb.ref('token_hash'),
+      previous_token_expires_at: graceUntil,
+      token_hash: sha256(token),
+    }))
+    .where('id', '=', sessionId)
+    .execute();
+  return token;
+}
+
+/** Whether a session was found by its current token, or by the one a renewal replaced while that still works. */
+export const presentedTokenCounts = (
+  row: Pick<SessionsTable, 'token_hash' | 'previous_token_expires_at'>,
+  tokenHash: string,
+  now: Date,
+): boolean =>
+  row.token_hash === tokenHash ||
+  (row.previous_token_expires_at !== null && new Date(row.previous_token_expires_at).getTime() > now.getTime());
 
 export async function findSessionByToken(db: DbExecutor, token: string): Promise<SessionRecord | undefined> {
   const row = await db.selectFrom('sessions').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst();

@@ -13,7 +13,7 @@ import {
 import { normaliseEmail, validateTraits } from '../../identities/identity-schema.js';
 import type { Authenticated } from '../../sessions/authenticate.js';
 import { ensureHighestAvailableAal } from '../../sessions/session-routes.js';
-import { upgradeSession } from '../../sessions/session-repository.js';
+import { renewSessionToken, upgradeSession } from '../../sessions/session-repository.js';
 import { setSessionCookie } from '../../http/cookies.js';
 import { messages } from '../../ui/messages.js';
 import { addFlowMessage, addNodeMessage, setNodeValue } from '../../ui/nodes.js';
@@ -207,7 +207,22 @@ async function submitPassword(submission: SettingsSubmission): Promise<Outcome> 
       await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'password' });
   });
   log.info({ event: 'settings.password_changed', identity: auth.identity.id }, 'password changed');
+  await renewTokenAfterPasswordChange(submission);
   return settingsSaved(submission);
+}
+
+/**
+ * A changed password gives a browser's session a new token in a new cookie (ASVS 7.2.4), so a token captured before
+ * the change soon stops working; the old one keeps working for a short grace window for requests already under way.
+ * A client that sent a token keeps it: Kratos never hands out a new token from settings, so a native app written
+ * for Kratos would not pick one up and would be signed out (docs/security.md#21-a-new-token-at-every-sign-in).
+ */
+async function renewTokenAfterPasswordChange(submission: SettingsSubmission): Promise<void> {
+  const { ctx, auth } = submission;
+  const { db, clock, config } = ctx.idp;
+  if (auth.via !== 'cookie') return;
+  const token = await renewSessionToken(db.kysely, clock, auth.session.id);
+  setSessionCookie(ctx.reply, config, token, new Date(auth.session.expiresAt), clock.now());
 }
 
 /**
