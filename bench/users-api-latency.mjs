@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Seeds an organisation of 10,000 users, starts `portaal` on it and prints the median and p99 latency of
 // GET /api/users (as its administrator) and GET /sessions/whoami. Run after `npm run build`:
-//   node bench/users-api-latency.mjs [--users 10000] [--runs 30] [--database postgres://…]
+//   node bench/users-api-latency.mjs [--users 10000] [--runs 30] [--postgres | --database postgres://…]
+// The list is fetched as a browser would, gzip accepted, and parsed: the time includes both ends.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -14,6 +15,7 @@ import { generate } from 'otplib';
 import { CookieJar } from 'tough-cookie';
 import { createIdentityWithPassword, insertIdentity, systemClock } from '@portaal/idp';
 import { DEMO_CATALOGUE_FILE } from '@portaal/users-api';
+import { startThrowawayPostgres } from '../scripts/lib/throwaway-postgres.mjs';
 import { loadConfig } from '../apps/server/dist/config.js';
 import { withProduct } from '../apps/server/dist/product.js';
 
@@ -22,8 +24,11 @@ const { values } = parseArgs({
     users: { type: 'string', default: '10000' },
     runs: { type: 'string', default: '30' },
     database: { type: 'string' },
+    postgres: { type: 'boolean', default: false },
   },
 });
+const postgres = values.postgres ? await startThrowawayPostgres() : undefined;
+const database = values.database ?? postgres?.url;
 const userCount = Number(values.users);
 const runs = Number(values.runs);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -126,14 +131,16 @@ function stats(samples) {
 async function measure(f, url, count) {
   const samples = [];
   let last;
+  let encoding;
   for (let i = 0; i < count; i += 1) {
     const started = process.hrtime.bigint();
     const response = await f(url, { headers: { accept: 'application/json' } });
+    encoding = response.headers.get('content-encoding') ?? 'identity';
     last = await response.json();
     if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(last)}`);
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
-  return { ...stats(samples), last };
+  return { ...stats(samples), last, encoding };
 }
 
 const port = await freePort();
@@ -146,7 +153,7 @@ const env = {
   PORT: String(port),
   ADMIN_PORT: String(adminPort),
   LOG_LEVEL: 'warn',
-  ...(values.database ? { DATABASE_URL: values.database } : {}),
+  ...(database ? { DATABASE_URL: database } : {}),
 };
 let server;
 try {
@@ -154,7 +161,7 @@ try {
   await seed(env);
   console.log(
     `seeded ${userCount} users in ${((Date.now() - seedStart) / 1000).toFixed(1)} s ` +
-      `(${values.database ? 'PostgreSQL' : 'SQLite'})`,
+      `(${database ? 'PostgreSQL' : 'SQLite'})`,
   );
   server = spawn(process.execPath, [path.join(root, 'apps/server/bin/portaal.js'), 'serve'], { env, stdio: 'ignore' });
   const publicUrl = `http://127.0.0.1:${port}`;
@@ -177,8 +184,14 @@ try {
     `| GET /sessions/whoami | ${runs * 10} | ${whoami.median.toFixed(2)} | ` +
       `${whoami.p99.toFixed(2)} | ${whoami.max.toFixed(2)} |`,
   );
+  console.log(
+    `\nthe list: ${(JSON.stringify(users.last).length / 2 ** 20).toFixed(1)} MiB as JSON, ` +
+      `sent with content-encoding ${users.encoding}`,
+  );
   if (rss) console.log(`\nserver memory (RSS) after the runs: ${(Number(rss) / 1024).toFixed(0)} MiB`);
 } finally {
   server?.kill('SIGTERM');
+  if (server && server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
+  await postgres?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

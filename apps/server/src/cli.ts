@@ -7,6 +7,7 @@ import {
   findIdentity,
   findIdentityIdByIdentifier,
   HttpError,
+  kratosErrors,
   openDatabase,
 } from '@portaal/idp';
 import { CatalogueError } from '@portaal/users-api';
@@ -231,15 +232,13 @@ async function user(args: string[]): Promise<number> {
   const message = await withProduct(config, cliLog(), async (product) => {
     const orgId = values.org;
     if (orgId && !(await product.catalogue.current()).organisations.some((o) => o.id === orgId)) {
-      throw new HttpError({
-        code: 400,
-        reason: `organisatie '${orgId}' staat niet in de catalogus (laad die eerst met 'portaal catalogue load').`,
-      });
+      throw kratosErrors.badRequest(
+        `organisatie '${orgId}' staat niet in de catalogus (laad die eerst met 'portaal catalogue load').`,
+      );
     }
     const { services } = product.idp;
     const existing = await findIdentityIdByIdentifier(product.db.kysely, 'password', values.email!.toLowerCase());
-    if (existing && !orgId)
-      throw new HttpError({ code: 409, reason: `er bestaat al een account met ${values.email}.` });
+    if (existing && !orgId) throw kratosErrors.conflict(`er bestaat al een account met ${values.email}.`);
     const id =
       existing ??
       (await createIdentityWithPassword(services, {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { findIdentityIdByAddress, HttpError, personalDataOf } from '@portaal/idp';
+import { findIdentityIdByAddress, kratosErrors, personalDataOf } from '@portaal/idp';
 import { loadConfig } from './config.js';
 import { withProduct } from './product.js';
 
@@ -19,7 +19,7 @@ export async function exportPerson(args: string[], log: FastifyBaseLogger): Prom
   const document = await withProduct(loadConfig(), log, async (product) => {
     const id = await findIdentityIdByAddress(product.db.kysely, email);
     const held = id ? await personalDataOf(product.db.kysely, id) : undefined;
-    if (!id || !held) throw new HttpError({ code: 404, reason: `er is geen account met ${email}.` });
+    if (!id || !held) throw kratosErrors.notFound(`er is geen account met ${email}.`);
     const [relations, invitations, audit] = await Promise.all([
       product.relations.list({ subject_id: id }),
       product.apiContext.invitations.ofIdentity(id),

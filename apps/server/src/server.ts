@@ -69,14 +69,21 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
 
   // With IDENTITY_BACKEND=ory the portal serves only its own parts; Kratos and Keto answer the Ory APIs.
   const embedded = config.identityBackend === 'embedded';
-  if (embedded) await idp.registerPublicRoutes(publicApp);
+  // Each package is an encapsulated plugin with its own error handler. What no package serves (unknown paths, the
+  // web app's and health's errors) answers in Kratos' envelope on the admin listener, and on the public one when it
+  // serves the Kratos API.
+  if (embedded) {
+    idp.registerListenerErrorHandling(publicApp);
+    await publicApp.register(idp.publicApi);
+  }
   await registerUsersApi(publicApp, product.apiContext);
   await registerWebApp(publicApp);
+  idp.registerListenerErrorHandling(adminApp);
   if (embedded) {
-    await idp.registerAdminRoutes(adminApp);
+    await adminApp.register(idp.adminApi);
     await registerKetoRoutes(adminApp, { db: db.kysely as never, namespaces: PRODUCT_NAMESPACES });
   } else {
-    await idp.registerMailboxOnly(adminApp);
+    await adminApp.register(idp.mailbox);
   }
   registerHealthRoutes(adminApp, db, metrics, () => draining);
 

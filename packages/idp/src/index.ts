@@ -5,9 +5,9 @@ export type { AuthEvent, AuthEventListener } from './events.js';
 export { systemClock, type Clock } from './clock.js';
 export { openDatabase, sqliteFileOf, type Db, type DatabaseDialect } from './db/database.js';
 export { BackupError, backupSqlite, restoreSqlite } from './db/sqlite-backup.js';
-export { DatabaseUnavailableError, isDatabaseUnavailable } from './db/database-unavailable.js';
 export { migrateToLatest } from './db/migrate.js';
 export { HttpError } from './errors/herodot.js';
+export { kratosErrors } from './errors/kratos-errors.js';
 export { parseDuration } from './duration.js';
 export { createIdentityProvider, type IdentityProvider } from './provider.js';
 export { createIdentityWithPassword } from './identities/create-identity.js';
@@ -36,7 +36,7 @@ export {
   type DbExecutor,
   type IdentityRecord,
 } from './identities/identity-repository.js';
-export { normaliseEmail, validateTraits, type Traits } from './identities/identity-schema.js';
+export { normaliseEmail } from './identities/identity-schema.js';
 export { hasHiddenCharacters } from './identities/hidden-characters.js';
 export { countMailsByStatus, enqueueMail, listMails, retryAbandonedMails, type MailStatus } from './courier/index.js';
 export { createRecoveryLink } from './flows/recovery/admin-recovery.js';

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { IdpContext } from './context.js';
 import type { IdpServices } from './services.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { kratosErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { registerSelfServiceRoutes } from './flows/public-routes.js';
 import { registerSessionRoutes } from './sessions/session-routes.js';
 import { registerAdminRecoveryRoutes } from './flows/recovery/admin-recovery.js';
@@ -12,12 +12,23 @@ import { createCourier, enqueueMail, registerDevMailbox } from './courier/index.
 
 export interface IdentityProvider {
   services: IdpServices;
-  /** Registers the Kratos public API routes (self-service, sessions, schemas). */
-  registerPublicRoutes(app: FastifyInstance): Promise<void>;
-  /** Registers the Kratos admin API routes and, without SMTP, the development mailbox. */
-  registerAdminRoutes(app: FastifyInstance): Promise<void>;
-  /** Only the development mailbox and error handling (when identities live in Ory Kratos). */
-  registerMailboxOnly(app: FastifyInstance): Promise<void>;
+  /**
+   * The Kratos public API (self-service, sessions, schemas) as an encapsulated Fastify plugin whose routes answer
+   * every error in Kratos' envelope. It reads cookies with the listener's @fastify/cookie, which the Users API shares.
+   */
+  publicApi: FastifyPluginAsync;
+  /** The Kratos admin API and, without SMTP, the development mailbox, as an encapsulated Fastify plugin. */
+  adminApi: FastifyPluginAsync;
+  /** Only the development mailbox (when identities live in Ory Kratos), as an encapsulated Fastify plugin. */
+  mailbox: FastifyPluginAsync;
+  /**
+   * Makes Kratos' envelope the answer of a whole listener: a 404 for the paths no route serves, and the error handler
+   * for the routes without one of their own (the web app, health, metrics). This is the listener's business, not a
+   * plugin's: Fastify keeps one not-found handler per path prefix, and a handler set inside a plugin would not reach
+   * the routes beside it, whose errors the listener answers in Kratos' envelope as well
+   * (docs/kratos-compatibility.md#the-error-envelope).
+   */
+  registerListenerErrorHandling(app: FastifyInstance): void;
   /** Starts background work (the courier). */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -39,21 +50,25 @@ export function createIdentityProvider(ctx: IdpContext): IdentityProvider {
   const courier = createCourier(ctx);
   return {
     services,
-    async registerPublicRoutes(app) {
-      registerErrorHandling(app, ctx);
-      registerSelfServiceRoutes(app, services);
-      registerSessionRoutes(app, services);
-      registerSchemaRoutes(app);
+    async publicApi(scope) {
+      if (!scope.hasPlugin('@fastify/cookie')) throw new Error('The Kratos public API needs @fastify/cookie first.');
+      scope.setErrorHandler(kratosErrorHandler(ctx));
+      registerSelfServiceRoutes(scope, services);
+      registerSessionRoutes(scope, services);
+      registerSchemaRoutes(scope);
     },
-    async registerAdminRoutes(app) {
-      registerErrorHandling(app, ctx);
-      registerAdminIdentityRoutes(app, services);
-      registerAdminRecoveryRoutes(app, services);
-      registerDevMailbox(app, ctx);
+    async adminApi(scope) {
+      scope.setErrorHandler(kratosErrorHandler(ctx));
+      registerAdminIdentityRoutes(scope, services);
+      registerAdminRecoveryRoutes(scope, services);
+      registerDevMailbox(scope, ctx);
     },
-    async registerMailboxOnly(app) {
+    async mailbox(scope) {
+      scope.setErrorHandler(kratosErrorHandler(ctx));
+      registerDevMailbox(scope, ctx);
+    },
+    registerListenerErrorHandling(app) {
       registerErrorHandling(app, ctx);
-      registerDevMailbox(app, ctx);
     },
     async start() {
       await courier.start();

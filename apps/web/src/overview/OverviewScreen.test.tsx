@@ -168,6 +168,49 @@ describe('OverviewScreen', () => {
     expect(screen.getByText('0 gebruikers gevonden')).toBeInTheDocument();
   });
 
+  it('shows 25 users a page, keeps the focus on Vorige and Volgende, and starts at page 1 after a search', async () => {
+    const many = Array.from({ length: 60 }, (_, i) =>
+      user(`p${i}`, `Persoon ${String(i).padStart(3, '0')}`, `p${i}@voorbeeldstad.nl`),
+    );
+    standardNetwork((url, init) =>
+      url.pathname === '/api/users' && init?.method === 'GET' ? { status: 200, body: many } : undefined,
+    );
+    renderAt('/', routes);
+    // Queries by role over rows of buttons are slow in jsdom: the rows are read from the table itself.
+    const names = () => [...document.querySelectorAll('tbody tr td:first-child')].map((cell) => cell.textContent);
+    await screen.findByText('Persoon 000 Test');
+    expect(names()).toHaveLength(25);
+    expect(document.querySelector('table')).toHaveAccessibleName(
+      'Gebruikers van Gemeente Voorbeeldstad, pagina 1 van 3',
+    );
+    const pages = screen.getByRole('navigation', { name: "Pagina's met gebruikers" });
+    const previous = within(pages).getByRole('button', { name: 'Vorige pagina' });
+    const next = within(pages).getByRole('button', { name: 'Volgende pagina' });
+    expect(previous).toHaveAttribute('aria-disabled', 'true');
+    expect(within(pages).getByRole('status')).toHaveTextContent('Gebruikers 1–25 van 60 (pagina 1 van 3)');
+
+    await userEvent.click(next);
+    await userEvent.click(next);
+    expect(names()).toEqual(many.slice(50).map((person) => `${person.traits.name.first} Test`));
+    expect(within(pages).getByRole('status')).toHaveTextContent('Gebruikers 51–60 van 60 (pagina 3 van 3)');
+    expect(next).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(next);
+    expect(next).toHaveFocus();
+    expect(names()).toHaveLength(10);
+    await userEvent.click(previous);
+    expect(names()[0]).toBe('Persoon 025 Test');
+
+    // The download has every user, not only the page.
+    expect(screen.getByText('Alle gebruikers downloaden (CSV)')).toBeVisible();
+    fireEvent.change(screen.getByLabelText('Zoek gebruiker'), { target: { value: 'Persoon 05' } });
+    expect(names()).toEqual(Array.from({ length: 10 }, (_, i) => `Persoon 05${i} Test`));
+    expect(screen.queryByRole('navigation', { name: "Pagina's met gebruikers" })).not.toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Zoek gebruiker'), { target: { value: '' } });
+    expect(names()[0]).toBe('Persoon 000 Test');
+    expect(screen.getByText('Vorige pagina')).toHaveAttribute('aria-disabled', 'true');
+    // Each page is 25 rows of buttons, which jsdom takes its time over on a busy machine.
+  }, 20_000);
+
   it('downloads the users as CSV: all of them, or those a search leaves, in the order shown', async () => {
     standardNetwork();
     const downloads = captureDownloads();

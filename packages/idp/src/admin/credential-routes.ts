@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdpServices } from '../services.js';
-import { HttpError } from '../errors/herodot.js';
+import { kratosErrors } from '../errors/kratos-errors.js';
 import { deleteCredential, findIdentity } from '../identities/identity-repository.js';
 import { revokeSessionsOfIdentity } from '../sessions/session-repository.js';
-import { identityNotFound, isUuid } from './identity-reads.js';
+import { isUuid } from './identity-reads.js';
 
 const KNOWN_TYPES = new Set([
   'password',
@@ -26,29 +26,20 @@ export function registerCredentialRoutes(app: FastifyInstance, services: IdpServ
     '/admin/identities/:id/credentials/:type',
     async (request, reply) => {
       const { id, type } = request.params;
-      if (!isUuid(id)) throw identityNotFound();
-      if (!KNOWN_TYPES.has(type))
-        throw new HttpError({ code: 400, reason: `The credential type "${type}" is not supported.` });
+      if (!isUuid(id)) throw kratosErrors.identityNotFound();
+      if (!KNOWN_TYPES.has(type)) throw kratosErrors.badRequest(`The credential type "${type}" is not supported.`);
       if (FIRST_FACTOR.has(type)) {
-        throw new HttpError({
-          code: 400,
-          reason: `You cannot remove first factor credentials (${type}) through this API.`,
-        });
+        throw kratosErrors.badRequest(`You cannot remove first factor credentials (${type}) through this API.`);
       }
       const identityId = id.toLowerCase();
-      if (!(await findIdentity(db.kysely, identityId))) throw identityNotFound();
+      if (!(await findIdentity(db.kysely, identityId))) throw kratosErrors.identityNotFound();
       const deleted = await db.kysely.transaction().execute(async (trx) => {
         const removed = await deleteCredential(trx, clock, identityId, type);
         // Sessions that were raised to aal2 with the removed factor must not outlive it.
         if (removed) await revokeSessionsOfIdentity(trx, identityId);
         return removed;
       });
-      if (!deleted)
-        throw new HttpError({
-          code: 404,
-          message: 'Unable to locate the resource',
-          reason: 'You tried to remove a credential which does not exist.',
-        });
+      if (!deleted) throw kratosErrors.credentialNotFound();
       return reply.code(204).send();
     },
   );

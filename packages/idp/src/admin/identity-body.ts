@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { IdpServices } from '../services.js';
-import { HttpError } from '../errors/herodot.js';
+import { kratosErrors } from '../errors/kratos-errors.js';
 import { validateTraits, type Traits } from '../identities/identity-schema.js';
 
 const passwordConfig = z
@@ -62,17 +62,17 @@ export function parseBody<T>(schema: z.ZodType<T>, raw: unknown): T {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-    throw new HttpError({ code: 400, reason: `The request body is invalid${where}: ${issue?.message ?? 'malformed'}` });
+    throw kratosErrors.badRequest(`The request body is invalid${where}: ${issue?.message ?? 'malformed'}`);
   }
   return parsed.data;
 }
 
 export function checkedTraits(schemaId: string, raw: unknown): Traits {
-  if (schemaId !== 'default') throw new HttpError({ code: 400, reason: `Unknown identity schema "${schemaId}".` });
+  if (schemaId !== 'default') throw kratosErrors.badRequest(`Unknown identity schema "${schemaId}".`);
   const result = validateTraits(raw);
   if (!result.traits) {
     const problems = result.errors.map((e) => `${e.node ?? 'traits'}: ${e.message.text}`).join('; ');
-    throw new HttpError({ code: 400, reason: `The traits are invalid: ${problems}` });
+    throw kratosErrors.badRequest(`The traits are invalid: ${problems}`);
   }
   return result.traits;
 }
@@ -85,10 +85,7 @@ export async function passwordHashOf(
   if (!config) return undefined;
   if (config.hashed_password) {
     if (!/^(\$2[aby]\$|\$argon2(id|i|d)\$)/.test(config.hashed_password)) {
-      throw new HttpError({
-        code: 400,
-        reason: 'The hashed password uses an unsupported algorithm; use argon2 or bcrypt.',
-      });
+      throw kratosErrors.badRequest('The hashed password uses an unsupported algorithm; use argon2 or bcrypt.');
     }
     return config.hashed_password;
   }

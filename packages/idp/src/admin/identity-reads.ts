@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdpServices } from '../services.js';
-import { HttpError } from '../errors/herodot.js';
+import { kratosErrors } from '../errors/kratos-errors.js';
 import { sendJson } from '../flows/flow-http.js';
 import { findCredentialsOf, findIdentities } from '../identities/identity-repository.js';
 import { identityJson } from '../identities/identity-json.js';
@@ -8,12 +8,9 @@ import { normaliseEmail } from '../identities/identity-schema.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
-export const identityNotFound = () => new HttpError({ code: 404, message: 'Unable to locate the resource' });
 
 const list = (value: unknown): string[] =>
   value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)];
-const invalidToken = () =>
-  new HttpError({ code: 400, reason: 'The page token is invalid, do not craft your own page tokens' });
 
 const encodeToken = (lastId: string) => Buffer.from(JSON.stringify({ k: lastId }), 'utf8').toString('base64url');
 function decodeToken(token: string): string {
@@ -23,7 +20,7 @@ function decodeToken(token: string): string {
   } catch {
     // fall through
   }
-  throw invalidToken();
+  throw kratosErrors.invalidPageToken();
 }
 
 /** The admin identity JSON with the credentials a request asked for (docs/kratos-compatibility.md#identity-json). */
@@ -55,13 +52,13 @@ export function registerIdentityReads(app: FastifyInstance, services: IdpService
     const similar = list(query.preview_credentials_identifier_similar)[0];
     const includeConfig = list(query.include_credential);
     if ([ids.length > 0, identifier !== undefined, similar !== undefined].filter(Boolean).length > 1) {
-      throw new HttpError({ code: 400, reason: 'You cannot combine multiple filters in this API' });
+      throw kratosErrors.badRequest('You cannot combine multiple filters in this API');
     }
-    if (ids.length > 500) throw new HttpError({ code: 400, reason: 'The ids filter accepts at most 500 ids.' });
+    if (ids.length > 500) throw kratosErrors.badRequest('The ids filter accepts at most 500 ids.');
     const rawSize = list(query.page_size)[0] ?? list(query.per_page)[0];
     const pageSize = rawSize === undefined ? 250 : Number(rawSize);
     if (!Number.isInteger(pageSize) || pageSize < 1)
-      throw new HttpError({ code: 400, reason: 'The page size must be a positive integer.' });
+      throw kratosErrors.badRequest('The page size must be a positive integer.');
     const size = Math.min(pageSize, 500);
     const token = list(query.page_token)[0];
     const after = token ? decodeToken(token) : undefined;
@@ -111,10 +108,10 @@ export function registerIdentityReads(app: FastifyInstance, services: IdpService
 
   app.get<{ Params: { id: string } }>('/admin/identities/:id', async (request, reply) => {
     const { id } = request.params;
-    if (!isUuid(id)) throw identityNotFound();
+    if (!isUuid(id)) throw kratosErrors.identityNotFound();
     const includeConfig = list((request.query as Record<string, unknown>).include_credential);
     const [identity] = await adminIdentitiesJson(services, [id.toLowerCase()], { credentials: true, includeConfig });
-    if (!identity) throw identityNotFound();
+    if (!identity) throw kratosErrors.identityNotFound();
     return sendJson(reply, 200, identity);
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import jsonPatch from 'fast-json-patch';
 import type { IdpServices } from '../services.js';
-import { HttpError } from '../errors/herodot.js';
+import { kratosErrors } from '../errors/kratos-errors.js';
 import { sendJson } from '../flows/flow-http.js';
 import {
   deleteIdentity,
@@ -14,7 +14,7 @@ import {
 import { normaliseEmail } from '../identities/identity-schema.js';
 import { revokeSessionsOfIdentity } from '../sessions/session-repository.js';
 import { checkedTraits, createIdentityBody, parseBody, passwordHashOf, updateIdentityBody } from './identity-body.js';
-import { adminIdentitiesJson, identityNotFound, isUuid } from './identity-reads.js';
+import { adminIdentitiesJson, isUuid } from './identity-reads.js';
 
 const writeAnswer = async (services: IdpServices, id: string) =>
   (await adminIdentitiesJson(services, [id], { credentials: true, includeConfig: [] }))[0];
@@ -85,7 +85,7 @@ export function registerIdentityWrites(app: FastifyInstance, services: IdpServic
 
   app.put<{ Params: { id: string } }>('/admin/identities/:id', async (request, reply) => {
     const { id } = request.params;
-    if (!isUuid(id) || !(await findIdentity(db.kysely, id))) throw identityNotFound();
+    if (!isUuid(id) || !(await findIdentity(db.kysely, id))) throw kratosErrors.identityNotFound();
     const body = parseBody(updateIdentityBody, request.body);
     const passwordHash = await passwordHashOf(services, body.credentials?.password?.config);
     const raw = request.body as Record<string, unknown>;
@@ -107,12 +107,11 @@ export function registerIdentityWrites(app: FastifyInstance, services: IdpServic
 
   app.patch<{ Params: { id: string } }>('/admin/identities/:id', async (request, reply) => {
     const { id } = request.params;
-    if (!isUuid(id)) throw identityNotFound();
+    if (!isUuid(id)) throw kratosErrors.identityNotFound();
     const current = await writeAnswer(services, id);
-    if (!current) throw identityNotFound();
+    if (!current) throw kratosErrors.identityNotFound();
     const operations = request.body;
-    if (!Array.isArray(operations) || operations.length > 100)
-      throw new HttpError({ code: 400, reason: 'failed to apply JSON patch' });
+    if (!Array.isArray(operations) || operations.length > 100) throw kratosErrors.jsonPatchFailed();
     for (const op of operations as { path?: unknown; from?: unknown }[]) {
       const paths = [op?.path, op?.from].filter((p): p is string => typeof p === 'string');
       if (
@@ -125,7 +124,7 @@ export function registerIdentityWrites(app: FastifyInstance, services: IdpServic
             p.startsWith('/credentials/saml'),
         )
       ) {
-        throw new HttpError({ code: 400, reason: `patch path ${paths.join(', ')} is not allowed` });
+        throw kratosErrors.badRequest(`patch path ${paths.join(', ')} is not allowed`);
       }
     }
     let patched: Record<string, unknown>;
@@ -137,11 +136,11 @@ export function registerIdentityWrites(app: FastifyInstance, services: IdpServic
         false,
       ).newDocument;
     } catch {
-      throw new HttpError({ code: 400, reason: 'failed to apply JSON patch' });
+      throw kratosErrors.jsonPatchFailed();
     }
     const state = patched.state;
     if (state !== 'active' && state !== 'inactive')
-      throw new HttpError({ code: 400, reason: 'The identity state must be active or inactive.' });
+      throw kratosErrors.badRequest('The identity state must be active or inactive.');
     await db.kysely.transaction().execute((trx) =>
       applyUpdate(trx, id, {
         traits: patched.traits,
@@ -159,7 +158,7 @@ export function registerIdentityWrites(app: FastifyInstance, services: IdpServic
 
   app.delete<{ Params: { id: string } }>('/admin/identities/:id', async (request, reply) => {
     const { id } = request.params;
-    if (!isUuid(id) || !(await deleteIdentity(db.kysely, id.toLowerCase()))) throw identityNotFound();
+    if (!isUuid(id) || !(await deleteIdentity(db.kysely, id.toLowerCase()))) throw kratosErrors.identityNotFound();
     return reply.code(204).send();
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../errors/herodot.js';
+import { kratosErrors } from '../errors/kratos-errors.js';
 import { DEFAULT_SCHEMA_ID, identitySchema } from '../identities/identity-schema.js';
 
 /** `GET /schemas` and `GET /schemas/:id` (docs/kratos-compatibility.md#identity-schema), on the public listener. */
@@ -8,8 +8,7 @@ export function registerSchemaRoutes(app: FastifyInstance): void {
   app.get<{ Params: { id: string } }>('/schemas/:id', async (request) => {
     const { id } = request.params;
     const decoded = Buffer.from(id, 'base64url').toString('utf8');
-    if (id !== DEFAULT_SCHEMA_ID && decoded !== DEFAULT_SCHEMA_ID)
-      throw new HttpError({ code: 404, message: 'Unable to locate the resource' });
+    if (id !== DEFAULT_SCHEMA_ID && decoded !== DEFAULT_SCHEMA_ID) throw kratosErrors.schemaNotFound();
     return identitySchema;
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdpServices } from '../services.js';
-import { HttpError } from '../errors/herodot.js';
+import { kratosErrors } from '../errors/kratos-errors.js';
 import { sendJson } from '../flows/flow-http.js';
 import { findIdentity } from '../identities/identity-repository.js';
 import {
@@ -10,9 +10,7 @@ import {
   revokeSessionsOfIdentity,
 } from '../sessions/session-repository.js';
 import { isSessionActive, sessionJson } from '../sessions/session-json.js';
-import { identityNotFound, isUuid } from './identity-reads.js';
-
-const sessionNotFound = () => new HttpError({ code: 404, message: 'Unable to locate the resource' });
+import { isUuid } from './identity-reads.js';
 
 /** Admin session endpoints used by the product (docs/kratos-compatibility.md#admin-sessions). */
 export function registerAdminSessionRoutes(app: FastifyInstance, services: IdpServices): void {
@@ -22,7 +20,7 @@ export function registerAdminSessionRoutes(app: FastifyInstance, services: IdpSe
   app.get<{ Params: { id: string } }>('/admin/identities/:id/sessions', async (request, reply) => {
     const { id } = request.params;
     const identity = isUuid(id) ? await findIdentity(db.kysely, id.toLowerCase()) : undefined;
-    if (!identity) throw identityNotFound();
+    if (!identity) throw kratosErrors.identityNotFound();
     const activeFilter = (request.query as Record<string, unknown>).active;
     const now = clock.now();
     const sessions = (await listSessionsOfIdentity(db.kysely, identity.id)).filter((s) => {
@@ -38,7 +36,7 @@ export function registerAdminSessionRoutes(app: FastifyInstance, services: IdpSe
 
   app.delete<{ Params: { id: string } }>('/admin/identities/:id/sessions', async (request, reply) => {
     const { id } = request.params;
-    if (!isUuid(id) || !(await findIdentity(db.kysely, id.toLowerCase()))) throw identityNotFound();
+    if (!isUuid(id) || !(await findIdentity(db.kysely, id.toLowerCase()))) throw kratosErrors.identityNotFound();
     await revokeSessionsOfIdentity(db.kysely, id.toLowerCase());
     return reply.code(204).send();
   });
@@ -46,7 +44,7 @@ export function registerAdminSessionRoutes(app: FastifyInstance, services: IdpSe
   app.get<{ Params: { id: string } }>('/admin/sessions/:id', async (request, reply) => {
     const { id } = request.params;
     const session = isUuid(id) ? await findSession(db.kysely, id.toLowerCase()) : undefined;
-    if (!session) throw sessionNotFound();
+    if (!session) throw kratosErrors.sessionNotFound();
     const identity = await findIdentity(db.kysely, session.identityId);
     return sendJson(reply, 200, sessionJson(services.ctx, session, identity, asAdmin));
   });
@@ -54,7 +52,7 @@ export function registerAdminSessionRoutes(app: FastifyInstance, services: IdpSe
   app.delete<{ Params: { id: string } }>('/admin/sessions/:id', async (request, reply) => {
     const { id } = request.params;
     const session = isUuid(id) ? await findSession(db.kysely, id.toLowerCase()) : undefined;
-    if (!session) throw sessionNotFound();
+    if (!session) throw kratosErrors.sessionNotFound();
     await revokeSession(db.kysely, session.id);
     return reply.code(204).send();
   });

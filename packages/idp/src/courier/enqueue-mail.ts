@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { DbExecutor } from '../identities/identity-repository.js';
-import { HttpError } from '../errors/herodot.js';
+import { kratosErrors } from '../errors/kratos-errors.js';
 
 const SINGLE_ADDRESS = /^[^\s@<>(),;:"\\]+@[^\s@<>(),;:"\\]+\.[^\s@<>(),;:"\\]+$/;
 
@@ -13,7 +13,7 @@ export async function enqueueMail(
 ): Promise<string> {
   // A recipient with CR/LF or several addresses could inject headers or extra recipients.
   if (!SINGLE_ADDRESS.test(mail.to) || /[\r\n]/.test(mail.subject)) {
-    throw new HttpError({ code: 400, reason: 'The mail recipient is not a single valid e-mail address.' });
+    throw kratosErrors.badRequest('The mail recipient is not a single valid e-mail address.');
   }
   const id = crypto.randomUUID();
   const now = clock.now().toISOString();

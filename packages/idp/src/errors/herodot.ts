@@ -65,9 +65,3 @@ const defaultMessages: Record<number, string> = {
 export function defaultMessage(code: number): string {
   return defaultMessages[code] ?? STATUS_CODES[code] ?? 'Error';
 }
-
-export const badRequest = (reason?: string, extra?: Partial<ConstructorParameters<typeof HttpError>[0]>) =>
-  new HttpError({ code: 400, reason, ...extra });
-export const notFound = (reason?: string, message?: string) => new HttpError({ code: 404, reason, message });
-export const forbidden = (reason?: string, id?: string) => new HttpError({ code: 403, reason, id });
-export const internalError = () => new HttpError({ code: 500 });

@@ -1,7 +1,96 @@
 import { HttpError } from './herodot.js';
 
-/** The Kratos error ids (docs/kratos-compatibility.md#error-ids), each built in one place. */
+/**
+ * What Kratos answers when it cannot find a row by its id (ory/x sqlcon's `ErrNoRows`): a 404 whose message, not its
+ * reason, says so.
+ */
+const noRows = (reason?: string) => new HttpError({ code: 404, message: 'Unable to locate the resource', reason });
+
+const CSRF_REASON =
+  'Please retry the flow and optionally clear your cookies. The request was rejected to protect you from ' +
+  'Cross-Site-Request-Forgery (CSRF) which could cause account takeover, leaking personal information, ' +
+  'and other serious security issues.';
+
+const browserHeaderOnApiFlow = (header: 'Origin' | 'Cookie', indication: string) =>
+  new HttpError({
+    code: 400,
+    reason:
+      `The HTTP Request Header included the "${header}" key, indicating that ${indication}. ` +
+      'The flow however was initiated as an API request. To prevent potential misuse and mitigate several ' +
+      'attack vectors including CSRF, the request has been blocked. Please consult the documentation.',
+  });
+
+/**
+ * Every error the identity provider answers, each built in one place (docs/kratos-compatibility.md#the-error-envelope
+ * and #error-ids). The first entries are herodot's generic errors, as Kratos uses them with a reason of its own
+ * (`herodot.ErrBadRequest.WithReason(…)`); the others are the errors Kratos names.
+ */
 export const kratosErrors = {
+  /** herodot's `ErrBadRequest`; `details` carries the field messages a caller may translate. */
+  badRequest: (reason: string, details?: Record<string, unknown>) => new HttpError({ code: 400, reason, details }),
+  /** herodot's `ErrNotFound`. */
+  notFound: (reason: string) => new HttpError({ code: 404, reason }),
+  /** herodot's `ErrConflict`. */
+  conflict: (reason: string) => new HttpError({ code: 409, reason }),
+  /** herodot's `ErrInternalServerError`: a bare 500 that reveals nothing, unless a reason is meant to be seen. */
+  internalServerError: (reason?: string) => new HttpError({ code: 500, reason }),
+  /** A database out of reach for now (docs/architecture.md#start-and-stop). */
+  databaseUnavailable: () =>
+    new HttpError({ code: 503, reason: 'The database is unavailable, please try again in a moment.' }),
+  /** A request Fastify could not read (bad JSON, wrong media type, body too large), with Fastify's 4xx status. */
+  unreadableRequest: (code: number, reason: string) => new HttpError({ code, reason }),
+  /** A path no route serves, as Kratos' router answers it. */
+  routeNotFound: () => new HttpError({ code: 404, message: 'Not Found' }),
+
+  identityNotFound: () => noRows(),
+  sessionNotFound: () => noRows(),
+  schemaNotFound: () => noRows(),
+  credentialNotFound: () => noRows('You tried to remove a credential which does not exist.'),
+  identityConflict: () =>
+    new HttpError({ code: 409, reason: 'This identity conflicts with another identity that already exists.' }),
+  invalidPageToken: () =>
+    new HttpError({ code: 400, reason: 'The page token is invalid, do not craft your own page tokens' }),
+  jsonPatchFailed: () => new HttpError({ code: 400, reason: 'failed to apply JSON patch' }),
+  unknownAal: (aal: string) =>
+    new HttpError({
+      code: 400,
+      reason: `Unable to parse AuthenticationMethod Assurance Level (AAL): expected one of [aal1, aal2] but got ${aal}`,
+    }),
+  returnToForbidden: (value: string) =>
+    new HttpError({
+      code: 400,
+      id: 'self_service_flow_return_to_forbidden',
+      reason: `Requested return_to URL ${JSON.stringify(value)} is not allowed.`,
+    }),
+  /** docs/kratos-compatibility.md#csrf: `hint` says more than the reject reason where Kratos does. */
+  csrfViolation: (rejectReason: string, hint?: string) =>
+    new HttpError({
+      code: 403,
+      id: 'security_csrf_violation',
+      message: 'the request was rejected to protect you from Cross-Site-Request-Forgery',
+      reason: CSRF_REASON,
+      details: {
+        docs: 'https://www.ory.com/docs/troubleshooting/csrf',
+        hint: hint ?? rejectReason,
+        reject_reason: rejectReason,
+      },
+    }),
+  /** An API flow submitted with a browser's `Origin` header (Kratos' `ErrOriginHeaderNeedsBrowserFlow`). */
+  originHeaderNeedsBrowserFlow: () =>
+    browserHeaderOnApiFlow('Origin', 'this request was made as part of an AJAX request in a Browser'),
+  /** An API flow submitted with a browser's cookies (Kratos' `ErrCookieHeaderNeedsBrowserFlow`). */
+  cookieHeaderNeedsBrowserFlow: () => browserHeaderOnApiFlow('Cookie', 'this request was made by a Browser'),
+  logoutTokenMissing: () => new HttpError({ code: 400, reason: 'Please include a token in the URL query.' }),
+  logoutTokenMismatch: () =>
+    new HttpError({
+      code: 403,
+      reason: 'Unable to log out because the logout token in the URL query does not match the session cookie.',
+    }),
+  invalidSessionToken: () =>
+    new HttpError({
+      code: 403,
+      reason: 'The provided Ory Session Token could not be found, is invalid, or otherwise malformed.',
+    }),
   sessionAlreadyAvailable: (flow: 'login' | 'registration' | 'recovery') =>
     new HttpError({
       code: 400,
@@ -93,7 +182,7 @@ export const kratosErrors = {
           'Please go back and try again.'
         : 'The request was made for another identity and has been blocked for security reasons.',
     }),
-  flowNotFound: () => new HttpError({ code: 404, message: 'Unable to locate the resource' }),
+  flowNotFound: () => noRows(),
   /**
    * GET of an expired flow (docs/kratos-compatibility.md#flow-objects): a browser flow names the init URL to send the
    * browser to, an API flow the init API endpoint.

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpServices } from '../services.js';
-import { HttpError } from '../errors/herodot.js';
+import { kratosErrors } from '../errors/kratos-errors.js';
 import { csrfTokensMatch, newCsrfToken, readCsrfCookie, setCsrfCookie } from '../http/cookies.js';
 import { uiUrl } from '../http/return-to.js';
 import type { UI_PATHS } from '../config.js';
@@ -34,27 +34,9 @@ export function regenerateCsrfCookie(ctx: FlowContext): string {
   return token;
 }
 
-const CSRF_REASON =
-  'Please retry the flow and optionally clear your cookies. The request was rejected to protect you from ' +
-  'Cross-Site-Request-Forgery (CSRF) which could cause account takeover, leaking personal information, ' +
-  'and other serious security issues.';
-
 const CSRF_TOKEN_MISMATCH =
   'The HTTP Cookie Header was set and a CSRF token was sent but they do not match. ' +
   'We recommend deleting all cookies for this domain and retrying the flow.';
-
-const csrfViolation = (rejectReason: string, hint?: string) =>
-  new HttpError({
-    code: 403,
-    id: 'security_csrf_violation',
-    message: 'the request was rejected to protect you from Cross-Site-Request-Forgery',
-    reason: CSRF_REASON,
-    details: {
-      docs: 'https://www.ory.com/docs/troubleshooting/csrf',
-      hint: hint ?? rejectReason,
-      reject_reason: rejectReason,
-    },
-  });
 
 /**
  * Browser flows: the body's masked `csrf_token` must match the anti-CSRF cookie (docs/kratos-compatibility.md#csrf).
@@ -63,43 +45,27 @@ const csrfViolation = (rejectReason: string, hint?: string) =>
 export function ensureCsrf(ctx: FlowContext, flow: Flow, body: Record<string, unknown>): void {
   const { request } = ctx;
   if (flow.type === 'api') {
-    if (request.headers.origin !== undefined) {
-      throw new HttpError({
-        code: 400,
-        reason:
-          'The HTTP Request Header included the "Origin" key, indicating that this request was made as part of ' +
-          'an AJAX request in a Browser. The flow however was initiated as an API request. To prevent potential ' +
-          'misuse and mitigate several attack vectors including CSRF, the request has been blocked. ' +
-          'Please consult the documentation.',
-      });
-    }
+    if (request.headers.origin !== undefined) throw kratosErrors.originHeaderNeedsBrowserFlow();
     const cookieNames = Object.keys(request.cookies ?? {}).filter((name) => !/^(__cf|_cf|cf_)/.test(name));
-    if (cookieNames.length > 0) {
-      throw new HttpError({
-        code: 400,
-        reason:
-          'The HTTP Request Header included the "Cookie" key, indicating that this request was made by a Browser. ' +
-          'The flow however was initiated as an API request. To prevent potential misuse and mitigate several ' +
-          'attack vectors including CSRF, the request has been blocked. Please consult the documentation.',
-      });
-    }
+    if (cookieNames.length > 0) throw kratosErrors.cookieHeaderNeedsBrowserFlow();
     return;
   }
   if (flow.internal.skip_csrf === true) return;
   const cookieHeader = request.headers.cookie;
   const cookie = readCsrfCookie(request, ctx.idp.config);
-  if (!cookieHeader) throw csrfViolation('The HTTP Cookie Header is empty or not set.');
-  if (!cookie) throw csrfViolation('The HTTP Cookie Header was set but did not include the anti-CSRF cookie.');
+  if (!cookieHeader) throw kratosErrors.csrfViolation('The HTTP Cookie Header is empty or not set.');
+  if (!cookie)
+    throw kratosErrors.csrfViolation('The HTTP Cookie Header was set but did not include the anti-CSRF cookie.');
   const sent = body.csrf_token;
   if (typeof sent !== 'string' || sent === '') {
-    throw csrfViolation(
+    throw kratosErrors.csrfViolation(
       CSRF_TOKEN_MISMATCH,
       'The anti-CSRF cookie was found but the CSRF token was not included in the HTTP request body (csrf_token) ' +
         'nor in the HTTP Header (X-CSRF-Token).',
     );
   }
   if (!csrfTokensMatch(cookie, sent)) {
-    throw csrfViolation(CSRF_TOKEN_MISMATCH);
+    throw kratosErrors.csrfViolation(CSRF_TOKEN_MISMATCH);
   }
 }
 
@@ -112,7 +78,7 @@ export function ensureFlowCsrfCookie(ctx: FlowContext, flow: Flow): void {
     Buffer.from(cookie).length === Buffer.from(flow.csrfToken).length &&
     crypto.timingSafeEqual(Buffer.from(cookie), Buffer.from(flow.csrfToken));
   if (!ok) {
-    throw csrfViolation(
+    throw kratosErrors.csrfViolation(
       cookie === undefined
         ? 'The HTTP Cookie Header was set but did not include the anti-CSRF cookie.'
         : CSRF_TOKEN_MISMATCH,
@@ -129,10 +95,7 @@ export function readSubmitBody(request: FastifyRequest): { body: Record<string, 
   const json = request.headers['content-type']?.toLowerCase().startsWith('application/json') ?? false;
   if (raw === undefined || raw === null || raw === '') return { body: {}, json };
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new HttpError({
-      code: 400,
-      reason: 'Unable to decode the request body: it must be a JSON object or a form.',
-    });
+    throw kratosErrors.badRequest('Unable to decode the request body: it must be a JSON object or a form.');
   }
   if (json) return { body: raw as Record<string, unknown>, json };
   const body: Record<string, unknown> = {};

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdpServices } from '../services.js';
-import { HttpError } from '../errors/herodot.js';
+import { kratosErrors } from '../errors/kratos-errors.js';
 import type { FlowKind } from './flow.js';
 import { answer } from './answer.js';
 import { creationContext, fixedModeContext, submissionContext, type FlowContext } from './flow-context.js';
@@ -79,13 +79,13 @@ export function registerSelfServiceRoutes(app: FastifyInstance, services: IdpSer
 /** Calls for features this product does not use, answered as Kratos does with them switched off. */
 function registerFeaturesOff(app: FastifyInstance, services: IdpServices): void {
   const notFound = async () => {
-    throw new HttpError({ code: 404, message: 'Not Found' });
+    throw kratosErrors.routeNotFound();
   };
   app.get('/.well-known/ory/webauthn.js', notFound);
   app.get('/self-service/fed-cm/parameters', notFound);
   app.post('/self-service/fed-cm/token', notFound);
   app.get('/sessions/token-exchange', async () => {
-    throw new HttpError({ code: 404, reason: 'no session token exchange code found' });
+    throw kratosErrors.notFound('no session token exchange code found');
   });
   app.get('/.well-known/change-password', async (_request, reply) =>
     reply

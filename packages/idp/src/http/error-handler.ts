@@ -1,28 +1,29 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpContext } from '../context.js';
 import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import { HashingBusyError } from '../credentials/password/password-hasher.js';
 import { HttpError } from '../errors/herodot.js';
+import { kratosErrors } from '../errors/kratos-errors.js';
 
 /**
  * Every error leaves as a herodot envelope: our own HttpError as built, Fastify's own client errors (bad JSON,
  * wrong media type, body too large) with their status, a database out of reach as 503, anything else as a generic
  * 500 without internals.
  */
-export function registerErrorHandling(app: FastifyInstance, ctx: IdpContext): void {
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+export function kratosErrorHandler(ctx: IdpContext) {
+  return (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void => {
     let httpError: HttpError;
     if (error instanceof HttpError) {
       httpError = error;
     } else if (isDatabaseUnavailable(error)) {
       // Logged once per outage by the database layer; the client may simply try again.
-      httpError = new HttpError({ code: 503, reason: 'The database is unavailable, please try again in a moment.' });
+      httpError = kratosErrors.databaseUnavailable();
       void reply.header('Retry-After', '5');
     } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-      httpError = new HttpError({ code: error.statusCode, reason: clientReason(error) });
+      httpError = kratosErrors.unreadableRequest(error.statusCode, clientReason(error));
     } else {
       ctx.log.error({ err: error, url: request.url, reqId: request.id }, 'unexpected error');
-      httpError = new HttpError({ code: 500 });
+      httpError = kratosErrors.internalServerError();
     }
     if (httpError.id) void reply.header('Ory-Error-Id', httpError.id);
     if (error instanceof HashingBusyError) void reply.header('Retry-After', String(error.retryAfterSeconds));
@@ -31,9 +32,14 @@ export function registerErrorHandling(app: FastifyInstance, ctx: IdpContext): vo
       .header('Content-Type', 'application/json')
       .header('Cache-Control', 'private, no-cache, no-store, must-revalidate')
       .send(JSON.stringify(httpError.toEnvelope()));
-  });
+  };
+}
+
+/** The error handler above for a whole instance, and Kratos' 404 for the paths no route of it serves. */
+export function registerErrorHandling(app: FastifyInstance, ctx: IdpContext): void {
+  app.setErrorHandler(kratosErrorHandler(ctx));
   app.setNotFoundHandler((_request, reply) => {
-    const error = new HttpError({ code: 404, message: 'Not Found' });
+    const error = kratosErrors.routeNotFound();
     void reply.code(404).header('Content-Type', 'application/json').send(JSON.stringify(error.toEnvelope()));
   });
 }

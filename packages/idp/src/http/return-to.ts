@@ -1,13 +1,6 @@
 import type { IdpConfig } from '../config.js';
 import { UI_PATHS, type UiScreen } from '../config.js';
-import { HttpError } from '../errors/herodot.js';
-
-const returnToForbidden = (value: string) =>
-  new HttpError({
-    code: 400,
-    id: 'self_service_flow_return_to_forbidden',
-    reason: `Requested return_to URL ${JSON.stringify(value)} is not allowed.`,
-  });
+import { kratosErrors } from '../errors/kratos-errors.js';
 
 /**
  * As Kratos does (docs/kratos-compatibility.md#allowed-return-targets): relative targets inherit the public origin;
@@ -16,17 +9,17 @@ const returnToForbidden = (value: string) =>
  */
 export function validateReturnTo(config: IdpConfig, value: string): URL {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters in a return_to are refused on purpose
-  if (value.length > 2048 || /[\\\u0000-\u001f\u007f]/.test(value)) throw returnToForbidden(value);
+  if (value.length > 2048 || /[\\\u0000-\u001f\u007f]/.test(value)) throw kratosErrors.returnToForbidden(value);
   let target: URL;
   try {
     target = new URL(value, config.publicUrl);
   } catch {
-    throw returnToForbidden(value);
+    throw kratosErrors.returnToForbidden(value);
   }
-  if (target.username || target.password) throw returnToForbidden(value);
+  if (target.username || target.password) throw kratosErrors.returnToForbidden(value);
   const allowed = [...config.allowedReturnUrls, new URL('/self-service', config.publicUrl)];
   const ok = allowed.some((entry) => matches(entry, target));
-  if (!ok) throw returnToForbidden(value);
+  if (!ok) throw kratosErrors.returnToForbidden(value);
   return target;
 }
 

@@ -1,7 +1,7 @@
 import type { IdpServices } from '../services.js';
 import { insertIdentity, saveCredential } from './identity-repository.js';
 import { normaliseEmail, validateTraits } from './identity-schema.js';
-import { HttpError } from '../errors/herodot.js';
+import { kratosErrors } from '../errors/kratos-errors.js';
 
 /**
  * Creates an identity, optionally with a password, in one transaction (CLI bootstrap and demo data).
@@ -22,18 +22,13 @@ export async function createIdentityWithPassword(
   // The messages travel along (with the field they concern) so that a caller can say them in Dutch.
   if (!checked.traits) {
     const messages = checked.errors.map((e) => ({ ...e.message, node: e.node }));
-    throw new HttpError({ code: 400, reason: messages.map((m) => m.text).join(' '), details: { messages } });
+    throw kratosErrors.badRequest(messages.map((m) => m.text).join(' '), { messages });
   }
   const traits = checked.traits;
   let hashed: string | undefined;
   if (input.password !== undefined) {
     const violation = await services.passwordPolicy.validate(input.password, [traits.email]);
-    if (violation)
-      throw new HttpError({
-        code: 400,
-        reason: violation.text,
-        details: { messages: [{ ...violation, node: 'password' }] },
-      });
+    if (violation) throw kratosErrors.badRequest(violation.text, { messages: [{ ...violation, node: 'password' }] });
     hashed = await services.passwords.hash(input.password);
   }
   const { db, clock } = services.ctx;

@@ -9,7 +9,7 @@ import type {
 } from '../db/schema.js';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
-import { HttpError } from '../errors/herodot.js';
+import { kratosErrors } from '../errors/kratos-errors.js';
 import { DEFAULT_SCHEMA_ID, normaliseEmail, type Traits } from './identity-schema.js';
 
 export type DbExecutor = Kysely<Database>;
@@ -62,9 +62,6 @@ export interface CredentialRecord {
   updatedAt: string;
 }
 
-const identityConflict = () =>
-  new HttpError({ code: 409, reason: 'This identity conflicts with another identity that already exists.' });
-
 export interface NewIdentity {
   id?: string;
   schemaId?: string;
@@ -102,7 +99,7 @@ export async function insertIdentity(db: DbExecutor, clock: Clock, input: NewIde
       .execute();
     await writeAddresses(db, now, id, input.traits.email, input.addressVerified === true);
   } catch (error) {
-    if (isUniqueViolation(error)) throw identityConflict();
+    if (isUniqueViolation(error)) throw kratosErrors.identityConflict();
     throw error;
   }
   return id;
@@ -339,7 +336,7 @@ export async function saveCredential(
         .execute();
     }
   } catch (error) {
-    if (isUniqueViolation(error)) throw identityConflict();
+    if (isUniqueViolation(error)) throw kratosErrors.identityConflict();
     throw error;
   }
   await touchIdentity(db, clock, identityId);
@@ -408,7 +405,7 @@ export async function updateIdentity(
 ): Promise<void> {
   const now = clock.now().toISOString();
   const current = await findIdentity(db, id);
-  if (!current) throw new HttpError({ code: 404, message: 'Unable to locate the resource' });
+  if (!current) throw kratosErrors.identityNotFound();
   try {
     await db
       .updateTable('identities')
@@ -435,7 +432,7 @@ export async function updateIdentity(
         .execute();
     }
   } catch (error) {
-    if (isUniqueViolation(error)) throw identityConflict();
+    if (isUniqueViolation(error)) throw kratosErrors.identityConflict();
     throw error;
   }
 }

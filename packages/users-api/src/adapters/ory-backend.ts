@@ -19,6 +19,9 @@ export interface OryUrls {
   ketoWriteUrl: URL;
 }
 
+/** How many calls of one list the Ory adapter has under way at once. */
+const KRATOS_CONCURRENCY = 4;
+
 const base = (url: URL) => url.toString().replace(/\/$/, '');
 const statusOf = (error: unknown) => (error as { response?: { status?: number } }).response?.status;
 
@@ -78,14 +81,23 @@ function identityPort({ Configuration, FrontendApi, IdentityApi }: OrySdk, urls:
         throw error;
       }
     },
+    // Kratos' admin API lists at most 500 identities by id per call: a large organisation takes several, asked a few
+    // at a time rather than one after the other, and answered in the order of `ids` as the embedded port does.
     async get(ids) {
-      const users: UserIdentity[] = [];
-      for (let start = 0; start < ids.length; start += 500) {
-        const chunk = ids.slice(start, start + 500);
-        const { data } = await identities.listIdentities({ ids: chunk, includeCredential: ['totp'], pageSize: 500 });
-        users.push(...data.map(toUser));
-      }
-      return users;
+      const chunks: string[][] = [];
+      for (let start = 0; start < ids.length; start += 500) chunks.push(ids.slice(start, start + 500));
+      const pages: UserIdentity[][] = new Array(chunks.length);
+      let next = 0;
+      const worker = async () => {
+        for (let index = next++; index < chunks.length; index = next++) {
+          const chunk = chunks[index]!;
+          const { data } = await identities.listIdentities({ ids: chunk, includeCredential: ['totp'], pageSize: 500 });
+          pages[index] = data.map(toUser);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(KRATOS_CONCURRENCY, chunks.length) }, worker));
+      const byId = new Map(pages.flat().map((user) => [user.id, user]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
     },
     async findByEmail(email) {
       const { data } = await identities.listIdentities({ credentialsIdentifier: email.trim().toLowerCase() });

@@ -49,8 +49,6 @@ export interface AdminCaller extends Caller {
   activeOrg: Organisation;
 }
 
-export const clientAddressOf = (request: RequestOrigin) => request.ip;
-
 /** The caller of a request with a live session; `aal1` allows the calls the portal's guards need before aal2. */
 export async function callerOf(
   ctx: ApiContext,

@@ -1,10 +1,13 @@
 import { hasHiddenCharacters } from '@portaal/idp';
 import { z } from 'zod';
+import { decodeCursor } from '../audit/audit-page.js';
 import { UUID } from '../users/user-id.js';
-import { errors } from './api-error.js';
+import { type ApiError, errors } from './api-error.js';
+import { RequestSchema } from './request-schema.js';
 
-export const emailSchema = z.string().trim().toLowerCase().max(320).pipe(z.email());
+const emailSchema = z.string().trim().toLowerCase().max(320).pipe(z.email());
 const HIDDEN_CHARACTERS = 'hidden characters';
+const ONLY_EMAIL = 'only the email field';
 const name = z
   .string()
   .trim()
@@ -25,16 +28,16 @@ const permission = z.object({
 });
 
 // The names may be left out when the address has an account already: the new-user form then only adds permissions.
-export const createUserSchema = z.object({
+const createUserSchema = z.object({
   traits: z.object({ email: emailSchema, name: z.object({ first: name, last: name }).optional() }),
   permissions: z.array(permission).max(100).default([]),
 });
-export const updateUserSchema = z.object({
+const updateUserSchema = z.object({
   schema_id: z.string().optional(),
   state: z.enum(['active', 'inactive']).optional(),
   traits: traitsSchema.optional(),
 });
-export const permissionListSchema = z.array(permission).max(100);
+const permissionListSchema = z.array(permission).max(100);
 export type CreateUserInput = z.infer<typeof createUserSchema>;
 export type UpdateUserInput = z.infer<typeof updateUserSchema>;
 
@@ -44,52 +47,105 @@ const invalidEmail = () =>
     'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.',
   );
 
-/** `HEAD /users?email=`: the existence check takes one field, a valid e-mail address. */
-export function existenceQuery(query: unknown): string {
-  const fields = (query ?? {}) as Record<string, unknown>;
-  if (Object.keys(fields).some((key) => key !== 'email'))
-    throw errors.invalid('Only the email field can be checked.', 'Alleen een e-mailadres kan worden gecontroleerd.');
-  const email = emailSchema.safeParse(fields.email);
-  if (!email.success) throw invalidEmail();
-  return email.data;
-}
-
-/** `GET /users?email=`: the list, optionally only the people with this address (as typed, trimmed, lower case). */
-export function listQuery(query: unknown): string | undefined {
-  const email = ((query ?? {}) as Record<string, unknown>).email;
-  return typeof email === 'string' ? email.trim().toLowerCase() : undefined;
-}
-
-const permissionQuerySchema = z.object({
-  namespace: z.string(),
-  object: z.string(),
-  relation: z.string(),
-  subject_id: z.string().regex(UUID),
-});
-
-/** `DELETE /permissions?namespace=&object=&relation=&subject_id=`: the one relation of one member to remove. */
-export function permissionQuery(query: unknown) {
-  const parsed = permissionQuerySchema.safeParse(query ?? {});
-  if (!parsed.success)
-    throw errors.invalid(
-      'namespace, object, relation and subject_id are required.',
-      'Geef aan welk recht van welke gebruiker weg moet.',
-    );
-  const { namespace, object, relation, subject_id } = parsed.data;
-  return { namespace, object, relation, subject_id: subject_id.toLowerCase() };
-}
-
-/** Parses a body or refuses it with one English reason and a Dutch message, worded as the portal's forms word it. */
-export function parse<T>(schema: z.ZodType<T>, body: unknown): T {
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
+/** A body's refusal, worded as the portal's forms word it: the address, the names, or the body as a whole. */
+function bodyRefusal(issue: z.ZodError['issues'][number]): ApiError {
   const path = issue.path.join('.');
-  if (path.startsWith('traits.email')) throw invalidEmail();
+  if (path.startsWith('traits.email')) return invalidEmail();
   if (path.startsWith('traits.name'))
-    throw issue.message === HIDDEN_CHARACTERS ? errors.hiddenCharactersInName() : errors.invalidName();
-  throw errors.invalid(
+    return issue.message === HIDDEN_CHARACTERS ? errors.hiddenCharactersInName() : errors.invalidName();
+  return errors.invalid(
     `The request body is invalid at ${path || 'the top level'}: ${issue.message}`,
     'Het verzoek is niet compleet of niet geldig.',
   );
 }
+
+/** Parses a body or refuses it with one English reason and a Dutch message, worded as the portal's forms word it. */
+export function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const result = new RequestSchema(schema, bodyRefusal).check(body);
+  if ('error' in result) throw result.error;
+  return result.value;
+}
+
+/** A body as the routes declare it (http/request-schema.ts). */
+const body = <T>(schema: z.ZodType<T>) => new RequestSchema(schema, bodyRefusal);
+
+export const createUserBody = body(createUserSchema);
+export const updateUserBody = body(updateUserSchema);
+export const permissionListBody = body(permissionListSchema);
+export const switchOrganisationBody = body(z.object({ organisation: z.string().min(1).max(64) }).strict());
+
+/** A query string that is absent counts as one without fields. */
+const NO_FIELDS = {};
+
+/** A path's id of a person: anything that is not one reads as someone who is not a member (404). */
+const personId = z
+  .string()
+  .regex(UUID)
+  .transform((id) => id.toLowerCase());
+export const userIdParams = new RequestSchema(z.object({ id: personId }), () => errors.notMember());
+export const permissionUserParams = new RequestSchema(z.object({ userId: personId }), () => errors.notMember());
+/** `DELETE /users?id=`: the same, in the query string. */
+export const userIdQuery = new RequestSchema(z.object({ id: personId }), () => errors.notMember(), NO_FIELDS);
+
+/** An invitation's id: anything that is not one reads as an invitation that does not exist (404). */
+export const invitationParams = new RequestSchema(z.object({ id: personId }), () => errors.invitationNotFound());
+
+/** `DELETE /users/organisations/:orgId`: any text; an organisation the person is not in is refused by the rule. */
+export const organisationParams = new RequestSchema(z.object({ orgId: z.string() }), () => errors.notInOrganisation());
+
+/** `HEAD /users?email=`: the existence check takes one field, a valid e-mail address. */
+export const existenceQuery = new RequestSchema(
+  z
+    .looseObject({})
+    .refine((query) => Object.keys(query).every((key) => key === 'email'), ONLY_EMAIL)
+    .pipe(z.object({ email: emailSchema })),
+  (issue) =>
+    issue.message === ONLY_EMAIL
+      ? errors.invalid('Only the email field can be checked.', 'Alleen een e-mailadres kan worden gecontroleerd.')
+      : invalidEmail(),
+  NO_FIELDS,
+);
+
+/** `GET /users?email=`: the list, optionally only the people with this address (as typed, trimmed, lower case). */
+export const listQuery = new RequestSchema(
+  z.looseObject({ email: z.unknown().optional() }).transform(({ email }) => ({
+    email: typeof email === 'string' ? email.trim().toLowerCase() : undefined,
+  })),
+  () => errors.invalid('The query is invalid.', 'Het verzoek is niet compleet of niet geldig.'),
+  NO_FIELDS,
+);
+
+/** `DELETE /permissions?namespace=&object=&relation=&subject_id=`: the one relation of one member to remove. */
+export const permissionQuery = new RequestSchema(
+  z
+    .object({ namespace: z.string(), object: z.string(), relation: z.string(), subject_id: personId })
+    .transform(({ namespace, object, relation, subject_id }) => ({ namespace, object, relation, subject_id })),
+  () =>
+    errors.invalid(
+      'namespace, object, relation and subject_id are required.',
+      'Geef aan welk recht van welke gebruiker weg moet.',
+    ),
+  NO_FIELDS,
+);
+
+/** `GET /users/password-recovery?email=`: one valid e-mail address. */
+export const recoveryQuery = new RequestSchema(
+  z.object({ email: emailSchema }),
+  () => errors.invalid('The e-mail address is not valid.', 'E-mail is niet valide.'),
+  NO_FIELDS,
+);
+
+/** `GET /audit?page_size=&page_token=`: 1 to 200 entries (50 when absent or not a number), and where to go on. */
+export const auditQuery = new RequestSchema(
+  z
+    .looseObject({ page_size: z.unknown().optional(), page_token: z.unknown().optional() })
+    .transform(({ page_size, page_token }, check) => {
+      const size = Math.min(Math.max(Number(page_size ?? 50) || 50, 1), 200);
+      if (typeof page_token !== 'string' || !page_token) return { size, before: undefined };
+      const before = decodeCursor(page_token);
+      if (!before) check.addIssue({ code: 'custom', message: 'invalid page token' });
+      return { size, before };
+    }),
+  () => errors.invalid('The page token is invalid.', 'Deze pagina bestaat niet (meer).'),
+  NO_FIELDS,
+);

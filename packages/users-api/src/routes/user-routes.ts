@@ -1,52 +1,67 @@
 import type { FastifyInstance } from 'fastify';
-import { adminOf, type ApiContext } from '../http/api-context.js';
-import { createUserSchema, existenceQuery, listQuery, parse, updateUserSchema } from '../http/validation.js';
-import { idParam } from '../users/user-id.js';
+import type { ApiContext } from '../http/api-context.js';
+import { adminIn, administrator } from '../http/guards.js';
+import { checked } from '../http/request-schema.js';
+import {
+  createUserBody,
+  existenceQuery,
+  listQuery,
+  updateUserBody,
+  userIdParams,
+  userIdQuery,
+} from '../http/validation.js';
 import { createUser, deleteUser, listUsers, resetSecondFactor, updateUser, userExists } from '../users/user-service.js';
 
 const STATUS_OF = { created: 201, added: 200, invited: 202 } as const;
 
+const LIST = { querystring: listQuery };
+const EXISTS = { querystring: existenceQuery };
+const CREATE = { body: createUserBody };
+const UPDATE = { params: userIdParams, body: updateUserBody };
+const DELETE = { querystring: userIdQuery };
+const ONE = { params: userIdParams };
+
 /**
  * The administrators' user calls: list, existence check, create, update, delete, reset 2FA. The rules are in
- * users/user-service.ts; each route parses, calls and answers.
+ * users/user-service.ts; each route declares its input, calls and answers.
  */
 export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void {
   // HEAD /users is the existence check below, not Fastify's automatic HEAD of this GET.
-  app.get('/users', { exposeHeadRoute: false }, async (request) => {
-    const caller = await adminOf(ctx, request, 'user.list');
-    return listUsers(ctx, caller, listQuery(request.query));
-  });
+  app.get(
+    '/users',
+    { exposeHeadRoute: false, schema: LIST, preValidation: administrator(ctx, 'user.list') },
+    async (request) => listUsers(ctx, adminIn(request), checked(request, LIST).query.email),
+  );
 
   // The new-user form's existence check: open to administrators by design, so throttled and audited.
-  app.head('/users', async (request, reply) => {
-    const caller = await adminOf(ctx, request, 'user.exists');
-    const email = existenceQuery(request.query);
-    return reply.code((await userExists(ctx, { caller, request }, email)) ? 200 : 404).send();
+  app.head('/users', { schema: EXISTS, preValidation: administrator(ctx, 'user.exists') }, async (request, reply) => {
+    const found = await userExists(ctx, { caller: adminIn(request), request }, checked(request, EXISTS).query.email);
+    return reply.code(found ? 200 : 404).send();
   });
 
-  app.post('/users', async (request, reply) => {
-    const caller = await adminOf(ctx, request, 'user.create');
-    const result = await createUser(ctx, { caller, request }, parse(createUserSchema, request.body));
+  app.post('/users', { schema: CREATE, preValidation: administrator(ctx, 'user.create') }, async (request, reply) => {
+    const result = await createUser(ctx, { caller: adminIn(request), request }, checked(request, CREATE).body);
     return reply
       .code(STATUS_OF[result.kind])
       .send(result.kind === 'invited' ? { invitation: result.invitation } : true);
   });
 
-  app.put<{ Params: { id: string } }>('/users/:id', async (request) => {
-    const caller = await adminOf(ctx, request, 'user.update');
-    const id = idParam(request.params.id);
-    return updateUser(ctx, { caller, request }, id, parse(updateUserSchema, request.body));
+  app.put('/users/:id', { schema: UPDATE, preValidation: administrator(ctx, 'user.update') }, async (request) => {
+    const { params, body } = checked(request, UPDATE);
+    return updateUser(ctx, { caller: adminIn(request), request }, params.id, body);
   });
 
-  app.delete('/users', async (request, reply) => {
-    const caller = await adminOf(ctx, request, 'user.delete');
-    await deleteUser(ctx, { caller, request }, idParam((request.query as Record<string, unknown>).id));
+  app.delete('/users', { schema: DELETE, preValidation: administrator(ctx, 'user.delete') }, async (request, reply) => {
+    await deleteUser(ctx, { caller: adminIn(request), request }, checked(request, DELETE).query.id);
     return reply.code(204).send();
   });
 
-  app.delete<{ Params: { id: string } }>('/users/:id/totp', async (request, reply) => {
-    const caller = await adminOf(ctx, request, 'user.reset_2fa');
-    await resetSecondFactor(ctx, { caller, request }, idParam(request.params.id));
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/users/:id/totp',
+    { schema: ONE, preValidation: administrator(ctx, 'user.reset_2fa') },
+    async (request, reply) => {
+      await resetSecondFactor(ctx, { caller: adminIn(request), request }, checked(request, ONE).params.id);
+      return reply.code(204).send();
+    },
+  );
 }

@@ -388,6 +388,56 @@ describe('the routes', () => {
     expect([renamed.statusCode, renamed.json().traits.name.last, renamed.json().home]).toEqual([200, 'Anders', true]);
   });
 
+  it('list members as their organisation may see them, and invited people, in one answer', async () => {
+    await createUser(ctx, await acting(admin), {
+      traits: { email: dirk.traits.email },
+      permissions: [role('ruimte', 'voorbeeldstad')],
+    });
+    // Someone else's lock in force: the list then reads the accounts' locks too.
+    const now = new Date().toISOString();
+    await db.kysely
+      .insertInto('throttles')
+      .values({
+        key: 'users-api:test',
+        failures: 10,
+        window_started_at: now,
+        locked_until: new Date(Date.now() + 60_000).toISOString(),
+        updated_at: now,
+      })
+      .execute();
+    const list = await call(admin, 'GET', '/api/users');
+    expect(list.statusCode).toBe(200);
+    const byEmail = new Map(list.json().map((u: { traits: { email: string } }) => [u.traits.email, u]));
+    expect([...byEmail.keys()].sort()).toEqual([admin, anne, dirk, gast].map((u) => u.traits.email).sort());
+    const ruimte = { namespace: 'subdivisions', object: 'ruimte_voorbeeldstad', relation: 'issuer' };
+    expect(byEmail.get(anne.traits.email)).toEqual({
+      id: anne.id,
+      schema_id: 'default',
+      state: 'active',
+      traits: anne.traits,
+      created_at: anne.created_at,
+      credentials: [],
+      verified: false,
+      permissions: [
+        { ...orgRelation('voorbeeldstad'), subject_id: anne.id, label: 'Gemeente Voorbeeldstad' },
+        { ...ruimte, subject_id: anne.id, label: 'Ruimte en wonen', roleId: 'ruimte' },
+      ],
+      userType: { id: 'analyst', label: 'Medewerker' },
+      home: true,
+    });
+    expect(byEmail.get(admin.traits.email)).toMatchObject({ userType: { id: 'administrator' }, home: true });
+    expect(byEmail.get(gast.traits.email)).toMatchObject({ home: false, credentials: [] });
+    expect(byEmail.get(dirk.traits.email)).toMatchObject({
+      home: false,
+      credentials: [],
+      permissions: [
+        { ...orgRelation('voorbeeldstad'), subject_id: dirk.id },
+        { ...ruimte, subject_id: dirk.id, roleId: 'ruimte' },
+      ],
+      invitation: { id: expect.any(String), expiresAt: expect.any(String) },
+    });
+  });
+
   it('refuse a member who is no administrator (403), audited', async () => {
     const refused = await call(anne, 'DELETE', `/api/users?id=${admin.id}`);
     expect([refused.statusCode, refused.json().error.id]).toEqual([403, 'forbidden_not_admin']);

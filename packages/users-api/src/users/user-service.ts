@@ -5,7 +5,7 @@ import { auditAbout, type AdminCaller, type ApiContext, type RequestOrigin } fro
 import { errors } from '../http/api-error.js';
 import type { CreateUserInput, UpdateUserInput } from '../http/validation.js';
 import { expireInvitations } from '../invitations/expire-invitations.js';
-import type { InvitedRelation } from '../invitations/invitation-store.js';
+import type { Invitation, InvitedRelation } from '../invitations/invitation-store.js';
 import { ConflictError, type UserIdentity } from '../ports.js';
 import { MEMBERSHIP } from './caller.js';
 import { membershipsOf, settledRecord } from './home-organisation.js';
@@ -41,7 +41,11 @@ async function homeMember(ctx: ApiContext, acting: Acting, id: string, action: s
   return target;
 }
 
-/** The members and invited people of the active organisation, optionally only those with one e-mail address. */
+/**
+ * The members and invited people of the active organisation, optionally only those with one e-mail address. A fixed
+ * number of reads whatever the organisation's size: the tuples of the organisation and of each of its data roles,
+ * the pending invitations, and the people in one call of the identity port (bench/README.md#users-list).
+ */
 export async function listUsers(ctx: ApiContext, caller: AdminCaller, email?: string) {
   const { backend } = ctx;
   const org = caller.activeOrg;
@@ -49,28 +53,33 @@ export async function listUsers(ctx: ApiContext, caller: AdminCaller, email?: st
     { namespace: 'organizations', object: org.id },
     ...org.dataRoles.map((r) => ({ namespace: 'subdivisions', object: dataRoleObject(r.id, org.id) })),
   ];
-  const lists = await Promise.all(objects.map((o) => backend.relations.list(o)));
+  const [lists, invitations] = await Promise.all([
+    Promise.all(objects.map((o) => backend.relations.list(o))),
+    expireInvitations(ctx).then(() => ctx.invitations.ofOrganisation(org.id)),
+  ]);
   const bySubject = new Map<string, RelationTuple[]>();
-  for (const tuple of lists.flat()) {
-    if (!tuple.subject_id) continue;
-    const own = bySubject.get(tuple.subject_id) ?? [];
-    own.push(tuple);
-    bySubject.set(tuple.subject_id, own);
-  }
+  for (const list of lists)
+    for (const tuple of list) {
+      if (!tuple.subject_id) continue;
+      const own = bySubject.get(tuple.subject_id);
+      if (own) own.push(tuple);
+      else bySubject.set(tuple.subject_id, [tuple]);
+    }
   const memberIds = [...bySubject]
     .filter(([, tuples]) => tuples.some((t) => t.namespace === 'organizations' && MEMBERSHIP.has(t.relation)))
     .map(([id]) => id);
-  await expireInvitations(ctx);
-  const invitations = (await ctx.invitations.ofOrganisation(org.id)).filter((i) => !bySubject.has(i.identityId));
+  const invitationOf = new Map(
+    invitations.filter((i) => !bySubject.has(i.identityId)).map((i): [string, Invitation] => [i.identityId, i]),
+  );
   const [members, invited] = await Promise.all([
     backend.identities.get(memberIds),
-    backend.identities.get(invitations.map((i) => i.identityId)),
+    backend.identities.get([...invitationOf.keys()]),
   ]);
   const shown = (user: UserIdentity) => email === undefined || user.traits.email === email;
   return [
     ...members.filter(shown).map((user) => memberJson(user, bySubject.get(user.id) ?? [], org)),
     ...invited.filter(shown).flatMap((user) => {
-      const invitation = invitations.find((i) => i.identityId === user.id);
+      const invitation = invitationOf.get(user.id);
       return invitation ? [invitedJson(user, invitation, org)] : [];
     }),
   ];

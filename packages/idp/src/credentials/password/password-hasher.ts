@@ -2,6 +2,7 @@ import { Algorithm, hash as argon2Hash, verify as argon2Verify } from '@node-rs/
 import { verify as bcryptVerify } from '@node-rs/bcrypt';
 import crypto from 'node:crypto';
 import { HttpError } from '../../errors/herodot.js';
+import { kratosErrors } from '../../errors/kratos-errors.js';
 import type { PasswordHashing } from '../../services.js';
 
 // OWASP Password Storage Cheat Sheet: argon2id, m=19 MiB, t=2, p=1.
@@ -49,7 +50,7 @@ export function createPasswordHasher(options: {
     inFlight: () => running,
     saturated: () => running >= options.concurrency && waiting.length >= options.queueLimit,
     hash(password) {
-      if (password.length > MAX_LENGTH) throw new HttpError({ code: 400, reason: 'The password is too long.' });
+      if (password.length > MAX_LENGTH) throw kratosErrors.badRequest('The password is too long.');
       return bounded(() => argon2Hash(password, PARAMS));
     },
     async verify(password, stored) {

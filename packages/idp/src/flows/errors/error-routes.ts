@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdpServices } from '../../services.js';
-import { HttpError } from '../../errors/herodot.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
 import { sendJson } from '../flow-http.js';
 import { queryOf } from '../flow-request.js';
@@ -13,7 +12,7 @@ export function registerErrorRoutes(app: FastifyInstance, services: IdpServices)
     const id = queryOf(request).id ?? '';
     const now = services.ctx.clock.now().toISOString();
     if (id === 'stub:500') {
-      const error = new HttpError({ code: 500, reason: 'This is a stub error.' }).toErrorObject();
+      const error = kratosErrors.internalServerError('This is a stub error.').toErrorObject();
       return sendJson(reply, 200, { id, error, created_at: now, updated_at: now });
     }
     if (!UUID.test(id)) throw kratosErrors.flowNotFound();

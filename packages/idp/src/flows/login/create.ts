@@ -1,5 +1,4 @@
 import type { IdpServices } from '../../services.js';
-import { HttpError } from '../../errors/herodot.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
 import type { Authenticated } from '../../sessions/authenticate.js';
 import { availableAal, sessionAal } from '../../sessions/aal.js';
@@ -50,10 +49,7 @@ export function buildLoginFlow(
 function requestedAal(ctx: FlowContext): 'aal1' | 'aal2' {
   const aal = ctx.query.aal === undefined || ctx.query.aal === '' ? 'aal1' : ctx.query.aal;
   if (aal !== 'aal1' && aal !== 'aal2') {
-    throw new HttpError({
-      code: 400,
-      reason: `Unable to parse AuthenticationMethod Assurance Level (AAL): expected one of [aal1, aal2] but got ${aal}`,
-    });
+    throw kratosErrors.unknownAal(aal);
   }
   return aal;
 }

@@ -43,7 +43,9 @@ beforeEach(async () => {
   outcomes = [];
   app = Fastify();
   await app.register(cookie);
-  await provider.registerPublicRoutes(app);
+  // The steps' own routes below sit beside the plugin, so the listener's error handling answers their errors.
+  provider.registerListenerErrorHandling(app);
+  await app.register(provider.publicApi);
   // The steps, answered as the routes answer them, with their outcome kept.
   const recorded = (step: (ctx: FlowContext) => Promise<Outcome>) => async (ctx: FlowContext) => {
     const outcome = await step(ctx);

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { IdpServices } from '../../services.js';
-import { HttpError } from '../../errors/herodot.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
 import { clearSessionCookie } from '../../http/cookies.js';
 import { publicUrlOf } from '../../http/return-to.js';
@@ -31,18 +30,13 @@ async function createLogoutUrl(ctx: FlowContext): Promise<Outcome> {
 async function logOut(ctx: FlowContext): Promise<Outcome> {
   const { db, config } = ctx.idp;
   const sent = ctx.query.token;
-  if (!sent) throw new HttpError({ code: 400, reason: 'Please include a token in the URL query.' });
+  if (!sent) throw kratosErrors.logoutTokenMissing();
   const returnTo = returnToOf(ctx.services, ctx.query);
   const auth = await ctx.auth();
   if (!auth) throw kratosErrors.sessionInactive();
   const expected = logoutTokenOf(config.cookieSecret, auth.session.id);
   const ok = sent.length === expected.length && crypto.timingSafeEqual(Buffer.from(sent), Buffer.from(expected));
-  if (!ok) {
-    throw new HttpError({
-      code: 403,
-      reason: 'Unable to log out because the logout token in the URL query does not match the session cookie.',
-    });
-  }
+  if (!ok) throw kratosErrors.logoutTokenMismatch();
   await revokeSession(db.kysely, auth.session.id);
   clearSessionCookie(ctx.reply, config);
   regenerateCsrfCookie(ctx);
@@ -64,12 +58,7 @@ export function registerLogoutRoutes(app: FastifyInstance, services: IdpServices
     const token = body && typeof body === 'object' ? body.session_token : undefined;
     const session =
       typeof token === 'string' && token.length < 200 ? await findSessionByToken(ctx.db.kysely, token) : undefined;
-    if (!session?.active) {
-      throw new HttpError({
-        code: 403,
-        reason: 'The provided Ory Session Token could not be found, is invalid, or otherwise malformed.',
-      });
-    }
+    if (!session?.active) throw kratosErrors.invalidSessionToken();
     await revokeSession(ctx.db.kysely, session.id);
     return reply.code(204).send();
   });

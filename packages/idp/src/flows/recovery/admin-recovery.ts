@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { IdpServices } from '../../services.js';
-import { HttpError } from '../../errors/herodot.js';
+import { kratosErrors } from '../../errors/kratos-errors.js';
 import { parseDuration } from '../../duration.js';
 import { publicUrlOf, uiUrl } from '../../http/return-to.js';
 import { findIdentity, type IdentityRecord } from '../../identities/identity-repository.js';
@@ -48,27 +48,24 @@ export function registerAdminRecoveryRoutes(app: FastifyInstance, services: IdpS
 
   async function prepare(raw: unknown) {
     const parsed = body.safeParse(raw);
-    if (!parsed.success)
-      throw new HttpError({
-        code: 400,
-        reason: `The request body is invalid: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
-      });
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => i.message).join('; ');
+      throw kratosErrors.badRequest(`The request body is invalid: ${problems}`);
+    }
     const { identity_id: identityId, expires_in: expiresIn } = parsed.data;
     let lifespanMs = ctx.config.lifespans.codeMs;
     if (expiresIn !== undefined) {
       const parsedMs = parseDuration(expiresIn);
       if (parsedMs === undefined) {
-        throw new HttpError({
-          code: 400,
-          reason: `Unable to parse "expires_in" as a duration string (e.g. "1h", "1m30s", "500ms"): ${expiresIn}`,
-        });
+        throw kratosErrors.badRequest(
+          `Unable to parse "expires_in" as a duration string (e.g. "1h", "1m30s", "500ms"): ${expiresIn}`,
+        );
       }
-      if (parsedMs <= 0)
-        throw new HttpError({ code: 400, reason: 'Value from "expires_in" must result to a future time.' });
+      if (parsedMs <= 0) throw kratosErrors.badRequest('Value from "expires_in" must result to a future time.');
       lifespanMs = parsedMs;
     }
     const identity = /^[0-9a-f-]{36}$/i.test(identityId) ? await findIdentity(ctx.db.kysely, identityId) : undefined;
-    if (!identity) throw new HttpError({ code: 404, reason: 'could not find identity' });
+    if (!identity) throw kratosErrors.notFound('could not find identity');
     const flow = await startAdminRecoveryFlow(services, lifespanMs, parsed.data.flow_type);
     return { identity, flow, lifespanMs };
   }

@@ -1,0 +1,121 @@
+import { memo } from 'react';
+import type { PortalUser } from '../api/users-api';
+import { isGuest, isLocked, RowActions, type RowActionKind, rowActionsOf } from './RowActions';
+import { fullName, longDate, longDateTime, type SortKey } from './sorting';
+
+/** An e-mail address that may wrap before its '@' in a narrow column, and nowhere else. */
+function EmailAddress({ address }: { address: string }) {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return <>{address}</>;
+  return (
+    <>
+      {address.slice(0, at)}
+      <wbr />
+      {address.slice(at)}
+    </>
+  );
+}
+
+const COLUMNS = ['Naam', 'E-mailadres', 'Type gebruiker', 'Datarol', 'Aangemaakt', 'Acties'] as const;
+const SORTED_BY: Partial<Record<(typeof COLUMNS)[number], SortKey>> = {
+  Naam: 'name',
+  'E-mailadres': 'email',
+  'Type gebruiker': 'type',
+  Aangemaakt: 'created',
+};
+
+interface RowProps {
+  user: PortalUser;
+  me: string;
+  onAction(kind: RowActionKind, user: PortalUser): void;
+}
+
+/** One user; memoised, so that a new page or search renders only the rows that are new. */
+const UserRow = memo(function UserRow({ user, me, onAction }: RowProps) {
+  return (
+    <tr className={user.state === 'inactive' ? 'dvp-row--blocked' : undefined}>
+      <td data-label="Naam">
+        {fullName(user)}
+        {user.state === 'inactive' && <span className="dvp-visually-hidden"> (geblokkeerd)</span>}
+        {user.invitation && (
+          <>
+            <span className="dvp-row-state">Uitgenodigd</span>
+            <span className="dvp-row-note">Geldig tot {longDate(user.invitation.expiresAt)}</span>
+          </>
+        )}
+        {isGuest(user) && <span className="dvp-row-note">Account van een andere organisatie</span>}
+        {isLocked(user) && user.lockedUntil && (
+          <>
+            <span className="dvp-row-state">Vergrendeld</span>
+            <span className="dvp-row-note">Te vaak een verkeerd wachtwoord, tot {longDateTime(user.lockedUntil)}</span>
+          </>
+        )}
+      </td>
+      <td data-label="E-mailadres">
+        <EmailAddress address={user.traits.email} />
+      </td>
+      <td data-label="Type gebruiker">{user.userType.id === 'administrator' ? 'Beheerder' : 'Medewerker'}</td>
+      <td data-label="Datarol">
+        {user.permissions
+          .filter((p) => p.namespace === 'subdivisions')
+          .map((p) => p.label)
+          .join(', ')}
+      </td>
+      <td data-label="Aangemaakt">{longDate(user.created_at)}</td>
+      <td className="dvp-table__actions">
+        <RowActions user={user} actions={rowActionsOf(user, me)} onAction={(kind) => onAction(kind, user)} />
+      </td>
+    </tr>
+  );
+});
+
+interface UsersTableProps {
+  /** The rows of this page. */
+  users: PortalUser[];
+  sort: SortKey;
+  /** What the caption says the table is (the organisation, and the page when there are several). */
+  caption: string;
+  /** The row for an empty page: no users at all, or none found. */
+  empty: string;
+  /** The signed-in administrator's id: nobody blocks or deletes themselves. */
+  me: string;
+  onAction(kind: RowActionKind, user: PortalUser): void;
+}
+
+/** The overview's six columns, one row per user; on a narrow container each row is a card (`styles/layout.css`). */
+export function UsersTable({ users, sort, caption, empty, me, onAction }: UsersTableProps) {
+  return (
+    // biome-ignore lint/a11y: a focusable region lets keyboard users scroll a table wider than the screen
+    <div className="dvp-table-scroll" role="region" aria-label="Gebruikers" tabIndex={0}>
+      <table className="dvp-table">
+        <caption className="dvp-visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {COLUMNS.map((column) => {
+              const key = SORTED_BY[column];
+              return (
+                <th
+                  key={column}
+                  scope="col"
+                  aria-sort={key && key === sort ? (key === 'created' ? 'descending' : 'ascending') : undefined}
+                >
+                  {column}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {users.map((user) => (
+            <UserRow key={user.id} user={user} me={me} onAction={onAction} />
+          ))}
+          {users.length === 0 && (
+            <tr>
+              <td colSpan={6}>{empty}</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// Opens the administrators' overview with 10,000 users in Chromium and prints how long it takes from navigation to the
+// first rows on screen, from a keystroke in 'Zoek gebruiker' to the next frame painted, and from a choice in
+// 'Sorteer op' to the next frame painted (goal for the last two: under 200 ms, issue 12). Run after `npm run build`:
+//   node bench/overview.mjs [--users 10000] [--rounds 5] [--web-dist other/build/dist]
+// --web-dist serves the web app from another build (an older commit's, say) to the same server and data.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import { findChromium } from '../scripts/lib/chromium.mjs';
+import { startOrganisation } from './support/organisation.mjs';
+
+const { values } = parseArgs({
+  options: {
+    users: { type: 'string', default: '10000' },
+    rounds: { type: 'string', default: '5' },
+    'web-dist': { type: 'string' },
+  },
+});
+const userCount = Number(values.users);
+const rounds = Number(values.rounds);
+
+/** In the page: the time from navigation to the first user row painted, and helpers to time one interaction. */
+const probe = () => {
+  const painted = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  window.__firstRows = new Promise((resolve) => {
+    const seen = () => document.querySelector('tbody tr td[data-label]');
+    new MutationObserver((_changes, observer) => {
+      if (!seen()) return;
+      observer.disconnect();
+      void painted().then(() => resolve(performance.now()));
+    }).observe(document, { childList: true, subtree: true });
+  });
+  /** Resolves with the milliseconds from the next `type` event (its time stamp) to the frame painted after it. */
+  window.__timeNext = (type) => {
+    window.__timed = new Promise((resolve) => {
+      const listener = (event) => {
+        const start = event.timeStamp;
+        void painted().then(() => resolve(performance.now() - start));
+      };
+      document.addEventListener(type, listener, { capture: true, once: true });
+    });
+  };
+};
+
+async function timed(page, type, act) {
+  await page.evaluate((name) => window.__timeNext(name), type);
+  await act();
+  return page.evaluate(() => window.__timed);
+}
+
+const text = (page, selector) => page.locator(selector).first().textContent();
+
+function summary(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { median: sorted[Math.floor((sorted.length - 1) / 2)], max: sorted[sorted.length - 1], n: sorted.length };
+}
+
+/** Answers the web app's own requests (the page and its assets) from another build's folder. */
+async function serveFrom(context, dist) {
+  const types = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml' };
+  await context.route(
+    (url) => url.pathname.startsWith('/assets/') || url.pathname === '/',
+    (route) => {
+      const { pathname } = new URL(route.request().url());
+      const file = pathname === '/' ? 'index.html' : pathname.slice(1);
+      const body = readFileSync(path.join(dist, file));
+      return route.fulfill({ body, contentType: types[path.extname(file)] ?? 'application/octet-stream' });
+    },
+  );
+}
+
+const organisation = await startOrganisation({ users: userCount });
+const browser = await chromium.launch({
+  executablePath: findChromium(),
+  headless: true,
+  args: ['--no-sandbox', '--disable-dev-shm-usage'],
+});
+try {
+  const context = await browser.newContext({ locale: 'nl-NL', viewport: { width: 1280, height: 900 } });
+  const url = new URL(organisation.publicUrl);
+  await context.addCookies(
+    organisation.jar.getCookiesSync(organisation.publicUrl).map((cookie) => ({
+      name: cookie.key,
+      value: cookie.value,
+      domain: url.hostname,
+      path: cookie.path ?? '/',
+    })),
+  );
+  if (values['web-dist']) await serveFrom(context, path.resolve(values['web-dist']));
+  await context.addInitScript(probe);
+  const page = await context.newPage();
+  const times = { first: [], api: [], search: [], clear: [], sort: [] };
+  for (let round = 0; round < rounds; round += 1) {
+    await page.goto(`${organisation.publicUrl}/`);
+    times.first.push(await page.evaluate(() => window.__firstRows));
+    times.api.push(
+      await page.evaluate(
+        () => performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/api/users'))?.responseEnd,
+      ),
+    );
+    const search = page.locator('#zoek');
+    await search.focus();
+    // '4' leaves about a third of the users, '42' about one in thirty; then back to all of them.
+    for (const key of ['4', '2']) times.search.push(await timed(page, 'input', () => page.keyboard.press(key)));
+    const found = await text(page, 'p[role="status"]');
+    if (!/gebruikers? gevonden/.test(found ?? '')) throw new Error(`the search found nothing: '${found}'`);
+    for (let i = 0; i < 2; i += 1) times.clear.push(await timed(page, 'input', () => page.keyboard.press('Backspace')));
+    const first = await text(page, 'tbody tr td');
+    for (const key of ['name', 'email', 'created', 'type']) {
+      times.sort.push(await timed(page, 'change', () => page.selectOption('#sorteer', key)));
+    }
+    if ((await text(page, 'tbody tr td')) !== first) throw new Error('the default order did not come back');
+  }
+  const rows = await page.locator('tbody tr').count();
+  console.log(`\n${userCount} users, ${rows} rows in the table, ${rounds} rounds, Chromium ${browser.version()}`);
+  console.log('\n| step | samples | median ms | max ms |\n|---|---|---|---|');
+  const line = (label, samples) => {
+    const { median, max, n } = summary(samples);
+    console.log(`| ${label} | ${n} | ${median.toFixed(0)} | ${max.toFixed(0)} |`);
+  };
+  line('GET /api/users answered (from navigation)', times.api);
+  line('first rows painted (from navigation)', times.first);
+  line("search keystroke ('4', '2')", times.search);
+  line('search cleared (Backspace)', times.clear);
+  line('sort change (each of the four orders)', times.sort);
+} finally {
+  await browser.close();
+  organisation.stop();
+}

@@ -1,0 +1,281 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { createIdentityProvider, migrateToLatest, openDatabase, systemClock, type Db } from '@portaal/idp';
+import { createRelationStore, migrateRelations } from '@portaal/relations';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEmbeddedBackend } from '../adapters/embedded-backend.js';
+import { createAuditLog } from '../audit/audit-log.js';
+import { createCatalogueSource, DEMO_CATALOGUE_FILE } from '../catalogue/catalogue-source.js';
+import { migrateUsersApi } from '../db/migrate.js';
+import type { AdminCaller, ApiContext } from '../http/api-context.js';
+import { ApiError } from '../http/api-error.js';
+import { registerUsersApi } from '../http/register.js';
+import { createInvitationStore } from '../invitations/invitation-store.js';
+import type { UserIdentity } from '../ports.js';
+import { resolveCaller } from './caller.js';
+import {
+  acceptInvitation,
+  declineInvitation,
+  leaveOrganisation,
+  type PersonActing,
+  switchOrganisation,
+  withdrawInvitation,
+} from './organisation-service.js';
+import { createUser } from './user-service.js';
+import { testIdpConfig } from '../../../idp/src/test-config.js';
+
+// In-process tests of a person's own organisations (docs/organisations.md): the embedded backend on an in-memory
+// SQLite database with the demo catalogue, the service called directly, and the routes' declared input through the
+// mounted Users API with Fastify's inject. Who is signed in is a test header read by the backend's `sessionOf`.
+
+const idpConfig = testIdpConfig();
+const { publicUrl } = idpConfig;
+
+const CALLER_HEADER = 'x-test-caller';
+const request = { ip: '192.0.2.8' };
+
+let db: Db;
+let ctx: ApiContext;
+let app: FastifyInstance;
+/** The administrator of Voorbeeldstad. */
+let admin: UserIdentity;
+/** The administrator of Dijkstad. */
+let dijkBeheer: UserIdentity;
+/** Home in Dijkstad, a guest in Voorbeeldstad. */
+let gast: UserIdentity;
+/** A member of Dijkstad only, to be invited to Voorbeeldstad. */
+let dirk: UserIdentity;
+
+const orgRelation = (org: string, relation = 'issuer') => ({ namespace: 'organizations', object: org, relation });
+const role = (id: string, org: string) => ({ namespace: 'subdivisions', object: `${id}_${org}`, relation: 'issuer' });
+
+async function person(
+  email: string,
+  home: string,
+  relations: { namespace: string; object: string; relation: string }[],
+) {
+  const user = await ctx.backend.identities.create(
+    { email, name: { first: email.split('@')[0]!, last: 'Test' } },
+    { home, joined: { [home]: '2026-01-01T00:00:00.000Z' } },
+  );
+  await ctx.backend.relations.patch({ insert: relations.map((r) => ({ ...r, subject_id: user.id })) });
+  return user;
+}
+
+/** The person as the Users API resolves them on each request, with what they hold now. */
+async function as(user: UserIdentity): Promise<PersonActing & { caller: AdminCaller }> {
+  const [identity] = await ctx.backend.identities.get([user.id]);
+  const caller = await resolveCaller(
+    { sessionId: 'test', aal: 'aal2', identity: identity! },
+    ctx.backend.relations,
+    await ctx.catalogue.current(),
+    [],
+  );
+  return { caller: caller as AdminCaller, request };
+}
+
+async function refusal(call: Promise<unknown>): Promise<ApiError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+const objectsOf = async (user: UserIdentity) =>
+  (await ctx.backend.relations.list({ subject_id: user.id })).map((t) => `${t.object}#${t.relation}`).sort();
+const recordOf = async (user: UserIdentity) => (await ctx.backend.identities.get([user.id]))[0]!.organisationRecord;
+const actionsOn = async (user: UserIdentity) => (await ctx.audit.about(user.id)).map((e) => [e.action, e.result]);
+
+/** Voorbeeldstad's administrator invites Dirk with one data role; answers the invitation's id. */
+async function inviteDirk(): Promise<string> {
+  const invited = await createUser(ctx, await as(admin), {
+    traits: { email: dirk.traits.email },
+    permissions: [role('ruimte', 'voorbeeldstad')],
+  });
+  if (invited.kind !== 'invited') throw new Error(`expected an invitation, got ${invited.kind}`);
+  return invited.invitation.id;
+}
+
+beforeEach(async () => {
+  db = openDatabase(':memory:');
+  await migrateToLatest(db);
+  await migrateRelations(db.kysely);
+  await migrateUsersApi(db.kysely);
+  const idp = createIdentityProvider({ db, config: idpConfig, clock: systemClock, log: Fastify().log });
+  const catalogue = createCatalogueSource(db.kysely);
+  await catalogue.loadFile(DEMO_CATALOGUE_FILE);
+  const embedded = createEmbeddedBackend(idp.services, createRelationStore(db.kysely));
+  const sessionOf = async (req: FastifyRequest) => {
+    const id = req.headers[CALLER_HEADER];
+    const [identity] = typeof id === 'string' ? await embedded.identities.get([id]) : [];
+    return identity ? { sessionId: 'test', aal: 'aal2' as const, identity } : undefined;
+  };
+  ctx = {
+    backend: { ...embedded, identities: { ...embedded.identities, sessionOf } },
+    catalogue,
+    audit: createAuditLog(db.kysely),
+    limiter: { allow: async () => true },
+    invitations: createInvitationStore(db.kysely),
+    options: {
+      publicUrl,
+      dashboardAllowlist: [],
+      registrationEnabled: false,
+      invitationMs: 259_200_000,
+      recoveryMs: 900_000,
+    },
+  };
+  admin = await person('beheerder@voorbeeldstad.nl', 'voorbeeldstad', [
+    orgRelation('voorbeeldstad'),
+    orgRelation('voorbeeldstad', 'admin'),
+  ]);
+  dijkBeheer = await person('beheer@dijkstad.nl', 'dijkstad', [
+    orgRelation('dijkstad'),
+    orgRelation('dijkstad', 'admin'),
+  ]);
+  gast = await person('gast@dijkstad.nl', 'dijkstad', [
+    orgRelation('dijkstad'),
+    orgRelation('voorbeeldstad'),
+    role('ruimte', 'voorbeeldstad'),
+  ]);
+  dirk = await person('dirk@dijkstad.nl', 'dijkstad', [orgRelation('dijkstad')]);
+  app = Fastify();
+  await registerUsersApi(app, ctx);
+});
+
+afterEach(async () => {
+  await app.close();
+  await db.close();
+});
+
+describe('the active organisation', () => {
+  it('is one the person chooses among their own, kept with the identity and audited', async () => {
+    expect(await switchOrganisation(ctx, await as(gast), 'voorbeeldstad')).toEqual({
+      activeOrg: { id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad' },
+    });
+    expect(await recordOf(gast)).toMatchObject({ home: 'dijkstad', active: 'voorbeeldstad' });
+    const [entry] = await ctx.audit.about(gast.id);
+    expect(entry).toMatchObject({
+      action: 'organisation.switch',
+      organisationId: 'voorbeeldstad',
+      details: { from: 'dijkstad' },
+      clientAddress: '192.0.2.8',
+    });
+  });
+
+  it('cannot be an organisation the person is not a member of (404), and nothing is written', async () => {
+    const before = await recordOf(dirk);
+    expect((await refusal(switchOrganisation(ctx, await as(dirk), 'voorbeeldstad'))).id).toBe('not_member');
+    expect(await recordOf(dirk)).toEqual(before);
+    expect(await actionsOn(dirk)).toEqual([]);
+  });
+});
+
+describe('leaving an organisation', () => {
+  it('removes every relation within it and moves the active organisation back home', async () => {
+    await switchOrganisation(ctx, await as(gast), 'voorbeeldstad');
+    await leaveOrganisation(ctx, await as(gast), 'voorbeeldstad');
+    expect(await objectsOf(gast)).toEqual(['dijkstad#issuer']);
+    expect(await recordOf(gast)).toEqual({
+      home: 'dijkstad',
+      active: undefined,
+      joined: { dijkstad: expect.any(String) },
+    });
+    expect((await as(gast)).caller.activeOrg?.id).toBe('dijkstad');
+  });
+
+  it('is refused for the home organisation (409) and for one the person is not in (404)', async () => {
+    const before = await objectsOf(gast);
+    const home = await refusal(leaveOrganisation(ctx, await as(gast), 'dijkstad'));
+    expect([home.code, home.id]).toEqual([409, 'home_organisation']);
+    const elsewhere = await refusal(leaveOrganisation(ctx, await as(dirk), 'voorbeeldstad'));
+    expect([elsewhere.code, elsewhere.id]).toEqual([404, 'not_member']);
+    expect(await objectsOf(gast)).toEqual(before);
+  });
+});
+
+describe('an invitation', () => {
+  it('writes the invited tuples only when the person accepts, once, keeping their home', async () => {
+    const id = await inviteDirk();
+    expect(await objectsOf(dirk)).toEqual(['dijkstad#issuer']);
+    expect(await acceptInvitation(ctx, await as(dirk), id)).toEqual({
+      organisation: { id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad' },
+    });
+    expect(await objectsOf(dirk)).toEqual(['dijkstad#issuer', 'ruimte_voorbeeldstad#issuer', 'voorbeeldstad#issuer']);
+    expect(await recordOf(dirk)).toMatchObject({ home: 'dijkstad', joined: { voorbeeldstad: expect.any(String) } });
+    expect((await refusal(acceptInvitation(ctx, await as(dirk), id))).id).toBe('invitation_not_found');
+  });
+
+  it("is answered by the invited person only: someone else's is unknown (404)", async () => {
+    const id = await inviteDirk();
+    for (const call of [acceptInvitation, declineInvitation])
+      expect((await refusal(call(ctx, await as(gast), id))).id).toBe('invitation_not_found');
+    expect(await ctx.invitations.get(id)).toBeDefined();
+    expect(await objectsOf(gast)).not.toContain('voorbeeldstad#admin');
+  });
+
+  it('declined writes no tuple, and is gone', async () => {
+    const id = await inviteDirk();
+    await declineInvitation(ctx, await as(dirk), id);
+    expect(await objectsOf(dirk)).toEqual(['dijkstad#issuer']);
+    expect(await ctx.invitations.get(id)).toBeUndefined();
+    expect((await actionsOn(dirk)).map(([action]) => action).sort()).toEqual(['invitation.decline', 'invitation.send']);
+  });
+
+  it('is withdrawn by an administrator of the inviting organisation only', async () => {
+    const id = await inviteDirk();
+    expect((await refusal(withdrawInvitation(ctx, await as(dijkBeheer), id))).id).toBe('invitation_not_found');
+    expect(await ctx.invitations.get(id)).toBeDefined();
+    await withdrawInvitation(ctx, await as(admin), id);
+    expect(await ctx.invitations.get(id)).toBeUndefined();
+    expect((await refusal(acceptInvitation(ctx, await as(dirk), id))).id).toBe('invitation_not_found');
+  });
+});
+
+describe('the routes', () => {
+  const call = (who: UserIdentity | undefined, method: 'PUT' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+    app.inject({
+      method,
+      url,
+      headers: { ...(who ? { [CALLER_HEADER]: who.id } : {}), origin: publicUrl.origin },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+
+  it('refuse input the declared schemas do not accept in the envelope, as before', async () => {
+    const extra = await call(gast, 'PUT', '/api/users/active-organisation', { organisation: 'dijkstad', x: 1 });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json()).toEqual({
+      error: {
+        id: 'invalid_request',
+        code: 400,
+        status: 'Bad Request',
+        reason: expect.stringContaining('The request body is invalid'),
+        message: 'Het verzoek is niet compleet of niet geldig.',
+      },
+    });
+    expect((await call(gast, 'PUT', '/api/users/active-organisation', { organisation: '' })).statusCode).toBe(400);
+    const notAnId = await call(dirk, 'POST', '/api/invitations/geen-id/accept');
+    expect([notAnId.statusCode, notAnId.json().error.id]).toEqual([404, 'invitation_not_found']);
+    const home = await call(gast, 'DELETE', '/api/users/organisations/dijkstad');
+    expect([home.statusCode, home.json().error.id]).toEqual([409, 'home_organisation']);
+  });
+
+  it('ask who calls before they look at the input', async () => {
+    const anonymous = await call(undefined, 'PUT', '/api/users/active-organisation', { wrong: true });
+    expect([anonymous.statusCode, anonymous.json().error.id]).toEqual([401, 'session_inactive']);
+    const member = await call(dirk, 'DELETE', '/api/invitations/geen-id');
+    expect([member.statusCode, member.json().error.id]).toEqual([403, 'forbidden_not_admin']);
+  });
+
+  it('answer with the statuses of docs/organisations.md', async () => {
+    const switched = await call(gast, 'PUT', '/api/users/active-organisation', { organisation: 'voorbeeldstad' });
+    expect([switched.statusCode, switched.json().activeOrg.id]).toEqual([200, 'voorbeeldstad']);
+    const id = await inviteDirk();
+    const accepted = await call(dirk, 'POST', `/api/invitations/${id.toUpperCase()}/accept`);
+    expect([accepted.statusCode, accepted.json().organisation.id]).toEqual([200, 'voorbeeldstad']);
+    expect((await call(dirk, 'DELETE', '/api/users/organisations/voorbeeldstad')).statusCode).toBe(204);
+    const again = await inviteDirk();
+    expect((await call(admin, 'DELETE', `/api/invitations/${again}`)).statusCode).toBe(204);
+  });
+});
