@@ -6,11 +6,11 @@
 //   node bench/lighthouse.mjs [--runs 3] [--pages login,recovery,verification] [--chromium /usr/bin/chromium]
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './support/free-port.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -20,14 +20,6 @@ const { values } = parseArgs({
   },
 });
 const portaal = fileURLToPath(new URL('../apps/server/bin/portaal.js', import.meta.url));
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portaal-lighthouse-'));
 const [port, adminPort] = [await freePort(), await freePort()];

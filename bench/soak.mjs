@@ -6,12 +6,12 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { startThrowawayPostgres } from '../scripts/lib/throwaway-postgres.mjs';
+import { freePort } from './support/free-port.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -25,14 +25,6 @@ const sessionCount = Number(values.sessions);
 const concurrency = Number(values.concurrency);
 const bin = fileURLToPath(new URL('../apps/server/bin/portaal.js', import.meta.url));
 const PASSWORD = 'Soak-Molen-Gracht-2026';
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 async function startProcess(databaseUrl) {
   const [port, adminPort] = [await freePort(), await freePort()];

@@ -6,11 +6,11 @@
 //   node bench/startup.mjs [--rounds 3] [--idle-seconds 10]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './support/free-port.mjs';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '3' }, 'idle-seconds': { type: 'string', default: '10' } },
@@ -18,14 +18,6 @@ const { values } = parseArgs({
 const rounds = Number(values.rounds);
 const idleMs = Number(values['idle-seconds']) * 1000;
 const portaal = fileURLToPath(new URL('../apps/server/bin/portaal.js', import.meta.url));
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 async function answers(url) {
   try {

@@ -7,7 +7,6 @@
 // Rounds alternate bare and whoami, so that a machine whose load changes meanwhile skews both alike.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,6 +15,7 @@ import autocannon from 'autocannon';
 import fetchCookie from 'fetch-cookie';
 import { CookieJar } from 'tough-cookie';
 import { startThrowawayPostgres } from '../scripts/lib/throwaway-postgres.mjs';
+import { freePort } from './support/free-port.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -33,14 +33,6 @@ const rounds = Number(values.rounds);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const portaal = path.join(root, 'apps/server/bin/portaal.js');
 const USER = { email: 'bench-whoami@voorbeeldstad.nl', password: 'Bench-Molen-Gracht-2026' };
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 // The reference: what node:http alone can answer on this machine, with a body the size of a whoami answer.
 const BARE_SERVER = `

@@ -2,7 +2,6 @@
 // process of its own, with its administrator signed in (second factor included). Needs `npm run build` first.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,17 +12,10 @@ import { createIdentityWithPassword, insertIdentity, systemClock } from '@portaa
 import { DEMO_CATALOGUE_FILE } from '@portaal/users-api';
 import { loadConfig } from '../../apps/server/dist/config.js';
 import { withProduct } from '../../apps/server/dist/product.js';
+import { freePort } from './free-port.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const ADMIN = { email: 'bench-beheerder@voorbeeldstad.nl', password: 'Bench-Molen-Gracht-2026' };
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 const silent = {
   info() {},

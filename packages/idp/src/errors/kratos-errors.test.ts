@@ -125,7 +125,8 @@ describe('what Kratos names', () => {
     expect(kratosErrors.originHeaderNeedsBrowserFlow().reason).toBe(
       'The HTTP Request Header included the "Origin" key, indicating that this request was made as part of an AJAX ' +
         'request in a Browser. The flow however was initiated as an API request. To prevent potential misuse and ' +
-        'mitigate several attack vectors including CSRF, the request has been blocked. Please consult the documentation.',
+        'mitigate several attack vectors including CSRF, the request has been blocked. Please consult the ' +
+        'documentation.',
     );
     expect(kratosErrors.cookieHeaderNeedsBrowserFlow().reason).toBe(
       'The HTTP Request Header included the "Cookie" key, indicating that this request was made by a Browser. The ' +
