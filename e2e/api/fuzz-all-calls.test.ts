@@ -514,7 +514,6 @@ function checkAnswer(request: Generated, status: number, text: string): string |
   if (status < 400 || request.method === 'HEAD' || text === '') return undefined;
   let body: {
     error?: { code?: unknown; status?: unknown; message?: unknown } | string;
-    code?: unknown;
     id?: unknown;
     ui?: { nodes?: unknown };
   };
@@ -523,9 +522,6 @@ function checkAnswer(request: Generated, status: number, text: string): string |
   } catch {
     return `not JSON: ${what}`;
   }
-  // Known gap (docs/security.md#41-errors-reveal-nothing): a path parameter over Fastify's 100 characters is refused
-  // by the router itself, before any package's error handler, in Fastify's own shape.
-  if (status === 414 && body.code === 'FST_ERR_MAX_PARAM_LENGTH') return undefined;
   if (typeof body.error === 'string') return `bad envelope: ${what}`;
   if (body.error) {
     const { code, status: name, message } = body.error;

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { kratosErrors } from '@portaal/idp';
 
 /** Deeper than any real body (identity metadata, a Keto query); far from what overflows the stack. */
 const MAX_JSON_DEPTH = 100;
@@ -67,4 +68,15 @@ export function guardRequestInput(app: FastifyInstance): void {
     if (holdsNul(request.query) || holdsNul(request.params) || holdsNul(request.body))
       throw unreadable('The request holds a NUL character.', 'FST_ERR_VALIDATION');
   });
+}
+
+/**
+ * The router's own refusals, made before any package's error handler runs (an undecodable URL, a path parameter over
+ * Fastify's 100 characters), in the error envelope like every other refusal instead of Fastify's own shape.
+ */
+export function answerRouterRefusal(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const reason =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A part of the path is too long.' : 'The URL could not be read.';
+  const refusal = kratosErrors.unreadableRequest(error.statusCode ?? 400, reason);
+  void reply.code(refusal.code).type('application/json; charset=utf-8').send(JSON.stringify(refusal.toEnvelope()));
 }

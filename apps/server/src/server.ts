@@ -10,7 +10,7 @@ import { createMetrics } from './metrics.js';
 import { registerHealthRoutes } from './health.js';
 import { registerWebApp } from './web-app.js';
 import { pruneAuditDaily } from './audit-retention.js';
-import { guardRequestInput } from './request-input.js';
+import { answerRouterRefusal, guardRequestInput } from './request-input.js';
 
 export interface PortaalServer {
   product: Product;
@@ -33,6 +33,7 @@ function createApp(config: ServerConfig, name: 'public' | 'admin'): FastifyInsta
     // Only the configured proxies' X-Forwarded-For counts; without any, the TCP peer is the client.
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
+    frameworkErrors: answerRouterRefusal,
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
