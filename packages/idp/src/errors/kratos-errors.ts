@@ -44,6 +44,8 @@ export const kratosErrors = {
 
   identityNotFound: () => noRows(),
   sessionNotFound: () => noRows(),
+  /** `DELETE /sessions/{id}` with the caller's own session: its message, not its reason, says so. */
+  cannotRevokeCurrentSession: () => new HttpError({ code: 400, message: 'cannot revoke current session' }),
   schemaNotFound: () => noRows(),
   credentialNotFound: () => noRows('You tried to remove a credential which does not exist.'),
   identityConflict: () =>

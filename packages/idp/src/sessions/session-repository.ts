@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../clock.js';
+import type { IdpContext } from '../context.js';
 import type { DbExecutor } from '../identities/identity-repository.js';
 import type { SessionsTable } from '../db/schema.js';
 import { randomToken, sha256 } from './tokens.js';
@@ -121,6 +122,20 @@ export async function upgradeSession(
         : {}),
     },
   };
+}
+
+/** A second factor just passed raises the session to aal2, with a new token (as `upgradeSession`). */
+export function raiseToAal2(
+  idp: Pick<IdpContext, 'db' | 'clock' | 'config'>,
+  session: SessionRecord,
+  method: 'totp' | 'lookup_secret',
+): Promise<{ session: SessionRecord; token: string }> {
+  const { db, clock, config } = idp;
+  const completed = { method, aal: 'aal2', completed_at: clock.now().toISOString() } as const;
+  return upgradeSession(db.kysely, clock, session, [completed], {
+    reauthenticated: false,
+    lifespanMs: config.lifespans.sessionMs,
+  });
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IdpServices } from '../services.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
-import { HttpError } from '../errors/herodot.js';
 import { publicUrlOf } from '../http/return-to.js';
 
 import { sendJson } from '../flows/flow-http.js';
@@ -74,8 +73,8 @@ export function registerSessionRoutes(app: FastifyInstance, services: IdpService
   app.delete<{ Params: { id: string } }>('/sessions/:id', async (request, reply) => {
     const auth = await requireSession(services, request);
     const { id } = request.params;
-    if (!UUID.test(id)) throw new HttpError({ code: 400, reason: 'The session id must be a UUID.' });
-    if (id === auth.session.id) throw new HttpError({ code: 400, message: 'cannot revoke current session' });
+    if (!UUID.test(id)) throw kratosErrors.badRequest('The session id must be a UUID.');
+    if (id === auth.session.id) throw kratosErrors.cannotRevokeCurrentSession();
     const target = await findSession(ctx.db.kysely, id);
     if (target && target.identityId === auth.identity.id) await revokeSession(ctx.db.kysely, id);
     return reply.code(204).send();

@@ -4,32 +4,23 @@ import type { Authenticated } from '../../sessions/authenticate.js';
 import { availableAal, sessionAal } from '../../sessions/aal.js';
 import { messages } from '../../ui/messages.js';
 import { addFlowMessage } from '../../ui/nodes.js';
-import { insertFlow, newFlow, type Flow, type FlowType } from '../flow.js';
+import { insertFlow, newFlow, type Flow } from '../flow.js';
 import type { FlowContext } from '../flow-context.js';
-import { requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
+import { returnToOf, returnUrlOf } from '../flow-request.js';
 import type { Outcome } from '../outcome.js';
-import { alreadySignedIn, csrfTokenForNewFlow } from '../steps.js';
+import { alreadySignedIn } from '../steps.js';
 import { passwordLoginNodes, refreshLoginNodes, secondFactorNodes } from './nodes.js';
+import { type FlowStart, startFields, startOfRequest } from '../flow-start.js';
 
 /** Builds a login flow for the given session state; used at init and when an expired flow is replaced. */
 export function buildLoginFlow(
   services: IdpServices,
-  init: {
-    type: FlowType;
-    requestUrl: string;
-    csrfToken: string;
-    returnTo: string | null;
-    refresh: boolean;
-    aal: 'aal1' | 'aal2';
-  },
+  init: FlowStart & { refresh: boolean; aal: 'aal1' | 'aal2' },
   auth: Authenticated | undefined,
 ): Flow {
   const flow = newFlow(services.ctx, services.ctx.config.lifespans.flowMs, {
     kind: 'login',
-    type: init.type,
-    requestUrl: init.requestUrl,
-    csrfToken: init.csrfToken,
-    returnTo: init.returnTo,
+    ...startFields(init),
     refresh: init.refresh,
     requestedAal: init.aal,
   });
@@ -68,9 +59,7 @@ export async function createLoginFlow(ctx: FlowContext): Promise<Outcome> {
   const refresh = auth !== undefined && ctx.query.refresh === 'true';
   if (auth && !refresh && alreadyEnough(auth, aal)) return alreadySignedIn('login', returnUrlOf(services, returnTo));
 
-  const csrfToken = csrfTokenForNewFlow(ctx);
-  const requestUrl = requestUrlOf(services, ctx.request);
-  const flow = buildLoginFlow(services, { type: ctx.type, requestUrl, csrfToken, returnTo, refresh, aal }, auth);
+  const flow = buildLoginFlow(services, { ...startOfRequest(ctx, returnTo), refresh, aal }, auth);
   await insertFlow(ctx.idp.db.kysely, flow);
   return { kind: 'flow', flow, status: 200 };
 }

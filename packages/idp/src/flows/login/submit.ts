@@ -11,7 +11,7 @@ import {
 } from '../../identities/identity-repository.js';
 import type { Authenticated } from '../../sessions/authenticate.js';
 import { availableAal, type AuthenticationMethod } from '../../sessions/aal.js';
-import { insertSession, upgradeSession } from '../../sessions/session-repository.js';
+import { insertSession, raiseToAal2, upgradeSession } from '../../sessions/session-repository.js';
 import { messages, type UiText } from '../../ui/messages.js';
 import { addFlowMessage, addNodeMessage, setNodeValue } from '../../ui/nodes.js';
 import { clientAddress, userAgent } from '../../http/client-info.js';
@@ -19,13 +19,14 @@ import { clientAddressKey, identifierKey } from '../../throttle/index.js';
 import { emitAuthEvent } from '../../events.js';
 import { secretOfTotpUrl, verifyTotpCode } from '../../credentials/totp/totp.js';
 import { findRecoveryCode, recoveryCodesOf, type RecoveryCode } from '../../credentials/lookup/lookup-secrets.js';
-import { insertFlow, type Flow } from '../flow.js';
+import type { Flow } from '../flow.js';
 import type { FlowContext } from '../flow-context.js';
 import { returnUrlOf } from '../flow-request.js';
 import { flowAgain, type IssuedSession, type Outcome } from '../outcome.js';
 import { openFlow } from '../steps.js';
 import { buildLoginFlow } from './create.js';
 import { loginSucceeded, secondFactorRequired } from './complete.js';
+import { startReplacing, storeStartedFlow } from '../flow-start.js';
 
 /** One login submission: the request's context, the opened flow and what was submitted. */
 interface LoginSubmission {
@@ -39,21 +40,11 @@ interface LoginSubmission {
 /** An expired login flow is replaced by one for the same session state. */
 async function restartLogin(ctx: FlowContext, old: Flow, message: UiText): Promise<Flow> {
   const auth = await ctx.auth();
-  const replacement = buildLoginFlow(
-    ctx.services,
-    {
-      type: old.type,
-      requestUrl: old.requestUrl,
-      csrfToken: old.csrfToken,
-      returnTo: old.returnTo,
-      refresh: old.refresh && auth !== undefined,
-      aal: old.requestedAal === 'aal2' && auth ? 'aal2' : 'aal1',
-    },
-    auth,
-  );
-  addFlowMessage(replacement.ui, message);
-  await insertFlow(ctx.idp.db.kysely, replacement);
-  return replacement;
+  const start = startReplacing(old, message);
+  const refresh = old.refresh && auth !== undefined;
+  const aal = old.requestedAal === 'aal2' && auth ? 'aal2' : 'aal1';
+  const replacement = buildLoginFlow(ctx.services, { ...start, refresh, aal }, auth);
+  return storeStartedFlow(ctx.idp.db.kysely, replacement, start);
 }
 
 /** The method of a submission; a body with an identifier but no method is a password login, as in Kratos. */
@@ -332,19 +323,10 @@ async function submitLookupSecret(submission: LoginSubmission): Promise<Outcome>
 /** The aal1 session becomes aal2 (with a new token) and the login is done. */
 async function completeSecondFactor(submission: LoginSubmission, method: 'totp' | 'lookup_secret'): Promise<Outcome> {
   const { ctx, flow } = submission;
-  const { db, clock, config, log } = ctx.idp;
+  const { log } = ctx.idp;
   const auth = submission.auth!;
   const identity = auth.identity;
-  const upgraded = await upgradeSession(
-    db.kysely,
-    clock,
-    auth.session,
-    [{ method, aal: 'aal2', completed_at: clock.now().toISOString() }],
-    {
-      reauthenticated: false,
-      lifespanMs: config.lifespans.sessionMs,
-    },
-  );
+  const upgraded = await raiseToAal2(ctx.idp, auth.session, method);
   log.info({ event: 'login.success', identity: identity.id, method }, 'second factor passed');
   emitAuthEvent(ctx.idp, {
     type: 'login.success',

@@ -1,37 +1,24 @@
 import type { IdpServices } from '../../services.js';
-import type { UiText } from '../../ui/messages.js';
-import { addFlowMessage } from '../../ui/nodes.js';
-import { insertFlow, newFlow, type Flow, type FlowType } from '../flow.js';
+import { newFlow, type Flow } from '../flow.js';
 import type { FlowContext } from '../flow-context.js';
-import { requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
+import { returnToOf, returnUrlOf } from '../flow-request.js';
 import type { Outcome } from '../outcome.js';
-import { alreadySignedIn, csrfTokenForNewFlow } from '../steps.js';
+import { alreadySignedIn } from '../steps.js';
 import { recoveryEmailNodes } from './nodes.js';
+import { type FlowStart, startFields, startOfRequest, storeStartedFlow } from '../flow-start.js';
 
 export async function startRecoveryFlow(
   services: IdpServices,
-  init: {
-    type: FlowType;
-    requestUrl: string;
-    csrfToken: string;
-    returnTo: string | null;
-    message?: UiText;
-    lifespanMs?: number;
-  },
+  start: FlowStart & { lifespanMs?: number },
 ): Promise<Flow> {
-  const flow = newFlow(services.ctx, init.lifespanMs ?? services.ctx.config.lifespans.flowMs, {
+  const flow = newFlow(services.ctx, start.lifespanMs ?? services.ctx.config.lifespans.flowMs, {
     kind: 'recovery',
-    type: init.type,
-    requestUrl: init.requestUrl,
-    csrfToken: init.csrfToken,
-    returnTo: init.returnTo,
+    ...startFields(start),
     // Kratos' NewFlow sets the one enabled method at once; Ory Elements needs it to pick the form.
     active: 'code',
   });
   flow.ui.nodes = recoveryEmailNodes();
-  if (init.message) addFlowMessage(flow.ui, init.message);
-  await insertFlow(services.ctx.db.kysely, flow);
-  return flow;
+  return storeStartedFlow(services.ctx.db.kysely, flow, start);
 }
 
 /** `GET /self-service/recovery/{browser,api}` (docs/kratos-compatibility.md#recovery). */
@@ -39,8 +26,6 @@ export async function createRecoveryFlow(ctx: FlowContext): Promise<Outcome> {
   const { services } = ctx;
   const returnTo = returnToOf(services, ctx.query);
   if (await ctx.auth()) return alreadySignedIn('recovery', returnUrlOf(services, null), 302);
-  const csrfToken = csrfTokenForNewFlow(ctx);
-  const requestUrl = requestUrlOf(services, ctx.request);
-  const flow = await startRecoveryFlow(services, { type: ctx.type, requestUrl, csrfToken, returnTo });
+  const flow = await startRecoveryFlow(services, startOfRequest(ctx, returnTo));
   return { kind: 'flow', flow, status: 200 };
 }

@@ -16,6 +16,7 @@ import { alreadySignedIn, openFlow } from '../steps.js';
 import { recoveryCodeNodes, recoveryEmailNodes } from './nodes.js';
 import { startRecoveryFlow } from './create.js';
 import { finishRecovery } from './finish.js';
+import { startReplacing } from '../flow-start.js';
 
 const MAX_CODE_SUBMISSIONS = 5;
 /** Mails per address and per client within the lock window, against e-mail bombing. */
@@ -23,13 +24,7 @@ const MAX_MAILS_PER_ADDRESS = 5;
 const MAX_MAILS_PER_CLIENT = 30;
 
 const restartRecovery = (ctx: FlowContext, old: Flow, message: UiText) =>
-  startRecoveryFlow(ctx.services, {
-    type: old.type,
-    requestUrl: old.requestUrl,
-    csrfToken: old.csrfToken,
-    returnTo: old.returnTo,
-    message,
-  });
+  startRecoveryFlow(ctx.services, startReplacing(old, message));
 
 /** `POST /self-service/recovery?flow=` with the `code` or `link` method (docs/kratos-compatibility.md#recovery). */
 export async function submitRecoveryFlow(ctx: FlowContext): Promise<Outcome> {

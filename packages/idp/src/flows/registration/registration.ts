@@ -7,35 +7,22 @@ import { identityJson } from '../../identities/identity-json.js';
 import { normaliseEmail, validateTraits, type Traits } from '../../identities/identity-schema.js';
 import { messages, type UiText } from '../../ui/messages.js';
 import { addFlowMessage, addNodeMessage } from '../../ui/nodes.js';
-import { insertFlow, newFlow, saveFlow, type Flow, type FlowType } from '../flow.js';
+import { newFlow, saveFlow, type Flow } from '../flow.js';
 import type { FlowContext } from '../flow-context.js';
-import { requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
+import { returnToOf, returnUrlOf } from '../flow-request.js';
 import { flowAgain, type Outcome } from '../outcome.js';
-import { alreadySignedIn, csrfTokenForNewFlow, openFlow, type OpenedFlow } from '../steps.js';
+import { alreadySignedIn, openFlow, type OpenedFlow } from '../steps.js';
 import { sendVerificationCode, startVerificationFlow } from '../verification/verification.js';
 import { credentialStepNodes, profileStepNodes } from './nodes.js';
+import { type FlowStart, startFields, startOfRequest, startReplacing, storeStartedFlow } from '../flow-start.js';
 
-async function startRegistrationFlow(
-  services: IdpServices,
-  init: {
-    type: FlowType;
-    requestUrl: string;
-    csrfToken: string;
-    returnTo: string | null;
-    message?: UiText;
-  },
-): Promise<Flow> {
+async function startRegistrationFlow(services: IdpServices, init: FlowStart): Promise<Flow> {
   const flow = newFlow(services.ctx, services.ctx.config.lifespans.flowMs, {
     kind: 'registration',
-    type: init.type,
-    requestUrl: init.requestUrl,
-    csrfToken: init.csrfToken,
-    returnTo: init.returnTo,
+    ...startFields(init),
   });
   flow.ui.nodes = profileStepNodes();
-  if (init.message) addFlowMessage(flow.ui, init.message);
-  await insertFlow(services.ctx.db.kysely, flow);
-  return flow;
+  return storeStartedFlow(services.ctx.db.kysely, flow, init);
 }
 
 /**
@@ -47,20 +34,12 @@ export async function createRegistrationFlow(ctx: FlowContext): Promise<Outcome>
   if (!ctx.idp.config.registrationEnabled) throw kratosErrors.flowDisabled();
   const returnTo = returnToOf(services, ctx.query);
   if (await ctx.auth()) return alreadySignedIn('registration', returnUrlOf(services, returnTo));
-  const csrfToken = csrfTokenForNewFlow(ctx);
-  const requestUrl = requestUrlOf(services, ctx.request);
-  const flow = await startRegistrationFlow(services, { type: ctx.type, requestUrl, csrfToken, returnTo });
+  const flow = await startRegistrationFlow(services, startOfRequest(ctx, returnTo));
   return { kind: 'flow', flow, status: 200 };
 }
 
 const restartRegistration = (ctx: FlowContext, old: Flow, message: UiText) =>
-  startRegistrationFlow(ctx.services, {
-    type: old.type,
-    requestUrl: old.requestUrl,
-    csrfToken: old.csrfToken,
-    returnTo: old.returnTo,
-    message,
-  });
+  startRegistrationFlow(ctx.services, startReplacing(old, message));
 
 /** `POST /self-service/registration?flow=`: the profile step, the password step, or both at once. */
 export async function submitRegistrationFlow(ctx: FlowContext): Promise<Outcome> {

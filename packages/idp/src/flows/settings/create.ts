@@ -4,35 +4,28 @@ import { kratosErrors } from '../../errors/kratos-errors.js';
 import { publicUrlOf } from '../../http/return-to.js';
 import type { Authenticated } from '../../sessions/authenticate.js';
 import { ensureHighestAvailableAal } from '../../sessions/session-routes.js';
-import type { UiText } from '../../ui/messages.js';
-import { addFlowMessage } from '../../ui/nodes.js';
-import { insertFlow, newFlow, type Flow, type FlowType } from '../flow.js';
+import { newFlow, type Flow } from '../flow.js';
 import type { FlowContext } from '../flow-context.js';
-import { requestUrlOf, returnToOf } from '../flow-request.js';
+import { returnToOf } from '../flow-request.js';
 import { failWith, type Outcome } from '../outcome.js';
-import { csrfTokenForNewFlow } from '../steps.js';
 import { settingsNodes } from './nodes.js';
+import { type FlowStart, startFields, startOfRequest, storeStartedFlow } from '../flow-start.js';
 
 /** Creates and stores a settings flow for a signed-in identity (also used after recovery). */
 export async function startSettingsFlow(
   services: IdpServices,
   auth: Pick<Authenticated, 'identity' | 'credentials' | 'session'>,
-  init: { type: FlowType; requestUrl: string; csrfToken: string; returnTo: string | null; message?: UiText },
+  init: FlowStart,
 ): Promise<Flow> {
   const flow = newFlow(services.ctx, services.ctx.config.lifespans.flowMs, {
     kind: 'settings',
-    type: init.type,
-    requestUrl: init.requestUrl,
-    csrfToken: init.csrfToken,
-    returnTo: init.returnTo,
+    ...startFields(init),
     state: 'show_form',
     identityId: auth.identity.id,
     sessionId: auth.session.id,
   });
   flow.ui.nodes = await settingsNodes(services, { flow, identity: auth.identity, credentials: auth.credentials });
-  if (init.message) addFlowMessage(flow.ui, init.message);
-  await insertFlow(services.ctx.db.kysely, flow);
-  return flow;
+  return storeStartedFlow(services.ctx.db.kysely, flow, init);
 }
 
 /** `GET /self-service/settings/{browser,api}` (docs/kratos-compatibility.md#settings). */
@@ -58,8 +51,6 @@ export async function createSettingsFlow(ctx: FlowContext): Promise<Outcome> {
     if (error instanceof HttpError) return { kind: 'browser_redirect', to, otherwise: failWith(error) };
     throw error;
   }
-  const csrfToken = csrfTokenForNewFlow(ctx);
-  const requestUrl = requestUrlOf(services, ctx.request);
-  const flow = await startSettingsFlow(services, auth, { type: ctx.type, requestUrl, csrfToken, returnTo });
+  const flow = await startSettingsFlow(services, auth, startOfRequest(ctx, returnTo));
   return { kind: 'flow', flow, status: 200, identity: auth.identity };
 }

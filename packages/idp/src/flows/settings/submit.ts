@@ -13,7 +13,7 @@ import {
 import { normaliseEmail, validateTraits } from '../../identities/identity-schema.js';
 import type { Authenticated } from '../../sessions/authenticate.js';
 import { ensureHighestAvailableAal } from '../../sessions/session-routes.js';
-import { renewSessionToken, upgradeSession } from '../../sessions/session-repository.js';
+import { raiseToAal2, renewSessionToken } from '../../sessions/session-repository.js';
 import { setSessionCookie } from '../../http/cookies.js';
 import { messages } from '../../ui/messages.js';
 import { addFlowMessage, addNodeMessage, setNodeValue } from '../../ui/nodes.js';
@@ -28,6 +28,7 @@ import { openFlow, requireFlow } from '../steps.js';
 import { queueChangeNotice } from './change-notice.js';
 import { settingsNodes } from './nodes.js';
 import { startSettingsFlow } from './create.js';
+import { startReplacing } from '../flow-start.js';
 
 const isTrue = (value: unknown) => value === true || value === 'true';
 
@@ -53,14 +54,7 @@ export async function submitSettingsFlow(ctx: FlowContext): Promise<Outcome> {
   if (found.identityId !== auth.identity.id) throw kratosErrors.identityMismatch(true);
   ensureHighestAvailableAal(ctx.services, auth, publicUrlOf(config, '/self-service/settings', { flow: found.id }));
   const opened = await openFlow(ctx, {
-    restart: (old, message) =>
-      startSettingsFlow(ctx.services, auth, {
-        type: old.type,
-        requestUrl: old.requestUrl,
-        csrfToken: old.csrfToken,
-        returnTo: old.returnTo,
-        message,
-      }),
+    restart: (old, message) => startSettingsFlow(ctx.services, auth, startReplacing(old, message)),
     expiredMessage: messages.settingsFlowExpired,
   });
   if (opened.kind !== 'opened') return opened;
@@ -231,18 +225,9 @@ async function renewTokenAfterPasswordChange(submission: SettingsSubmission): Pr
  */
 async function addSecondFactorToSession(submission: SettingsSubmission, method: 'totp' | 'lookup_secret') {
   const { ctx, auth } = submission;
-  const { db, clock, config } = ctx.idp;
+  const { clock, config } = ctx.idp;
   if (auth.session.methods.some((m) => m.aal === 'aal2')) return;
-  const upgraded = await upgradeSession(
-    db.kysely,
-    clock,
-    auth.session,
-    [{ method, aal: 'aal2', completed_at: clock.now().toISOString() }],
-    {
-      reauthenticated: false,
-      lifespanMs: config.lifespans.sessionMs,
-    },
-  );
+  const upgraded = await raiseToAal2(ctx.idp, auth.session, method);
   if (auth.via === 'cookie')
     setSessionCookie(ctx.reply, config, upgraded.token, new Date(upgraded.session.expiresAt), clock.now());
   else ctx.reply.header('X-Session-Token', upgraded.token);

@@ -15,12 +15,13 @@ import {
   setNodeValue,
   type UiNode,
 } from '../../ui/nodes.js';
-import { countSubmission, insertFlow, newFlow, saveFlow, type Flow, type FlowType } from '../flow.js';
+import { countSubmission, newFlow, saveFlow, type Flow } from '../flow.js';
 import type { FlowContext } from '../flow-context.js';
 import { ensureCsrf, ensureCsrfCookie, flowUiUrl } from '../flow-http.js';
-import { requestUrlOf, returnToOf, returnUrlOf } from '../flow-request.js';
+import { returnToOf, returnUrlOf } from '../flow-request.js';
 import { flowAgain, type Outcome } from '../outcome.js';
-import { csrfTokenForNewFlow, openFlow, requireFlow } from '../steps.js';
+import { openFlow, requireFlow } from '../steps.js';
+import { type FlowStart, startFields, startOfRequest, startReplacing, storeStartedFlow } from '../flow-start.js';
 
 const MAX_CODE_SUBMISSIONS = 5;
 
@@ -43,23 +44,15 @@ const codeNodes = (email: string): UiNode[] => [
 ];
 
 /** Creates a verification flow; with `email`, a code is sent right away (state `sent_email`, registration hook). */
-export async function startVerificationFlow(
-  services: IdpServices,
-  init: { type: FlowType; requestUrl: string; csrfToken: string; returnTo: string | null; message?: UiText },
-): Promise<Flow> {
+export async function startVerificationFlow(services: IdpServices, init: FlowStart): Promise<Flow> {
   const flow = newFlow(services.ctx, services.ctx.config.lifespans.flowMs, {
     kind: 'verification',
-    type: init.type,
-    requestUrl: init.requestUrl,
-    csrfToken: init.csrfToken,
-    returnTo: init.returnTo,
+    ...startFields(init),
     // Kratos' NewFlow sets the one enabled method at once; Ory Elements needs it to pick the form.
     active: 'code',
   });
   flow.ui.nodes = emailNodes();
-  if (init.message) addFlowMessage(flow.ui, init.message);
-  await insertFlow(services.ctx.db.kysely, flow);
-  return flow;
+  return storeStartedFlow(services.ctx.db.kysely, flow, init);
 }
 
 /** Sends a verification code for a known address (unknown ones get nothing) and moves the flow to `sent_email`. */
@@ -103,20 +96,12 @@ export async function sendVerificationCode(
 export async function createVerificationFlow(ctx: FlowContext): Promise<Outcome> {
   const { services } = ctx;
   const returnTo = returnToOf(services, ctx.query);
-  const csrfToken = csrfTokenForNewFlow(ctx);
-  const requestUrl = requestUrlOf(services, ctx.request);
-  const flow = await startVerificationFlow(services, { type: ctx.type, requestUrl, csrfToken, returnTo });
+  const flow = await startVerificationFlow(services, startOfRequest(ctx, returnTo));
   return { kind: 'flow', flow, status: 200 };
 }
 
 const restartVerification = (ctx: FlowContext, old: Flow, message: UiText) =>
-  startVerificationFlow(ctx.services, {
-    type: old.type,
-    requestUrl: old.requestUrl,
-    csrfToken: old.csrfToken,
-    returnTo: old.returnTo,
-    message,
-  });
+  startVerificationFlow(ctx.services, startReplacing(old, message));
 
 /**
  * Link from a mail: pre-fill the code and let the person submit it, as Kratos does. The link may open in another
