@@ -378,7 +378,7 @@ describe('IPv6 clients', () => {
   });
 });
 
-describe('IPv6 clients behind a trusted proxy', () => {
+describe('clients behind a trusted proxy', () => {
   // The per-address limit counts IPv6 clients per /64 (docs/security.md#46-which-client-address-counts): a client
   // owns a whole /64 and can pick any address in it. The test machine has one IPv6 address, so the addresses come in
   // X-Forwarded-For from a trusted proxy (the test process, on loopback), exactly as behind a real one.
@@ -424,6 +424,22 @@ describe('IPv6 clients behind a trusted proxy', () => {
     expect(neighbour.body.session.identity.id).toBe(user.id);
     const ipv4 = await signInFrom('192.0.2.10', user.email, user.password);
     expect(ipv4.status).toBe(200);
+  });
+
+  it('are counted without the port a proxy may add: each new connection of one client shares its limit', async () => {
+    const user = await createPasswordIdentity(identityApi(proxied.adminUrl));
+    for (const [client, other] of [
+      ['198.51.100.7:50001', '198.51.100.7:50009'],
+      ['[2001:db8:9:9::1]:50001', '2001:db8:9:9::2'],
+    ] as const) {
+      for (let port = 2; port <= 4; port += 1) {
+        const failed = await signInFrom(client.replace(/1$/, String(port)), uniqueEmail('geraden'), 'Wrong-1');
+        expect(messageIds(failed.body)).toEqual([4000006]);
+      }
+      const locked = await signInFrom(other, user.email, user.password);
+      expect(locked.status, `${other} after three failures from ${client} with other ports`).toBe(400);
+      expect(messageIds(locked.body)).toEqual([4000006]);
+    }
   });
 });
 

@@ -89,12 +89,23 @@ const hashed = (value: string) => crypto.createHash('sha256').update(value).dige
 export const identifierKey = (purpose: string, identifier: string): string =>
   `${purpose}:id:${hashed(identifier.trim().toLowerCase())}`;
 
-/** Per-client key; IPv6 clients are bucketed by /64, IPv4-mapped addresses count as IPv4. */
+/**
+ * Per-client key; IPv6 clients are bucketed by /64, IPv4-mapped addresses count as IPv4, and a port that a proxy
+ * wrote into X-Forwarded-For is left out (the client's port changes with every connection).
+ */
 export function clientAddressKey(purpose: string, ip: string): string {
-  let address = ip.trim().toLowerCase();
+  let address = withoutPort(ip.trim().toLowerCase());
   if (address.startsWith('::ffff:') && address.includes('.')) address = address.slice(7);
   if (isIPv6(address)) address = ipv6Prefix64(address);
   return `${purpose}:ip:${address}`;
+}
+
+/** `192.0.2.1:5678` → `192.0.2.1`, `[2001:db8::1]:5678` or `[2001:db8::1]` → `2001:db8::1`; others unchanged. */
+function withoutPort(address: string): string {
+  const ipv4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(address);
+  if (ipv4) return ipv4[1]!;
+  const bracketed = /^\[([0-9a-f:.]+)\](?::\d{1,5})?$/.exec(address);
+  return bracketed ? bracketed[1]! : address;
 }
 
 function ipv6Prefix64(address: string): string {
