@@ -398,7 +398,7 @@ describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.
           await page.getByRole('heading', { level: 1 }).waitFor();
           return longName.isVisible();
         },
-        { message: 'the service of the newly loaded catalogue is listed', timeout: 20_000, intervals: [1_000] },
+        { message: 'the service of the newly loaded catalogue is listed', timeout: 20_000, interval: 1_000 },
       )
       .toBe(true);
 
