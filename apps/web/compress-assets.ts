@@ -19,7 +19,7 @@ export function compressAssets(): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    closeBundle() {
+    writeBundle() {
       const assets = path.join(outDir, 'assets');
       for (const name of readdirSync(assets)) {
         const file = path.join(assets, name);

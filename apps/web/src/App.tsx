@@ -1,26 +1,39 @@
-import { lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import LoginScreen from './screens/LoginScreen';
 import { ToastProvider } from './components/Toasts';
 import { PageFooter } from './layout/PageFooter';
 import { PageHeader } from './layout/PageHeader';
 import { Loading } from './components/Loading';
 
-// Every route but /login is lazy-loaded (docs/architecture.md).
-const ServicesScreen = lazy(() => import('./screens/ServicesScreen'));
-const LogoutScreen = lazy(() => import('./screens/LogoutScreen'));
-const NotFoundScreen = lazy(() => import('./screens/NotFoundScreen'));
-const TwoFactorScreen = lazy(() => import('./screens/TwoFactorScreen'));
-const SettingsScreen = lazy(() => import('./screens/SettingsScreen'));
-const RecoveryScreen = lazy(() => import('./screens/RecoveryScreen'));
-const OverviewScreen = lazy(() => import('./overview/OverviewScreen'));
-const VerificationScreen = lazy(() => import('./screens/VerificationScreen'));
-const RegistrationScreen = lazy(() => import('./screens/RegistrationScreen'));
-const ErrorScreen = lazy(() => import('./screens/ErrorScreen'));
-const AccessibilityStatementScreen = lazy(() => import('./statement/AccessibilityStatementScreen'));
+/**
+ * Every route but /login is lazy-loaded (docs/architecture.md), together with the cache of server answers those
+ * screens share (TanStack Query, kept out of the sign-in screen's JavaScript: apps/web/README.md#size).
+ */
+function lazyScreen(load: () => Promise<{ default: ComponentType }>) {
+  return lazy(async () => {
+    const [{ ServerData }, { default: Screen }] = await Promise.all([import('./api/ServerData'), load()]);
+    return {
+      default: () => (
+        <ServerData>
+          <Screen />
+        </ServerData>
+      ),
+    };
+  });
+}
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
+const ServicesScreen = lazyScreen(() => import('./screens/ServicesScreen'));
+const LogoutScreen = lazyScreen(() => import('./screens/LogoutScreen'));
+const NotFoundScreen = lazyScreen(() => import('./screens/NotFoundScreen'));
+const TwoFactorScreen = lazyScreen(() => import('./screens/TwoFactorScreen'));
+const SettingsScreen = lazyScreen(() => import('./screens/SettingsScreen'));
+const RecoveryScreen = lazyScreen(() => import('./screens/RecoveryScreen'));
+const OverviewScreen = lazyScreen(() => import('./overview/OverviewScreen'));
+const VerificationScreen = lazyScreen(() => import('./screens/VerificationScreen'));
+const RegistrationScreen = lazyScreen(() => import('./screens/RegistrationScreen'));
+const ErrorScreen = lazyScreen(() => import('./screens/ErrorScreen'));
+const AccessibilityStatementScreen = lazyScreen(() => import('./statement/AccessibilityStatementScreen'));
 
 /** A path containing 'admin' (such as /admin-login) is the sign-in with the administrator text. */
 function UnknownPath() {
@@ -56,14 +69,12 @@ function AppRoutes() {
 
 export default function App() {
   return (
-    <QueryClientProvider client={queryClient}>
-      <ToastProvider>
-        <BrowserRouter>
-          <PageHeader />
-          <AppRoutes />
-          <PageFooter />
-        </BrowserRouter>
-      </ToastProvider>
-    </QueryClientProvider>
+    <ToastProvider>
+      <BrowserRouter>
+        <PageHeader />
+        <AppRoutes />
+        <PageFooter />
+      </BrowserRouter>
+    </ToastProvider>
   );
 }

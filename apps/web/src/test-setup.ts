@@ -1,5 +1,9 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { forgetPortalConfig } from './api/portal-config';
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  forgetPortalConfig();
+});

@@ -3,6 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Routes, useLocation } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { vi } from 'vitest';
+import { forgetPortalConfig } from './api/portal-config';
 import { ToastProvider } from './components/Toasts';
 
 type Handler = (url: URL, init: RequestInit | undefined) => { status: number; body?: unknown } | undefined;
@@ -25,7 +26,9 @@ export function fakeNetwork(handler: Handler) {
   return calls;
 }
 
+/** Renders the routes at `path` as a new page load: no cached server answers, the configuration read afresh. */
 export function renderAt(path: string, routes: ReactNode) {
+  forgetPortalConfig();
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { usersApi, type CurrentUser, type PortalConfig } from './users-api';
+import { usersApi, type CurrentUser } from './users-api';
 
 const currentUserKey = ['users', 'whoami'] as const;
 
@@ -11,9 +11,6 @@ export const useCurrentUser = () =>
     retry: false,
     staleTime: 30_000,
   });
-
-export const usePortalConfig = () =>
-  useQuery({ queryKey: ['config'], queryFn: () => usersApi<PortalConfig>('/config'), staleTime: 5 * 60_000 });
 
 export const useOrganisationAdmins = (enabled: boolean) =>
   useQuery({

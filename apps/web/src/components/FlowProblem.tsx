@@ -1,15 +1,14 @@
 import { ErrorAlert } from './ErrorAlert';
-import { UNREACHABLE } from './SupportContact';
+import { BUSY, UNREACHABLE } from './SupportContact';
+
+const TEXTS = {
+  unreachable: UNREACHABLE,
+  busy: BUSY,
+  failed: 'Er is iets misgegaan in het portaal. Probeer het later nog eens.',
+};
 
 /** What went wrong with a flow screen's form (`useSelfServiceFlow`'s `problem`), and who to turn to. */
-export function FlowProblem({ problem }: { problem: 'unreachable' | 'failed' | undefined }) {
+export function FlowProblem({ problem }: { problem: keyof typeof TEXTS | undefined }) {
   if (!problem) return null;
-  return (
-    <ErrorAlert
-      text={
-        problem === 'unreachable' ? UNREACHABLE : 'Er is iets misgegaan in het portaal. Probeer het later nog eens.'
-      }
-      support
-    />
-  );
+  return <ErrorAlert text={TEXTS[problem]} support />;
 }

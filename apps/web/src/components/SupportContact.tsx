@@ -1,6 +1,9 @@
-import { usePortalConfig } from '../api/queries';
+import { usePortalConfig } from '../api/portal-config';
 
 /** Said when an answer did not arrive: the connection, not what the person filled in, is the problem. */
+/** Said when the server answered 503: too busy for now, nothing wrong with what the person did. */
+export const BUSY = 'Het is nu erg druk in het portaal. Probeer het over een minuut opnieuw.';
+
 export const UNREACHABLE =
   'De server van het portaal is niet bereikbaar. Controleer je internetverbinding en probeer het ' +
   'over een paar minuten nog eens.';

@@ -1,5 +1,5 @@
 import type { LoginFlow, RecoveryFlow, RegistrationFlow, SettingsFlow, VerificationFlow } from '@ory/client-fetch';
-import { frontend } from '../api/ory';
+import { idpCall } from '../api/ory';
 import type { FlowName } from './flow-errors';
 import type { FlowValues } from './ui-types';
 
@@ -26,31 +26,18 @@ interface FlowCalls<F> {
   update(id: string, body: FlowValues): Promise<unknown>;
 }
 
-/** The SDK's calls for each flow kind in JSON mode (docs/architecture.md#how-a-sign-in-travels-through-the-code). */
+const callsOf = <F>(kind: FlowName): FlowCalls<F> => ({
+  create: ({ aal, refresh, returnTo }) =>
+    idpCall<F>('GET', `/self-service/${kind}/browser`, { refresh, aal, return_to: returnTo }),
+  get: (id) => idpCall<F>('GET', `/self-service/${kind}/flows`, { id }),
+  update: (flow, body) => idpCall<unknown>('POST', `/self-service/${kind}`, { flow }, body),
+});
+
+/** The Kratos calls of each flow kind in JSON mode (docs/architecture.md#how-a-sign-in-travels-through-the-code). */
 export const flowApi: { [K in FlowName]: FlowCalls<FlowOf[K]> } = {
-  login: {
-    create: ({ aal, refresh, returnTo }) => frontend.createBrowserLoginFlow({ aal, refresh, returnTo }),
-    get: (id) => frontend.getLoginFlow({ id }),
-    update: (flow, body) => frontend.updateLoginFlow({ flow, updateLoginFlowBody: body as never }),
-  },
-  registration: {
-    create: ({ returnTo }) => frontend.createBrowserRegistrationFlow({ returnTo }),
-    get: (id) => frontend.getRegistrationFlow({ id }),
-    update: (flow, body) => frontend.updateRegistrationFlow({ flow, updateRegistrationFlowBody: body as never }),
-  },
-  recovery: {
-    create: ({ returnTo }) => frontend.createBrowserRecoveryFlow({ returnTo }),
-    get: (id) => frontend.getRecoveryFlow({ id }),
-    update: (flow, body) => frontend.updateRecoveryFlow({ flow, updateRecoveryFlowBody: body as never }),
-  },
-  verification: {
-    create: ({ returnTo }) => frontend.createBrowserVerificationFlow({ returnTo }),
-    get: (id) => frontend.getVerificationFlow({ id }),
-    update: (flow, body) => frontend.updateVerificationFlow({ flow, updateVerificationFlowBody: body as never }),
-  },
-  settings: {
-    create: ({ returnTo }) => frontend.createBrowserSettingsFlow({ returnTo }),
-    get: (id) => frontend.getSettingsFlow({ id }),
-    update: (flow, body) => frontend.updateSettingsFlow({ flow, updateSettingsFlowBody: body as never }),
-  },
+  login: callsOf('login'),
+  registration: callsOf('registration'),
+  recovery: callsOf('recovery'),
+  verification: callsOf('verification'),
+  settings: callsOf('settings'),
 };

@@ -1,9 +1,8 @@
-import { ResponseError } from '@ory/client-fetch';
+import { IdpResponseError } from '../api/ory';
 import { describe, expect, it, vi } from 'vitest';
 import { handleFlowError, portalPathOf, REFRESH_NOTICE } from './flow-errors';
 
-const failure = (status: number, body: unknown) =>
-  new ResponseError(new Response(JSON.stringify(body), { status }), 'failed');
+const failure = (status: number, body: unknown) => new IdpResponseError(new Response(JSON.stringify(body), { status }));
 const actions = () => ({ navigate: vi.fn(), restart: vi.fn(), followFlow: vi.fn() });
 
 describe('flow error handler', () => {
@@ -82,7 +81,7 @@ describe('flow error handler', () => {
 
   it('rethrows what it does not know', async () => {
     await expect(handleFlowError(failure(500, { error: { code: 500 } }), 'login', actions())).rejects.toBeInstanceOf(
-      ResponseError,
+      IdpResponseError,
     );
   });
 });

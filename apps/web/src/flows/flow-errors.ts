@@ -111,6 +111,8 @@ export type FlowFailure<T> =
   | { kind: 'handled' }
   /** The server could not be reached. */
   | { kind: 'unreachable' }
+  /** The server was too busy to take it (503, such as a sign-in while every password check is in use). */
+  | { kind: 'busy' }
   /** An answer the handler does not know, such as a 500. */
   | { kind: 'failed' };
 
@@ -125,7 +127,7 @@ export async function settleFlowError<T>(
     const shown = await handleFlowError<T>(error, flow, actions);
     if (shown) return { kind: 'refused', flow: shown };
   } catch {
-    return { kind: 'failed' };
+    return status === 503 ? { kind: 'busy' } : { kind: 'failed' };
   }
   return status === 0 || status === 502 ? { kind: 'unreachable' } : { kind: 'handled' };
 }

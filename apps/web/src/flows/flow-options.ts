@@ -19,7 +19,7 @@ export interface FlowOptions {
 /** What the screen must say went wrong: while loading or sending; the server out of reach, or an unknown answer. */
 export interface FlowProblem {
   during: 'load' | 'submit';
-  cause: 'unreachable' | 'failed';
+  cause: 'unreachable' | 'failed' | 'busy';
 }
 
 /** How a submit ended: the answer (and the flow it shows, if it is one), a failure, or nothing sent without a flow. */

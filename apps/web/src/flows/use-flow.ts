@@ -55,7 +55,8 @@ export function useSelfServiceFlow<K extends FlowName>(kind: K, options: FlowOpt
   async function failed(error: unknown, during: FlowProblem['during']): Promise<FlowFailure<F>> {
     const failure = await settleFlowError<F>(error, kind, actions);
     if (failure.kind === 'refused') show(failure.flow);
-    if (failure.kind === 'unreachable' || failure.kind === 'failed') setProblem({ during, cause: failure.kind });
+    if (failure.kind === 'unreachable' || failure.kind === 'failed' || failure.kind === 'busy')
+      setProblem({ during, cause: failure.kind });
     return failure;
   }
 

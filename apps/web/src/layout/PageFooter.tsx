@@ -1,4 +1,4 @@
-import { usePortalConfig } from '../api/queries';
+import { usePortalConfig } from '../api/portal-config';
 
 /** The portal's own draft accessibility statement, linked until the organisation publishes its own. */
 const DRAFT_STATEMENT_PATH = '/toegankelijkheid';

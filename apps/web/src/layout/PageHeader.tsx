@@ -1,4 +1,4 @@
-import { usePortalConfig } from '../api/queries';
+import { usePortalConfig } from '../api/portal-config';
 
 /**
  * The head of every page, sign-in included: the way past it to the content, and the programme's name and description

@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { NavLink, Navigate, useLocation } from 'react-router';
-import { useCurrentUser, useOrganisationAdmins, usePortalConfig } from '../api/queries';
+import { useCurrentUser, useOrganisationAdmins } from '../api/queries';
+import { usePortalConfig } from '../api/portal-config';
 import { secondFactorGate } from '../api/users-api';
 import { MobileNav, type NavItem } from './MobileNav';
 import { IdleWarning } from '../sessions/IdleWarning';

@@ -1,5 +1,5 @@
 import { forwardRef, useEffect, useRef } from 'react';
-import { usePortalConfig } from '../api/queries';
+import { usePortalConfig } from '../api/portal-config';
 import { reasonOf, UsersApiError } from '../api/users-api';
 import { SupportContact, UNREACHABLE } from '../components/SupportContact';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { frontend, idpErrorOf } from '../api/ory';
-import { usePortalConfig } from '../api/queries';
+import { usePortalConfig } from '../api/portal-config';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 
@@ -45,7 +45,7 @@ export default function ErrorScreen() {
   useEffect(() => {
     if (!id) return;
     frontend
-      .getFlowError({ id })
+      .getFlowError(id)
       .then((flowError) => setReported((flowError.error as ReportedError | undefined) ?? {}))
       .catch(async (error: unknown) => {
         const { status } = await idpErrorOf(error);

@@ -209,6 +209,29 @@ describe('LoginScreen', () => {
     expect(screen.getByLabelText('E-mailadres')).toHaveValue('bea@voorbeeldstad.nl');
   });
 
+  it('says the portal is busy, not broken, when the provider refuses for now (503), and keeps what was typed', async () => {
+    const BUSY_TEXT = 'Het is nu erg druk in het portaal. Probeer het over een minuut opnieuw.';
+    const busy = { status: 503, body: { error: { code: 503, status: 'Service Unavailable' } } };
+    fakeNetwork((url, init) => {
+      if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST') return busy;
+      return { status: 401, body: {} };
+    });
+    const first = renderAt('/login', routes);
+    await userEvent.type(await screen.findByLabelText('E-mailadres'), 'bea@voorbeeldstad.nl');
+    await userEvent.type(screen.getByLabelText('Wachtwoord'), 'Kade-Brug-Sluis-Molen-93');
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(BUSY_TEXT);
+    expect(screen.getByLabelText('E-mailadres')).toHaveValue('bea@voorbeeldstad.nl');
+    first.unmount();
+
+    // Refused before a flow exists: the same words instead of a form that never comes.
+    fakeNetwork((url) => (url.pathname === '/self-service/login/browser' ? busy : { status: 401, body: {} }));
+    renderAt('/login', routes);
+    expect(await screen.findByRole('alert')).toHaveTextContent(BUSY_TEXT);
+    expect(screen.queryByText('Laden…')).toBeNull();
+  });
+
   it('gives up on an identity provider that does not answer after 12 seconds and says so', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import type { LoginFlow } from '@ory/client-fetch';
-import { usePortalConfig } from '../api/queries';
+import { forgetCachedAnswers } from '../api/cached-answers';
+import { usePortalConfig } from '../api/portal-config';
 import { secondFactorGate, usersApi, type CurrentUser } from '../api/users-api';
 import { FlowForm } from '../flows/FlowForm';
 import { portalPathOf } from '../flows/flow-errors';
@@ -15,6 +15,7 @@ import { RestartNotice } from '../components/RestartNotice';
 import { takeKeptReturnTo } from '../layout/return-to';
 import { forgetIdleSignOut, idleSignOut, justSignedOut } from '../sessions/idle-sign-out';
 import { Loading } from '../components/Loading';
+import { BUSY } from '../components/SupportContact';
 
 const REDIRECT_DELAY_MS = 1_000;
 // The connection problem comes with a support mailbox: the alert adds it (or the helpdesk, without an address).
@@ -22,6 +23,7 @@ const CONNECTION_PROBLEM = 'Kon geen verbinding maken met de gebruikers API. Pro
 /** An answer the flow error handler does not know (a 500): the sign-in did not work, through no fault of the person. */
 const SIGN_IN_FAILED =
   'Inloggen is nu niet gelukt door een fout in het portaal. Probeer het over een paar minuten opnieuw.';
+const PROBLEM_TEXTS = { unreachable: CONNECTION_PROBLEM, busy: BUSY, failed: SIGN_IN_FAILED };
 
 /**
  * Where a signed-in person goes: enrolment or the code step when still needed, the flow's return_to (which the
@@ -45,7 +47,6 @@ export default function LoginScreen() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
-  const queryClient = useQueryClient();
   const toast = useToast();
   const config = usePortalConfig();
   const [done, setDone] = useState(false);
@@ -77,7 +78,7 @@ export default function LoginScreen() {
     onSubmitError: async ({ status, body }) => {
       if (status === 422 && typeof body.redirect_browser_to === 'string') {
         // The second factor follows: an aal2 flow for the same return_to, on the administrator path if this was one.
-        await queryClient.invalidateQueries();
+        await forgetCachedAnswers();
         setFocusField('totp_code');
         const next = portalPathOf(body.redirect_browser_to);
         navigate(adminPath ? next.replace(/^\/login(?=[?#]|$)/, '/admin-login') : next, { replace: true });
@@ -92,7 +93,7 @@ export default function LoginScreen() {
   async function submit(values: FlowValues) {
     if (!flow || (await send(values)).kind !== 'done') return;
     setDone(true);
-    await queryClient.invalidateQueries();
+    await forgetCachedAnswers();
     const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
     const to = destination(flow, adminPath, user);
     window.setTimeout(
@@ -135,9 +136,7 @@ export default function LoginScreen() {
           </p>
         </>
       )}
-      {problem && (
-        <ErrorAlert text={problem.cause === 'unreachable' ? CONNECTION_PROBLEM : SIGN_IN_FAILED} support focus />
-      )}
+      {problem && <ErrorAlert text={PROBLEM_TEXTS[problem.cause]} support focus />}
       {done && (
         <div className="utrecht-alert utrecht-alert--ok" role="status">
           <p className="utrecht-paragraph">Je bent ingelogd. Even geduld…</p>

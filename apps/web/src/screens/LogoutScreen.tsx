@@ -14,8 +14,8 @@ export default function LogoutScreen() {
   useEffect(() => {
     void (async () => {
       try {
-        const { logout_token: token } = await frontend.createBrowserLogoutFlow({});
-        await frontend.updateLogoutFlow({ token });
+        const { logout_token: token } = await frontend.createBrowserLogoutFlow();
+        await frontend.updateLogoutFlow(token);
       } catch (error) {
         const { status } = await idpErrorOf(error);
         if (status !== 401) console.error('Uitloggen is niet gelukt.', error);

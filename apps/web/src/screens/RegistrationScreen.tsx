@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { BackToLogin } from '../components/BackToLogin';
-import { usePortalConfig } from '../api/queries';
+import { usePortalConfig } from '../api/portal-config';
 import { FlowForm } from '../flows/FlowForm';
 import { useSelfServiceFlow } from '../flows/use-flow';
 import { usePageTitle } from '../layout/use-page-title';

@@ -16,7 +16,7 @@ import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
 import { RecoveredPasswordView } from './RecoveredPasswordView';
 import { RestartNotice } from '../components/RestartNotice';
-import { SupportContact, UNREACHABLE } from '../components/SupportContact';
+import { BUSY, SupportContact, UNREACHABLE } from '../components/SupportContact';
 import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
 import { OtherSessions } from '../sessions/OtherSessions';
 import { OrganisationsSection } from '../organisations/OrganisationsSection';
@@ -85,6 +85,7 @@ function AccountSettings() {
         setOutcome({ kind: 'error', texts: reasons.length > 0 ? reasons : [failure], support: false });
       }
       if (sent.kind === 'unreachable') setOutcome({ kind: 'error', texts: [failure, UNREACHABLE], support: true });
+      if (sent.kind === 'busy') setOutcome({ kind: 'error', texts: [failure, BUSY], support: false });
       // Signing in again (an old session), a restarted form or sign-in when signed out said why on their own.
       if (sent.kind === 'failed') setOutcome({ kind: 'error', texts: [failure], support: true });
       return false;

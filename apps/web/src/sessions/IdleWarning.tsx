@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { frontend, idpErrorOf } from '../api/ory';
-import { usePortalConfig } from '../api/queries';
+import { usePortalConfig } from '../api/portal-config';
 import { rememberIdleSignOut } from './idle-sign-out';
 import { lastServerContact, onServerContact } from './server-contact';
 

@@ -13,7 +13,7 @@ export function useEndSessions() {
   return useMutation({
     mutationFn: async (target: string) => {
       if (target === 'all') await frontend.disableMyOtherSessions();
-      else await frontend.disableMySession({ id: target });
+      else await frontend.disableMySession(target);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: otherSessionsKey }),
   });

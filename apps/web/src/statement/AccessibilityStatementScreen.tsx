@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { usePortalConfig } from '../api/queries';
+import { usePortalConfig } from '../api/portal-config';
 import { Loading } from '../components/Loading';
 import { usePageTitle } from '../layout/use-page-title';
 import { statementHtml } from './statement-html';
