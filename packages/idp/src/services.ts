@@ -10,6 +10,11 @@ export interface PasswordHashing {
   dummyVerify(password: string): Promise<void>;
   /** Every slot busy and the queue full: the next hash or verify would be refused. */
   saturated(): boolean;
+  /**
+   * Every slot busy and half the queue or more taken: a sign-in started now would likely meet a full queue at its
+   * submit, after its flow was written, so none is started (docs/security.md#48-expensive-work-is-bounded).
+   */
+  crowded(): boolean;
 }
 
 export interface PasswordPolicy {

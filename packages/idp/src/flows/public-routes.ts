@@ -40,15 +40,20 @@ const HASHING: ReadonlySet<FlowKind> = new Set(['login', 'registration']);
 
 /** The self-service routes; each flow's modules hold the logic, this table only wires them. */
 export function registerSelfServiceRoutes(app: FastifyInstance, services: IdpServices): void {
-  // With every hashing slot busy and the queue full, a new sign-in is refused before its body is read or a flow is
-  // made or found: refusals stay cheap, and the sign-ins already admitted keep the cores (docs/security.md).
+  // With every hashing slot busy and the queue full, a submit is refused before its body is read or its flow found;
+  // from half the queue on, no new sign-in starts, so that a refusal comes before a flow is written rather than at
+  // its submit: refusals stay cheap, and the sign-ins already admitted keep the cores (docs/security.md).
   const refuseWhenSaturated = async () => {
     if (services.passwords.saturated()) throw new HashingBusyError();
   };
+  const refuseWhenCrowded = async () => {
+    if (services.passwords.crowded()) throw new HashingBusyError();
+  };
   for (const [kind, handlers] of Object.entries(flows) as [FlowKind, (typeof flows)[FlowKind]][]) {
     const onRequest = HASHING.has(kind) ? refuseWhenSaturated : undefined;
+    const onCreation = HASHING.has(kind) ? refuseWhenCrowded : undefined;
     for (const type of ['browser', 'api'] as const) {
-      app.get(`/self-service/${kind}/${type}`, { onRequest }, (request, reply) =>
+      app.get(`/self-service/${kind}/${type}`, { onRequest: onCreation }, (request, reply) =>
         answer(creationContext({ services, request, reply }, kind, type), handlers.create),
       );
     }

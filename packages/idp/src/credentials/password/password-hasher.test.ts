@@ -128,6 +128,18 @@ describe('password hasher edge cases', () => {
     expect(tiny.saturated()).toBe(false);
   });
 
+  it('says it is crowded from half the queue on, before it is saturated', async () => {
+    const hasher = createPasswordHasher({ concurrency: 1, queueLimit: 4 });
+    const work = [hasher.hash('een-twee-drie-1'), hasher.hash('een-twee-drie-2')];
+    expect([hasher.crowded(), hasher.saturated()]).toEqual([false, false]);
+    work.push(hasher.hash('een-twee-drie-3'));
+    expect([hasher.crowded(), hasher.saturated()]).toEqual([true, false]);
+    work.push(hasher.hash('een-twee-drie-4'), hasher.hash('een-twee-drie-5'));
+    expect([hasher.crowded(), hasher.saturated()]).toEqual([true, true]);
+    await Promise.all(work);
+    expect(hasher.crowded()).toBe(false);
+  });
+
   it('reports busy from verify and dummyVerify instead of answering false', async () => {
     const tiny = createPasswordHasher({ concurrency: 1, queueLimit: 0 });
     const stored = await tiny.hash('een-twee-drie-1');

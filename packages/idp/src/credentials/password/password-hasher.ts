@@ -49,6 +49,7 @@ export function createPasswordHasher(options: {
   return {
     inFlight: () => running,
     saturated: () => running >= options.concurrency && waiting.length >= options.queueLimit,
+    crowded: () => running >= options.concurrency && waiting.length >= Math.ceil(options.queueLimit / 2),
     hash(password) {
       if (password.length > MAX_LENGTH) throw kratosErrors.badRequest('The password is too long.');
       return bounded(() => argon2Hash(password, PARAMS));
