@@ -127,5 +127,5 @@ try {
   line('sort change (each of the four orders)', times.sort);
 } finally {
   await browser.close();
-  organisation.stop();
+  await organisation.stop();
 }

@@ -4,28 +4,27 @@
 // beyond capacity: successful sign-ins, quick 503s with Retry-After, no flow written for a refused attempt, and the
 // p99 of whoami while the flood lasts. Run after `npm run build`:
 //   node bench/sign-ins.mjs [--seconds 10] [--concurrency 8] [--flood 150]
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+//     [--profile DIR]   (writes a V8 CPU profile of the `portaal` process to DIR, for Chrome DevTools)
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { freePort } from './support/free-port.mjs';
+import { benchPortaal } from './support/bench-portaal.mjs';
 
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
     concurrency: { type: 'string', default: '8' },
     flood: { type: 'string', default: '150' },
+    profile: { type: 'string' },
   },
 });
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
 const flood = Number(values.flood);
 const root = fileURLToPath(new URL('..', import.meta.url));
-const portaal = path.join(root, 'apps/server/bin/portaal.js');
 // The identity provider's own argon2 and SQLite driver, so the reference runs exactly what the product runs.
 const fromIdp = createRequire(path.join(root, 'packages/idp/package.json'));
 const argon2 = fromIdp('@node-rs/argon2');
@@ -50,14 +49,6 @@ async function loops(workers, ms, work) {
   return counts;
 }
 
-async function waitFor(url) {
-  for (let i = 0; i < 150; i += 1) {
-    if ((await fetch(url).catch(() => undefined))?.ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
-}
-
 const json = { accept: 'application/json', 'content-type': 'application/json' };
 
 /** One sign-in through the API flow: 'ok', '503' (with or without Retry-After) or the status that came instead. */
@@ -77,26 +68,11 @@ async function signIn(publicUrl, email) {
   return 'ok';
 }
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portaal-bench-'));
-const [port, adminPort] = await Promise.all([freePort(), freePort()]);
-if (port === adminPort) throw new Error('the same free port twice; run again');
-const env = {
-  PATH: process.env.PATH,
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  ADMIN_PORT: String(adminPort),
-  LOG_LEVEL: 'warn',
-};
-let server;
+const bench = await benchPortaal({ profile: values.profile });
 try {
-  for (const email of people) {
-    const args = ['user', 'create', '--email', email, '--first-name', 'Bench', '--last-name', 'Sign-in'];
-    const created = spawnSync(process.execPath, [portaal, ...args, '--password', PASSWORD], { env, encoding: 'utf8' });
-    if (created.status !== 0) throw new Error(`portaal user create failed: ${created.stderr}`);
-  }
-  server = spawn(process.execPath, [portaal, 'serve'], { env, stdio: 'ignore' });
-  await waitFor(`http://127.0.0.1:${adminPort}/health/ready`);
-  const publicUrl = `http://127.0.0.1:${port}`;
+  for (const email of people) bench.createUser({ email, password: PASSWORD, lastName: 'Sign-in' });
+  await bench.serve();
+  const { publicUrl, dataDir } = bench;
   const ms = seconds * 1000;
 
   // The reference: raw verifies of one hash, as many at once as the sign-ins below.
@@ -159,7 +135,5 @@ try {
   console.log(`| whoami p99 during the flood | ${whoami.latency.p99} ms (${whoami.non2xx} non-2xx) | < 50 ms |`);
   if (Object.keys(normal).some((key) => key !== 'ok')) console.log(`\nat concurrency ${concurrency}:`, normal);
 } finally {
-  server?.kill('SIGTERM');
-  if (server && server.exitCode === null) await new Promise((r) => server.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
+  await bench.stop();
 }

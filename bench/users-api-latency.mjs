@@ -66,8 +66,6 @@ try {
   );
   if (rss) console.log(`\nserver memory (RSS) after the runs: ${(Number(rss) / 1024).toFixed(0)} MiB`);
 } finally {
-  const server = organisation?.server;
-  organisation?.stop();
-  if (server && server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
+  await organisation?.stop();
   await postgres?.stop();
 }

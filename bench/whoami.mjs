@@ -5,17 +5,14 @@
 //   node bench/whoami.mjs [--seconds 10] [--connections 50] [--rounds 1] [--postgres | --database postgres://…]
 //     [--profile DIR]   (writes a V8 CPU profile of the `portaal` process to DIR, for Chrome DevTools)
 // Rounds alternate bare and whoami, so that a machine whose load changes meanwhile skews both alike.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import fetchCookie from 'fetch-cookie';
 import { CookieJar } from 'tough-cookie';
 import { startThrowawayPostgres } from '../scripts/lib/throwaway-postgres.mjs';
-import { freePort } from './support/free-port.mjs';
+import { benchPortaal } from './support/bench-portaal.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -30,8 +27,6 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
-const root = fileURLToPath(new URL('..', import.meta.url));
-const portaal = path.join(root, 'apps/server/bin/portaal.js');
 const USER = { email: 'bench-whoami@voorbeeldstad.nl', password: 'Bench-Molen-Gracht-2026' };
 
 // The reference: what node:http alone can answer on this machine, with a body the size of a whoami answer.
@@ -53,14 +48,6 @@ require('node:http')
   .listen(Number(process.argv[1]), '127.0.0.1', () => console.log(body.length));
 `;
 
-async function waitFor(url) {
-  for (let i = 0; i < 150; i += 1) {
-    if ((await fetch(url).catch(() => undefined))?.ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
-}
-
 async function signIn(publicUrl) {
   const jar = new CookieJar();
   const f = fetchCookie(fetch, jar);
@@ -81,38 +68,18 @@ function load(url, headers, duration) {
   });
 }
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portaal-bench-'));
 const postgres = values.postgres ? await startThrowawayPostgres() : undefined;
 const database = values.database ?? postgres?.url;
-const [port, adminPort, barePort] = await Promise.all([freePort(), freePort(), freePort()]);
-if (new Set([port, adminPort, barePort]).size < 3) throw new Error('the same free port twice; run again');
-const env = {
-  PATH: process.env.PATH,
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  ADMIN_PORT: String(adminPort),
-  LOG_LEVEL: 'warn',
-  ...(database ? { DATABASE_URL: database } : {}),
-};
+const bench = await benchPortaal({ database, profile: values.profile, spare: 1 });
+const [barePort] = bench.spares;
 const children = [];
 try {
-  const created = spawnSync(
-    process.execPath,
-    [portaal, 'user', 'create', '--email', USER.email, '--first-name', 'Bench', '--last-name', 'Whoami'].concat([
-      '--password',
-      USER.password,
-    ]),
-    { env, encoding: 'utf8' },
-  );
-  if (created.status !== 0) throw new Error(`portaal user create failed: ${created.stderr}`);
-  const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : [];
-  const server = spawn(process.execPath, [...profile, portaal, 'serve'], { env, stdio: 'ignore' });
-  children.push(server);
+  bench.createUser({ ...USER, lastName: 'Whoami' });
+  await bench.serve();
   const bare = spawn(process.execPath, ['-e', BARE_SERVER, String(barePort)], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(bare);
   const bareBytes = await new Promise((resolve) => bare.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
-  await waitFor(`http://127.0.0.1:${adminPort}/health/ready`);
-  const publicUrl = `http://127.0.0.1:${port}`;
+  const { publicUrl } = bench;
   const cookie = await signIn(publicUrl);
   const whoamiUrl = `${publicUrl}/sessions/whoami`;
   const answer = await fetch(whoamiUrl, { headers: { cookie, accept: 'application/json' } });
@@ -138,8 +105,6 @@ try {
   }
 } finally {
   for (const child of children) child.kill('SIGTERM');
-  // The profile is written as the server exits.
-  await Promise.all(children.map((child) => child.exitCode ?? new Promise((r) => child.once('exit', r))));
+  await bench.stop();
   await postgres?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,10 +1,5 @@
 // An organisation of many users for the benchmarks: seeded straight into the database, then served by a `portaal`
 // process of its own, with its administrator signed in (second factor included). Needs `npm run build` first.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fetchCookie from 'fetch-cookie';
 import { generate } from 'otplib';
 import { CookieJar } from 'tough-cookie';
@@ -12,9 +7,8 @@ import { createIdentityWithPassword, insertIdentity, systemClock } from '@portaa
 import { DEMO_CATALOGUE_FILE } from '@portaal/users-api';
 import { loadConfig } from '../../apps/server/dist/config.js';
 import { withProduct } from '../../apps/server/dist/product.js';
-import { freePort } from './free-port.mjs';
+import { benchPortaal } from './bench-portaal.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 export const ADMIN = { email: 'bench-beheerder@voorbeeldstad.nl', password: 'Bench-Molen-Gracht-2026' };
 
 const silent = {
@@ -103,42 +97,19 @@ async function signIn(publicUrl) {
  * signs the administrator in. `stop()` ends the process and removes the folder.
  */
 export async function startOrganisation({ users, database }) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portaal-bench-'));
-  const port = await freePort();
-  let adminPort = await freePort();
-  // Two asks in a row may get the same port back.
-  while (adminPort === port) adminPort = await freePort();
-  const env = {
-    PATH: process.env.PATH,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    ADMIN_PORT: String(adminPort),
-    LOG_LEVEL: 'warn',
-    ...(database ? { DATABASE_URL: database } : {}),
-  };
-  let server;
-  const stop = () => {
-    server?.kill('SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  const bench = await benchPortaal({ database });
+  const { env, publicUrl } = bench;
+  const stop = () => bench.stop();
   try {
     const seedStart = Date.now();
     await seed(env, users);
     const seconds = ((Date.now() - seedStart) / 1000).toFixed(1);
     console.log(`seeded ${users} users in ${seconds} s (${database ? 'PostgreSQL' : 'SQLite'})`);
-    server = spawn(process.execPath, [path.join(root, 'apps/server/bin/portaal.js'), 'serve'], {
-      env,
-      stdio: 'ignore',
-    });
-    const publicUrl = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i += 1) {
-      if ((await fetch(`http://127.0.0.1:${adminPort}/health/ready`).catch(() => undefined))?.ok) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const server = await bench.serve();
     const session = await signIn(publicUrl);
     return { publicUrl, server, ...session, stop };
   } catch (error) {
-    stop();
+    await stop();
     throw error;
   }
 }
