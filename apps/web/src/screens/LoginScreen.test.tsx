@@ -209,7 +209,7 @@ describe('LoginScreen', () => {
     expect(screen.getByLabelText('E-mailadres')).toHaveValue('bea@voorbeeldstad.nl');
   });
 
-  it('says the portal is busy, not broken, when the provider refuses for now (503), and keeps what was typed', async () => {
+  it('says the portal is busy, not broken, on a 503 from the provider, and keeps what was typed', async () => {
     const BUSY_TEXT = 'Het is nu erg druk in het portaal. Probeer het over een minuut opnieuw.';
     const busy = { status: 503, body: { error: { code: 503, status: 'Service Unavailable' } } };
     fakeNetwork((url, init) => {
