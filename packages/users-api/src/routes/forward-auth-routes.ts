@@ -1,0 +1,37 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createFirstUses } from '../forward-auth/first-uses.js';
+import { checkForwardAuth } from '../forward-auth/forward-auth-service.js';
+import { SIGN_IN_HEADER } from '../forward-auth/identity-headers.js';
+import { firstValue } from '../forward-auth/service-choice.js';
+import type { ApiContext } from '../http/api-context.js';
+import { errors } from '../http/api-error.js';
+import { checked } from '../http/request-schema.js';
+import { forwardAuthQuery } from '../http/validation.js';
+
+const QUERY = { querystring: forwardAuthQuery };
+
+/**
+ * Whether the browser's own request was a page it navigates to (GET or HEAD, asking for HTML), as the proxy
+ * forwards it: only such a request is sent on to the sign-in; a script's call or a form's POST gets the 401.
+ */
+function navigates(request: FastifyRequest): boolean {
+  const method = firstValue(request.headers['x-forwarded-method']) ?? request.method;
+  return (method === 'GET' || method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
+}
+
+/**
+ * `GET /api/forward-auth`: the answer to a reverse proxy's sub-request (nginx `auth_request`, Traefik `ForwardAuth`)
+ * about the data service the browser asked for (docs/architecture.md#forward-authentication). 200 with the identity
+ * headers; 401 with `X-Portaal-Sign-In` (or, with `?redirect=true` for a page, a 302 there); 403 without access.
+ */
+export function registerForwardAuthRoutes(app: FastifyInstance, ctx: ApiContext): void {
+  const firstUses = createFirstUses();
+  app.get('/forward-auth', { schema: QUERY }, async (request, reply) => {
+    const { service, redirect } = checked(request, QUERY).query;
+    const outcome = await checkForwardAuth(ctx, request, service, firstUses);
+    if (outcome.allowed) return reply.code(200).headers(outcome.headers).send();
+    if (redirect === 'true' && navigates(request)) return reply.redirect(outcome.signIn, 302);
+    const error = errors.serviceSignIn(outcome.signIn, outcome.secondStep);
+    return reply.code(error.code).header(SIGN_IN_HEADER, outcome.signIn).send(error.toEnvelope());
+  });
+}
