@@ -12,7 +12,7 @@ import { originalUrl, signInUrl } from './sign-in-url.js';
 /** What a check decided: let the request through with these headers, or send the browser to sign in first. */
 export type ForwardAuthOutcome =
   | { allowed: true; headers: Record<string, string> }
-  | { allowed: false; signIn: string; secondStep: boolean };
+  | { allowed: false; signIn: string; secondFactor: boolean };
 
 const ACTION = 'service.sign_in';
 
@@ -39,19 +39,20 @@ export async function checkForwardAuth(
       ? headers['x-forwarded-uri'][0]
       : headers['x-forwarded-uri'],
   });
-  const signIn = (secondStep: boolean): ForwardAuthOutcome => ({
+  // `secondFactor`: a session without the second factor it needs; `secondStep`: the sign-in asks for that step.
+  const signIn = (secondFactor: boolean, secondStep: boolean): ForwardAuthOutcome => ({
     allowed: false,
     signIn: signInUrl(ctx.options.publicUrl, originalUrl(headers, service), secondStep),
-    secondStep,
+    secondFactor,
   });
 
   const session = await ctx.backend.identities.sessionOf(request);
-  if (!session) return signIn(false);
+  if (!session) return signIn(false, false);
   const caller = await resolveCaller(session, ctx.backend.relations, catalogue, ctx.options.dashboardAllowlist);
   if (caller.aal2Required && session.aal !== 'aal2') {
     await refused(ctx, request, caller, service, firstUses, 'second factor required');
     // Without an authenticator app yet the sign-in screen sends the person to link one.
-    return signIn(session.identity.credentials.includes('totp'));
+    return signIn(true, session.identity.credentials.includes('totp'));
   }
   if (!mayUse(service, caller.tuples)) {
     await refused(ctx, request, caller, service, firstUses, 'no access to the service');

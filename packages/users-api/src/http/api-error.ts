@@ -122,8 +122,8 @@ export const errors = {
     ),
   notFound: () => new ApiError(404, 'not_found', 'This call does not exist.', 'Deze functie bestaat niet.'),
   // Forward authentication (routes/forward-auth-routes.ts): what a proxy asks about a data service.
-  serviceSignIn: (redirect: string, secondStep: boolean) =>
-    secondStep
+  serviceSignIn: (redirect: string, secondFactor: boolean) =>
+    secondFactor
       ? new ApiError(
           401,
           'session_aal2_required',

@@ -31,7 +31,7 @@ export function registerForwardAuthRoutes(app: FastifyInstance, ctx: ApiContext)
     const outcome = await checkForwardAuth(ctx, request, service, firstUses);
     if (outcome.allowed) return reply.code(200).headers(outcome.headers).send();
     if (redirect === 'true' && navigates(request)) return reply.redirect(outcome.signIn, 302);
-    const error = errors.serviceSignIn(outcome.signIn, outcome.secondStep);
+    const error = errors.serviceSignIn(outcome.signIn, outcome.secondFactor);
     return reply.code(error.code).header(SIGN_IN_HEADER, outcome.signIn).send(error.toEnvelope());
   });
 }
