@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { AuditEntry } from '../audit/audit-log.js';
 import type { DataService } from '../catalogue/catalogue.js';
 import { type ApiContext, auditAbout } from '../http/api-context.js';
 import { errors } from '../http/api-error.js';
@@ -20,7 +21,7 @@ const ACTION = 'service.sign_in';
  * `GET /api/forward-auth` (docs/architecture.md#forward-authentication): may the session of this request use the
  * data service the proxy asks about? The session and the person's tuples are read on every check, as for every
  * other call, so a revoked session, a blocked person or a withdrawn data role is refused at once; only the catalogue
- * is the one every call reads (at most 5 seconds old). An unknown service is a 4xx (`chooseService`), a person
+ * comes from the cache every call uses (at most 5 seconds old). An unknown service is a 4xx (`chooseService`), a person
  * without access a 403, both thrown; no usable session is an outcome, because the route answers it per proxy.
  */
 export async function checkForwardAuth(
@@ -77,7 +78,7 @@ async function refused(
 }
 
 /** A failing audit write is logged and never decides a check (docs/architecture.md#the-audit-log). */
-async function audited(ctx: ApiContext, request: FastifyRequest, entry: Parameters<ApiContext['audit']['record']>[0]) {
+async function audited(ctx: ApiContext, request: FastifyRequest, entry: AuditEntry): Promise<void> {
   try {
     await ctx.audit.record(entry);
   } catch (error) {
