@@ -190,6 +190,14 @@ describe('GET /api/forward-auth', () => {
     expect(refused.status).toBe(403);
     expect((await refused.json()).error.id).toBe('forbidden_service');
     expect(refused.headers.get('x-portaal-user-id')).toBeNull();
+    // For a proxy that shows the answer to the browser (Traefik), a page in Dutch.
+    const page = await check(dego, '?service=woningbouwplanner&redirect=true', { accept: 'text/html' });
+    expect(page.status).toBe(403);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toBe("default-src 'none'");
+    const html = await page.text();
+    expect(html).toContain('Je hebt geen toegang tot deze datavoorziening.');
+    expect(html).toContain(`<a href="${portaal.publicUrl}/permissies">`);
     // diensten.voorbeeld.nl/ is dego's; its /atlas/ is a service of its own, for ruimte only.
     expect((await check(dego, '', to('diensten.voorbeeld.nl', '/kaart'))).status).toBe(200);
     expect((await check(dego, '', to('diensten.voorbeeld.nl', '/atlas/kaart'))).status).toBe(403);

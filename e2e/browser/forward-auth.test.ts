@@ -49,6 +49,7 @@ function exampleConfig(): string {
   replace('server 127.0.0.1:8080;', `server 127.0.0.1:${upstreamPort};`);
   replace('listen 8443;', `listen 127.0.0.1:${nginxPort};`);
   replace('server_name portaal.example.nl;', 'server_name 127.0.0.1;');
+  replace('https://portaal.example.nl/permissies', `http://127.0.0.1:${portalPort}/permissies`);
   return config;
 }
 
@@ -154,6 +155,10 @@ describe('a data service behind nginx', () => {
     const answer = await page.goto(`${SERVICE}/kaart`);
     expect(answer?.status()).toBe(403);
     expect(await page.locator('#ontvangen').count()).toBe(0);
+    await page.getByRole('heading', { name: 'Geen toegang', level: 1 }).waitFor();
+    await expectAccessible(page, 'the refusal of a service');
+    await page.getByRole('link', { name: 'Naar je datavoorzieningen' }).click();
+    await page.waitForURL((url) => url.port === String(portalPort) && url.pathname === '/permissies');
     expect(nginx.errorLog()).not.toMatch(/auth request unexpected status/);
   });
 });
