@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { nginxArgs, nginxFolder } from '../e2e/support/nginx.js';
+import { findNginx } from '../scripts/lib/nginx.mjs';
 
 /**
  * The deployment files cannot be run here (no container runtime, no cluster), so what can be checked is checked:
@@ -93,6 +95,36 @@ describe('deployment files', () => {
     const stop = Number(/TimeoutStopSec=(\d+)/.exec(read('deploy/systemd/portaal.service'))![1]);
     expect(grace).toBeGreaterThan(5 + 15);
     expect(stop).toBeGreaterThan(15);
+  });
+
+  it('has a Traefik example that hands on every identity header and takes no X-Forwarded-* from clients', () => {
+    const [dynamic] = documents('deploy/traefik/forward-auth.yml') as {
+      http: { middlewares: Record<string, { forwardAuth: Record<string, unknown> }> };
+    }[];
+    const forwardAuth = dynamic!.http.middlewares['portaal-forward-auth']!.forwardAuth;
+    const answered = [
+      ...read('packages/users-api/src/forward-auth/identity-headers.ts').matchAll(/'(X-Portaal-[\w-]+)'/g),
+    ]
+      .map((m) => m[1]!)
+      .filter((name) => name !== 'X-Portaal-Sign-In');
+    expect(forwardAuth.authResponseHeaders).toEqual(answered);
+    expect(forwardAuth.trustForwardHeader).toBe(false);
+    expect(new URL(forwardAuth.address as string).pathname).toBe('/api/forward-auth');
+    // nginx copies the same headers, each replacing what the browser sent.
+    const nginx = read('deploy/nginx/forward-auth.conf');
+    for (const name of answered) expect(nginx).toMatch(new RegExp(`proxy_set_header ${name} \\$portaal_`));
+  });
+
+  const nginx = findNginx();
+  it.runIf(nginx)('has an nginx example for forward authentication that nginx -t accepts', () => {
+    const { dir, config } = nginxFolder(read('deploy/nginx/forward-auth.conf'));
+    try {
+      const result = spawnSync(nginx!, ['-t', ...nginxArgs(dir, config)], { encoding: 'utf8' });
+      expect(result.stderr).toContain('syntax is ok');
+      expect(result.status, result.stderr).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   const systemdAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;

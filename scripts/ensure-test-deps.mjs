@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Installs what the test run needs from Debian when it is missing: the PostgreSQL server binaries for the throwaway
-// cluster of the integration tests and Chromium for the browser journeys. CI starts from a clean machine, so this
-// must never be a manual step.
+// cluster of the integration tests, Chromium for the browser journeys, and nginx (Debian's `nginx` package, built with
+// the auth_request module) for the forward-authentication journey and the check of the example configuration. CI
+// starts from a clean machine, so this must never be a manual step.
 import { execFileSync } from 'node:child_process';
 import { findChromium } from './lib/chromium.mjs';
+import { findNginx } from './lib/nginx.mjs';
 import { findPostgresBin } from './lib/postgres-bin.mjs';
 
 function run(command, args) {
@@ -26,4 +28,5 @@ function aptInstall(packages, why) {
 const missing = [];
 if (!findPostgresBin()) missing.push('postgresql');
 if (!findChromium()) missing.push('chromium');
-if (missing.length > 0) aptInstall(missing, 'PostgreSQL server binaries or Chromium are missing');
+if (!findNginx()) missing.push('nginx');
+if (missing.length > 0) aptInstall(missing, 'PostgreSQL server binaries, Chromium or nginx are missing');

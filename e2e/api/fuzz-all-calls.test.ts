@@ -367,7 +367,21 @@ const API_ROUTES: ApiRoute[] = [
   { method: 'PUT', path: '/permissions/:id' },
   { method: 'DELETE', path: '/permissions', query: ['namespace', 'object', 'relation', 'subject_id'] },
   { method: 'POST', path: '/hooks/kratos/login' },
+  { method: 'GET', path: '/forward-auth', query: ['service', 'redirect'] },
 ];
+
+/** What a reverse proxy forwards to `/forward-auth`: hosts known, unknown and malformed, and odd paths. */
+const FORWARDED_HOSTS = [
+  undefined,
+  'wijkmonitor.voorbeeld.nl',
+  'WIJKMONITOR.voorbeeld.nl:443',
+  'onbekend.example',
+  'iemand@wijkmonitor.voorbeeld.nl',
+  'wijkmonitor.voorbeeld.nl/pad',
+  '[::1',
+  'a, b',
+];
+const FORWARDED_URIS = ['/', '//evil.example/', '/a?b=c,d', 'geen-pad', '/%ZZ'];
 
 type GeneratedBody =
   | { kind: 'json' | 'form'; value: unknown }
@@ -416,10 +430,13 @@ function requests(): fc.Arbitrary<Generated> {
         { weight: 8, arbitrary: fc.constant(null) },
         { weight: 1, arbitrary: fc.constantFrom('ory_st_geraden', 'Bearer x', '') },
       ),
-      query: g.query([]),
+      query: g.query(['service', 'redirect']),
       body: g.body(g.apiFields),
+      forwardedHost: fc.constantFrom(...FORWARDED_HOSTS),
+      forwardedUri: fc.constantFrom(...FORWARDED_URIS),
+      accept: fc.constantFrom('application/json', 'text/html'),
     })
-    .map(({ route, id, caller, origin, token, query, body }): Generated => {
+    .map(({ route, id, caller, origin, token, query, body, forwardedHost, forwardedUri, accept }): Generated => {
       const fields = { ...query };
       const pathname = route.path.replace(':id', encodeURIComponent(id));
       const headers: Record<string, string> = { accept: 'application/json' };
@@ -429,6 +446,11 @@ function requests(): fc.Arbitrary<Generated> {
       const { type, payload } = sendsBody ? encodeBody(body) : {};
       if (type) headers['content-type'] = type;
       if (route.path === '/hooks/kratos/login') headers.authorization = `Bearer ${encodeURIComponent(id)}`;
+      if (route.path === '/forward-auth') {
+        if (forwardedHost !== undefined) headers['x-forwarded-host'] = forwardedHost;
+        headers['x-forwarded-uri'] = forwardedUri;
+        headers.accept = accept;
+      }
       return {
         caller,
         method: route.method,

@@ -37,13 +37,16 @@ export interface PortaalOptions {
   /** Without SMTP the server keeps mails in its development mailbox instead. */
   smtp?: boolean;
   args?: string[];
+  /** The public listener's port, chosen beforehand (to name the portal in another server's configuration). */
+  port?: number;
 }
 
 /** Starts a real `portaal serve` process on free ports with its own data directory and SMTP sink. */
 export async function startPortaal(options: PortaalOptions = {}): Promise<Portaal> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portaal-test-'));
   const mail = await startMailSink();
-  const [port, adminPort] = await freePorts(2);
+  const [free, adminPort] = await freePorts(2);
+  const port = options.port ?? free!;
   const databaseUrl = await testDatabaseUrl();
   const publicUrl = `http://127.0.0.1:${port}`;
   const adminUrl = `http://127.0.0.1:${adminPort}`;

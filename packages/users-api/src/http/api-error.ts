@@ -121,6 +121,53 @@ export const errors = {
         'Alleen die organisatie kan de naam, het e-mailadres, de blokkade en 2FA wijzigen.',
     ),
   notFound: () => new ApiError(404, 'not_found', 'This call does not exist.', 'Deze functie bestaat niet.'),
+  // Forward authentication (routes/forward-auth-routes.ts): what a proxy asks about a data service.
+  serviceSignIn: (redirect: string, secondFactor: boolean) =>
+    secondFactor
+      ? new ApiError(
+          401,
+          'session_aal2_required',
+          'This data service needs a session with the second factor.',
+          'Log eerst in met je tweede stap (authenticator-app).',
+          { redirect_browser_to: redirect },
+        )
+      : new ApiError(
+          401,
+          'session_inactive',
+          'No active session was found in this request.',
+          'Je bent niet ingelogd.',
+          {
+            redirect_browser_to: redirect,
+          },
+        ),
+  serviceDenied: () =>
+    new ApiError(
+      403,
+      'forbidden_service',
+      'The signed-in person may not use this data service.',
+      'Je hebt geen toegang tot deze datavoorziening. Vraag de beheerder van je organisatie om toegang.',
+    ),
+  serviceNotFound: () =>
+    new ApiError(
+      404,
+      'service_not_found',
+      'No data service in the catalogue matches this request.',
+      'Deze datavoorziening staat niet in de catalogus van het portaal.',
+    ),
+  serviceNotNamed: () =>
+    new ApiError(
+      400,
+      'service_not_named',
+      'Name the data service with ?service= or send X-Forwarded-Host.',
+      'Geef aan om welke datavoorziening het gaat.',
+    ),
+  serviceAmbiguous: () =>
+    new ApiError(
+      400,
+      'service_ambiguous',
+      'Several data services match this host and path; name one with ?service=.',
+      'Meerdere datavoorzieningen passen bij dit adres; geef aan om welke het gaat.',
+    ),
   hookUnauthorised: () =>
     new ApiError(
       401,

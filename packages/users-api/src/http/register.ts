@@ -10,6 +10,7 @@ import { registerPermissionRoutes } from '../routes/permission-routes.js';
 import { registerAuditRoutes } from '../routes/audit-routes.js';
 import { registerOrganisationRoutes } from '../routes/organisation-routes.js';
 import { registerAccountRoutes } from '../routes/account-routes.js';
+import { registerForwardAuthRoutes } from '../routes/forward-auth-routes.js';
 import { KRATOS_LOGIN_HOOK_PATH, registerKratosHookRoutes } from '../routes/kratos-hook-routes.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -81,6 +82,7 @@ export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): P
       registerOrganisationRoutes(scope, ctx);
       registerAccountRoutes(scope, ctx);
       registerKratosHookRoutes(scope, ctx);
+      registerForwardAuthRoutes(scope, ctx);
     },
     { prefix: '/api' },
   );

@@ -149,3 +149,24 @@ export const auditQuery = new RequestSchema(
   () => errors.invalid('The page token is invalid.', 'Deze pagina bestaat niet (meer).'),
   NO_FIELDS,
 );
+
+/**
+ * `GET /forward-auth?service=&redirect=`: a catalogue id (or none: the forwarded host decides), and `redirect=true`
+ * for a proxy that hands the answer to the browser (Traefik), which then gets a 302 to the sign-in.
+ */
+export const forwardAuthQuery = new RequestSchema(
+  z.object({
+    service: z
+      .string()
+      .max(64)
+      .regex(/^[a-z0-9][a-z0-9-]*$/)
+      .optional(),
+    redirect: z.enum(['true', 'false']).optional(),
+  }),
+  () =>
+    errors.invalid(
+      'service must be a catalogue id and redirect true or false.',
+      'De parameter service moet een id uit de catalogus zijn en redirect true of false.',
+    ),
+  NO_FIELDS,
+);

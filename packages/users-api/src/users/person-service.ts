@@ -1,7 +1,7 @@
 import { clientAddressKey } from '@portaal/idp';
 import { recoveryLinkMail } from '@portaal/nl';
 import type { RelationTuple } from '@portaal/relations';
-import { dataRoleObject } from '../catalogue/catalogue.js';
+import { type DataService, dataRoleObject } from '../catalogue/catalogue.js';
 import type { ApiContext, RequestOrigin } from '../http/api-context.js';
 import { expireInvitations } from '../invitations/expire-invitations.js';
 import { administers, type Caller, MEMBERSHIP, organisationIn } from './caller.js';
@@ -11,8 +11,17 @@ import { permissionsWithin, userJson } from './user-json.js';
  * What a person sees of themselves (docs/organisations.md), apart from HTTP: whoami, the other administrators of
  * their organisation, the data services they may use, and the recovery link asked for without a session.
  */
-const holds = (tuples: RelationTuple[], namespace: string, object: string) =>
+/** Whether the tuples give membership (`issuer` or `access`) of an organisation or a data role. */
+export const holds = (tuples: RelationTuple[], namespace: string, object: string) =>
   tuples.some((t) => t.namespace === namespace && t.object === object && MEMBERSHIP.has(t.relation));
+
+/**
+ * The access rule of a data service: a person may use it through one of its organisations or one of its data roles.
+ * `GET /services` lists by it and `GET /forward-auth` decides by it.
+ */
+export const mayUse = (service: DataService, tuples: RelationTuple[]) =>
+  service.organisations.some((orgId) => holds(tuples, 'organizations', orgId)) ||
+  service.dataRoles.some((object) => holds(tuples, 'subdivisions', object));
 
 /** The person's pending invitations, as the portal shows them to accept or decline. */
 async function invitationsOf(ctx: ApiContext, identityId: string) {
@@ -85,11 +94,7 @@ export async function otherAdministrators(ctx: ApiContext, caller: Caller) {
 export async function servicesOf(ctx: ApiContext, caller: Caller) {
   const catalogue = await ctx.catalogue.current();
   const org = caller.activeOrg;
-  const services = catalogue.services.filter(
-    (s) =>
-      s.organisations.some((orgId) => holds(caller.tuples, 'organizations', orgId)) ||
-      s.dataRoles.some((object) => holds(caller.tuples, 'subdivisions', object)),
-  );
+  const services = catalogue.services.filter((s) => mayUse(s, caller.tuples));
   const dataRoles = org
     ? org.dataRoles
         .filter((r) => holds(caller.tuples, 'subdivisions', dataRoleObject(r.id, org.id)))

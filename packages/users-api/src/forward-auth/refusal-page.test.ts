@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { refusalPage } from './refusal-page.js';
+
+describe('refusalPage', () => {
+  it('says it in Dutch, escaped, with the way to the services the person may use', () => {
+    const page = refusalPage('Geen toegang <b>"hier"</b> & daar', new URL('https://portaal.example.nl'));
+    expect(page).toContain('<html lang="nl">');
+    expect(page).toContain('<p>Geen toegang &lt;b&gt;&quot;hier&quot;&lt;/b&gt; &amp; daar</p>');
+    expect(page).toContain('<a href="https://portaal.example.nl/permissies">Naar je datavoorzieningen</a>');
+    expect(page).not.toMatch(/<script|<style/);
+  });
+});
