@@ -17,6 +17,7 @@ import { mail } from './mail-commands.js';
 import { dutchReasonOf } from './cli-errors.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
+import { rotateSigningKeys } from './oidc-settings.js';
 import { migrateAll } from './migrate-all.js';
 import { homeRecord, loadConfiguredCatalogue, withProduct } from './product.js';
 import { demoAccountsText, loadDemo, withDemoAddresses } from './demo-accounts.js';
@@ -34,6 +35,8 @@ Opdrachten:
   catalogue load BESTAND
                       laad de catalogus (organisaties, datarollen, datavoorzieningen) uit een JSON-bestand
   audit export        schrijf het auditlog als JSON-regels naar de standaarduitvoer
+  oidc rotate-keys    maak een nieuwe ondertekeningssleutel voor de OpenID Connect-provider in DATA_DIR; de vorige
+                      blijft gepubliceerd (herstart daarna de server)
   mail list [--status abandoned|failed|queued|sent]
                       toon de e-mails in die toestand (standaard: opgegeven na te veel pogingen)
   mail retry          zet de opgegeven e-mails opnieuw in de wachtrij
@@ -60,6 +63,8 @@ export async function runCli(argv: string[]): Promise<number> {
         return await catalogue(rest);
       case 'audit':
         return await audit(rest);
+      case 'oidc':
+        return oidc(rest);
       case 'demo':
         return await demo();
       case 'mail':
@@ -187,6 +192,21 @@ async function catalogue(args: string[]): Promise<number> {
     `Catalogus geladen: ${loaded.organisations.length} organisatie(s), ` +
       `${loaded.services.length} datavoorziening(en).\n`,
   );
+  return 0;
+}
+
+function oidc(args: string[]): number {
+  if (args[0] !== 'rotate-keys') {
+    process.stderr.write('Gebruik: portaal oidc rotate-keys\n');
+    return 2;
+  }
+  const config = loadConfig();
+  if (config.oidc.jwks) {
+    process.stderr.write('OIDC_JWKS is gezet: roteer de sleutels daar (zet de nieuwe sleutel vooraan).\n');
+    return 2;
+  }
+  const kid = rotateSigningKeys(config.dataDir);
+  process.stdout.write(`Nieuwe sleutel ${kid} aangemaakt; herstart de server om ermee te ondertekenen.\n`);
   return 0;
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import net from 'node:net';
 import { parseDuration, type IdpConfig, type UiScreen } from '@portaal/idp';
+import { OidcSettingError, readOidcSettings, type OidcSettings } from './oidc-settings.js';
 
 export interface ServerConfig {
   host: string;
@@ -32,6 +33,8 @@ export interface ServerConfig {
    * `uniquelocal`. Empty: the TCP peer is the client, whatever a request claims.
    */
   trustedProxies: string[];
+  /** The OpenID Connect provider's keys and client secrets (`OIDC_*`). */
+  oidc: OidcSettings;
   idp: IdpConfig;
 }
 
@@ -233,6 +236,9 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     .map((entry) => entry.trim())
     .filter(Boolean)
     .map((entry) => url('ALLOWED_RETURN_URLS', entry));
+  // The OpenID Connect provider sends people to sign in with its interaction as the return target
+  // (docs/architecture.md#single-sign-on-for-the-data-services).
+  allowedReturnUrls.push(new URL(`${publicUrl.href.replace(/\/$/, '')}/oidc/interaction/`));
 
   const hibp = read(env, 'HIBP_URL');
   const backend = read(env, 'IDENTITY_BACKEND') ?? 'embedded';
@@ -276,8 +282,17 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       throw new ConfigError(`DASHBOARD_ALLOWLIST bevat '${entry}', dat geen e-mailadres is.`);
   }
 
+  let oidc: OidcSettings;
+  try {
+    oidc = readOidcSettings(env);
+  } catch (error) {
+    if (error instanceof OidcSettingError) throw new ConfigError(error.message);
+    throw error;
+  }
+
   return {
     trustedProxies: trustedProxies(env),
+    oidc,
     host,
     port: listenPort,
     adminHost,

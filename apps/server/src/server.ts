@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import type { Db, IdentityProvider } from '@portaal/idp';
-import { registerUsersApi } from '@portaal/users-api';
+import { createOidcProvider, OIDC_MOUNT, registerOidcProvider, registerUsersApi } from '@portaal/users-api';
 import { PRODUCT_NAMESPACES, registerKetoRoutes } from '@portaal/relations';
 import { openProduct, type Product } from './product.js';
 import type { ServerConfig } from './config.js';
@@ -11,6 +11,7 @@ import { registerHealthRoutes } from './health.js';
 import { registerWebApp } from './web-app.js';
 import { pruneAuditDaily } from './audit-retention.js';
 import { answerRouterRefusal, guardRequestInput } from './request-input.js';
+import { oidcSigningKeys } from './oidc-settings.js';
 
 export interface PortaalServer {
   product: Product;
@@ -78,6 +79,16 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
     await publicApp.register(idp.publicApi);
   }
   await registerUsersApi(publicApp, product.apiContext);
+  const oidcProvider = await createOidcProvider(product.apiContext, db.kysely, {
+    issuer: new URL(`${config.idp.publicUrl.href.replace(/\/$/, '')}${OIDC_MOUNT}`),
+    jwks: oidcSigningKeys(config.oidc, config.dataDir) as never,
+    cookieSecret: config.idp.cookieSecret,
+    clientSecrets: config.oidc.clientSecrets,
+    sessionSeconds: Math.round(config.idp.lifespans.sessionMs / 1000),
+    behindProxy: config.trustedProxies.length > 0,
+    log: publicApp.log,
+  });
+  await registerOidcProvider(publicApp, product.apiContext, oidcProvider);
   await registerWebApp(publicApp);
   idp.registerListenerErrorHandling(adminApp);
   if (embedded) {

@@ -37,6 +37,8 @@ export interface OrganisationRecord {
 export interface CallerSession {
   sessionId: string;
   aal: 'aal0' | 'aal1' | 'aal2';
+  /** When the person last signed in (ISO 8601): `auth_time` of the OpenID Connect provider's ID tokens. */
+  authenticatedAt?: string;
   identity: UserIdentity;
 }
 

@@ -321,6 +321,24 @@ describe('LoginScreen', () => {
     });
   });
 
+  it("loads the OpenID Connect provider's interaction as a page of its own, not a screen of the app", async () => {
+    const interaction = `${window.location.origin}/oidc/interaction/abc123`;
+    fakeNetwork((url, init) => {
+      if (url.pathname === '/self-service/login/browser')
+        return { status: 200, body: { ...loginFlow('aal1'), return_to: url.searchParams.get('return_to') } };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST')
+        return { status: 200, body: { session: { id: 's1' } } };
+      if (url.pathname === '/api/users/whoami') return { status: 200, body: { isAdmin: false } };
+      return undefined;
+    });
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, origin: window.location.origin, assign });
+    renderAt(`/login?return_to=${encodeURIComponent(interaction)}`, routes);
+    await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'goed-wachtwoord');
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(interaction), { timeout: 2_500 });
+  });
+
   it('sends a person who is signed in already to /permissies when the provider says so', async () => {
     fakeNetwork((url) => {
       if (url.pathname === '/self-service/login/browser')

@@ -35,7 +35,9 @@ function destination(flow: LoginFlow, adminPath: boolean, user: CurrentUser | un
   if (gate) return gate;
   if (flow.return_to) {
     const target = new URL(flow.return_to, window.location.origin);
-    if (target.origin === window.location.origin) return `${target.pathname}${target.search}${target.hash}`;
+    // The OpenID Connect provider's interaction is the server's, not a screen of this app: a full page load.
+    if (target.origin === window.location.origin && !target.pathname.startsWith('/oidc/'))
+      return `${target.pathname}${target.search}${target.hash}`;
     if (target.protocol === 'https:' || target.protocol === 'http:') return target.toString();
   }
   return adminPath && user?.isAdmin ? '/' : '/permissies';

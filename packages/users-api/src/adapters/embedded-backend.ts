@@ -137,6 +137,7 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
       return {
         sessionId: auth.session.id,
         aal: sessionAal(auth.session.methods),
+        authenticatedAt: auth.session.authenticatedAt,
         identity: toUser(auth.identity, auth.credentials),
       };
     },

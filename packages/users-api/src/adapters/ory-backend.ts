@@ -75,7 +75,12 @@ function identityPort({ Configuration, FrontendApi, IdentityApi }: OrySdk, urls:
             : data.authenticator_assurance_level === 'aal0'
               ? 'aal0'
               : 'aal1';
-        return { sessionId: data.id, aal, identity: await getOne(data.identity.id) };
+        return {
+          sessionId: data.id,
+          aal,
+          ...(data.authenticated_at ? { authenticatedAt: data.authenticated_at } : {}),
+          identity: await getOne(data.identity.id),
+        };
       } catch (error) {
         if (statusOf(error) === 401 || statusOf(error) === 403) return undefined;
         throw error;

@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { UsersApiDatabase } from '../db/schema.js';
-import type { Catalogue } from './catalogue.js';
+import { oidcClientSettings, type Catalogue } from './catalogue.js';
 
 type Db = Kysely<UsersApiDatabase>;
 
@@ -17,6 +17,7 @@ export async function replaceCatalogue(db: Db, catalogue: Catalogue): Promise<bo
     await lockCatalogue(trx);
     if (JSON.stringify(await readCatalogue(trx)) === JSON.stringify(catalogue)) return false;
     await trx.deleteFrom('catalogue_service_access').execute();
+    await trx.deleteFrom('catalogue_oidc_clients').execute();
     await trx.deleteFrom('catalogue_services').execute();
     await trx.deleteFrom('catalogue_data_roles').execute();
     await trx.deleteFrom('catalogue_organisations').execute();
@@ -42,6 +43,19 @@ export async function replaceCatalogue(db: Db, catalogue: Catalogue): Promise<bo
         ...service.dataRoles.map((object) => ({ service_id: service.id, kind: 'data_role', object })),
       ];
       if (access.length > 0) await trx.insertInto('catalogue_service_access').values(access).execute();
+      if (service.oidc) {
+        await trx
+          .insertInto('catalogue_oidc_clients')
+          .values({
+            service_id: service.id,
+            client_id: service.oidc.clientId,
+            client_type: service.oidc.type,
+            redirect_uris: JSON.stringify(service.oidc.redirectUris),
+            post_logout_redirect_uris: JSON.stringify(service.oidc.postLogoutRedirectUris),
+            backchannel_logout_uri: service.oidc.backchannelLogoutUri ?? null,
+          })
+          .execute();
+      }
     }
     return true;
   });
@@ -58,12 +72,25 @@ async function lockCatalogue(trx: Transaction<UsersApiDatabase>): Promise<void> 
 }
 
 export async function readCatalogue(db: Db): Promise<Catalogue> {
-  const [orgs, roles, services, access] = await Promise.all([
+  const [orgs, roles, services, access, clients] = await Promise.all([
     db.selectFrom('catalogue_organisations').selectAll().orderBy('position').execute(),
     db.selectFrom('catalogue_data_roles').selectAll().orderBy('position').execute(),
     db.selectFrom('catalogue_services').selectAll().orderBy('position').execute(),
     db.selectFrom('catalogue_service_access').selectAll().execute(),
+    db.selectFrom('catalogue_oidc_clients').selectAll().execute(),
   ]);
+  const clientOf = (serviceId: string) => {
+    const row = clients.find((c) => c.service_id === serviceId);
+    if (!row) return {};
+    const oidc = oidcClientSettings({
+      clientId: row.client_id,
+      type: row.client_type === 'public' ? 'public' : 'confidential',
+      redirectUris: JSON.parse(row.redirect_uris) as string[],
+      postLogoutRedirectUris: JSON.parse(row.post_logout_redirect_uris) as string[],
+      ...(row.backchannel_logout_uri ? { backchannelLogoutUri: row.backchannel_logout_uri } : {}),
+    });
+    return { oidc };
+  };
   return {
     organisations: orgs.map((org) => ({
       id: org.id,
@@ -78,6 +105,7 @@ export async function readCatalogue(db: Db): Promise<Catalogue> {
       url: s.url,
       organisations: access.filter((a) => a.service_id === s.id && a.kind === 'organisation').map((a) => a.object),
       dataRoles: access.filter((a) => a.service_id === s.id && a.kind === 'data_role').map((a) => a.object),
+      ...clientOf(s.id),
     })),
   };
 }

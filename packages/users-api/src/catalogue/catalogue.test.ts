@@ -62,4 +62,51 @@ describe('catalogue', () => {
     };
     expect(refusal(raw)).toMatch(/^services\[0\]\.url: /);
   });
+
+  describe('a service signing in through the portal (oidc)', () => {
+    const withClients = (...clients: unknown[]) => ({
+      organisations: [{ id: 'a', label: 'A' }],
+      services: clients.map((oidc, i) => ({
+        id: `s${i}`,
+        name: 'S',
+        url: 'https://s.example.nl',
+        access: { organisations: ['a'] },
+        oidc,
+      })),
+    });
+
+    it('reads the client registration, confidential unless it says public', () => {
+      const [confidential, open] = parseCatalogue(
+        withClients(
+          { clientId: 'grafana', redirectUris: ['https://g.example.nl/login/generic_oauth'] },
+          { clientId: 'kaart', type: 'public', redirectUris: ['https://k.example.nl/cb'], postLogoutRedirectUris: [] },
+        ),
+      ).services;
+      expect(confidential?.oidc).toEqual({
+        clientId: 'grafana',
+        type: 'confidential',
+        redirectUris: ['https://g.example.nl/login/generic_oauth'],
+        postLogoutRedirectUris: [],
+      });
+      expect(open?.oidc?.type).toBe('public');
+    });
+
+    it('refuses a secret in the catalogue, a client id used twice and a client without a redirect address', () => {
+      expect(
+        refusal(withClients({ clientId: 'g', clientSecret: 'x', redirectUris: ['https://g.example.nl/cb'] })),
+      ).toMatch(/^services\[0\]\.oidc: /);
+      expect(
+        refusal(
+          withClients(
+            { clientId: 'g', redirectUris: ['https://g.example.nl/cb'] },
+            { clientId: 'g', redirectUris: ['https://h.example.nl/cb'] },
+          ),
+        ),
+      ).toBe("services[1].oidc.clientId: 'g' komt vaker voor");
+      expect(refusal(withClients({ clientId: 'g', redirectUris: [] }))).toMatch(/^services\[0\]\.oidc\.redirectUris: /);
+      expect(refusal(withClients({ clientId: 'g', redirectUris: ['javascript:alert(1)'] }))).toMatch(
+        /^services\[0\]\.oidc\.redirectUris\[0\]: /,
+      );
+    });
+  });
 });

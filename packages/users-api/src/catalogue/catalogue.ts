@@ -22,6 +22,20 @@ const dataRole = z.object({ id, label }).strict();
 const organisation = z
   .object({ id, label, requiresAal2: z.boolean().default(true), dataRoles: z.array(dataRole).default([]) })
   .strict();
+const serviceUrl = z.url({ protocol: /^https?$/ });
+// Never a secret here: a confidential client's secret comes from the environment or a secrets file
+// (docs/architecture.md#single-sign-on-for-the-data-services).
+const oidcClient = z
+  .object({
+    clientId: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, cijfers, punten, koppeltekens en _, hoogstens 64 tekens'),
+    type: z.enum(['confidential', 'public']).default('confidential'),
+    redirectUris: z.array(serviceUrl).min(1, 'geef minstens één redirect-URI'),
+    postLogoutRedirectUris: z.array(serviceUrl).default([]),
+    backchannelLogoutUri: serviceUrl.optional(),
+  })
+  .strict();
 const service = z
   .object({
     id,
@@ -32,7 +46,7 @@ const service = z
       .max(2000)
       .refine((value) => !hasHiddenCharacters(value.replace(/\n/g, ' ')), HIDDEN)
       .default(''),
-    url: z.url({ protocol: /^https?$/ }),
+    url: serviceUrl,
     access: z
       .object({
         organisations: z.array(id).default([]),
@@ -41,6 +55,7 @@ const service = z
           .default([]),
       })
       .strict(),
+    oidc: oidcClient.optional(),
   })
   .strict();
 
@@ -58,6 +73,14 @@ export interface Organisation {
   requiresAal2: boolean;
   dataRoles: DataRole[];
 }
+/** A service that signs in through the portal's OpenID Connect provider: its client registration. */
+export interface OidcClientSettings {
+  clientId: string;
+  type: 'confidential' | 'public';
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  backchannelLogoutUri?: string;
+}
 export interface DataService {
   id: string;
   name: string;
@@ -65,6 +88,7 @@ export interface DataService {
   url: string;
   organisations: string[];
   dataRoles: string[];
+  oidc?: OidcClientSettings;
 }
 export interface Catalogue {
   organisations: Organisation[];
@@ -102,6 +126,7 @@ export function parseCatalogue(raw: unknown): Catalogue {
     organisations.set(org.id, org);
   });
   const serviceIds = new Set<string>();
+  const clientIds = new Set<string>();
   const services = file.services.map((item, index) => {
     if (serviceIds.has(item.id)) throw new CatalogueError(`services[${index}].id: '${item.id}' komt vaker voor`);
     serviceIds.add(item.id);
@@ -120,6 +145,11 @@ export function parseCatalogue(raw: unknown): Catalogue {
         `services[${index}].access: geef aan welke organisaties of datarollen deze dienst mogen gebruiken`,
       );
     }
+    if (item.oidc) {
+      if (clientIds.has(item.oidc.clientId))
+        throw new CatalogueError(`services[${index}].oidc.clientId: '${item.oidc.clientId}' komt vaker voor`);
+      clientIds.add(item.oidc.clientId);
+    }
     return {
       id: item.id,
       name: item.name,
@@ -127,9 +157,21 @@ export function parseCatalogue(raw: unknown): Catalogue {
       url: item.url,
       organisations: item.access.organisations,
       dataRoles: item.access.dataRoles,
+      ...(item.oidc ? { oidc: oidcClientSettings(item.oidc) } : {}),
     };
   });
   return { organisations: [...organisations.values()], services };
+}
+
+/** The settings in one key order, so that a parsed catalogue and a stored one compare equal as JSON. */
+export function oidcClientSettings(settings: OidcClientSettings): OidcClientSettings {
+  return {
+    clientId: settings.clientId,
+    type: settings.type,
+    redirectUris: settings.redirectUris,
+    postLogoutRedirectUris: settings.postLogoutRedirectUris,
+    ...(settings.backchannelLogoutUri ? { backchannelLogoutUri: settings.backchannelLogoutUri } : {}),
+  };
 }
 
 export const dataRoleObject = (roleId: string, orgId: string) => `${roleId}_${orgId}`;

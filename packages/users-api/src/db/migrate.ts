@@ -1,13 +1,17 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import * as catalogueAndAudit from './migrations/0001_catalogue_and_audit.js';
 import * as organisationInvitations from './migrations/0002_organisation_invitations.js';
+import * as catalogueOidcClients from './migrations/0003_catalogue_oidc_clients.js';
+import * as oidcProviderState from './migrations/0004_oidc_provider_state.js';
 
 const migrations: Record<string, Migration> = {
   '0001_catalogue_and_audit': catalogueAndAudit,
   '0002_organisation_invitations': organisationInvitations,
+  '0003_catalogue_oidc_clients': catalogueOidcClients,
+  '0004_oidc_provider_state': oidcProviderState,
 };
 
-/** Applies the Users API's migrations (catalogue, audit log, invitations), tracked in their own table. */
+/** Applies the Users API's migrations (catalogue, audit log, invitations, OpenID Connect), in their own table. */
 export async function migrateUsersApi<DB>(db: Kysely<DB>): Promise<string[]> {
   const migrator = new Migrator({
     db,

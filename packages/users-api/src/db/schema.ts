@@ -27,6 +27,27 @@ export interface CatalogueServiceAccessTable {
   object: string;
 }
 
+export interface CatalogueOidcClientsTable {
+  service_id: string;
+  client_id: string;
+  /** 'confidential' or 'public'. */
+  client_type: string;
+  redirect_uris: string;
+  post_logout_redirect_uris: string;
+  backchannel_logout_uri: string | null;
+}
+
+export interface OidcPayloadsTable {
+  model: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+
 export interface AuditLogTable {
   id: string;
   at: string;
@@ -59,6 +80,8 @@ export interface UsersApiDatabase {
   catalogue_data_roles: CatalogueDataRolesTable;
   catalogue_services: CatalogueServicesTable;
   catalogue_service_access: CatalogueServiceAccessTable;
+  catalogue_oidc_clients: CatalogueOidcClientsTable;
+  oidc_payloads: OidcPayloadsTable;
   audit_log: AuditLogTable;
   organisation_invitations: OrganisationInvitationsTable;
 }

@@ -1,0 +1,292 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as client from 'openid-client';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPortaal, type Portaal } from '../support/portaal.js';
+import { freePorts } from '../support/free-port.js';
+import { newBrowser, type Browser } from '../support/ory.js';
+import { enrolTotp, loginWithPassword } from '../support/flows.js';
+import { DEMO_PASSWORD, portaalCli } from '../support/portal-users.js';
+
+// The portal as OpenID Connect provider for the data services (README, 'Single sign-on'), with openid-client as the
+// relying party: the code flow with PKCE, the ID token, userinfo, refresh, RP-initiated and back-channel logout, a
+// person without access refused, and the second factor where the person's organisation requires it. The sign-in
+// itself is the portal's, driven through its Kratos API with the same cookies, as a browser would carry them.
+
+const SECRET = 'jeugdzorg-dashboard-geheim-van-minstens-32-tekens';
+const SCOPE = 'openid email profile organisations';
+
+let portaal: Portaal;
+let issuer: URL;
+let rp: string;
+let receiver: Server;
+const logoutTokens: string[] = [];
+let workDir: string;
+
+beforeAll(async () => {
+  const [port] = await freePorts(1);
+  rp = `http://127.0.0.1:${port}`;
+  // The services' side: only the back-channel logout endpoint answers; redirects to it are read, not followed.
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      if (request.url === '/backchannel') logoutTokens.push(new URLSearchParams(body).get('logout_token') ?? '');
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
+
+  workDir = mkdtempSync(path.join(os.tmpdir(), 'oidc-test-'));
+  const catalogue = JSON.parse(
+    readFileSync(new URL('../../packages/users-api/catalogue/demo-catalogue.json', import.meta.url), 'utf8'),
+  );
+  const service = (id: string) => catalogue.services.find((s: { id: string }) => s.id === id);
+  service('jeugdzorg-dashboard').oidc = {
+    clientId: 'jeugdzorg',
+    redirectUris: [`${rp}/callback`],
+    postLogoutRedirectUris: [`${rp}/uitgelogd`],
+    backchannelLogoutUri: `${rp}/backchannel`,
+  };
+  service('begrotingsvergelijker').oidc = { clientId: 'begroting', type: 'public', redirectUris: [`${rp}/begroting`] };
+  const catalogueFile = path.join(workDir, 'catalogue.json');
+  writeFileSync(catalogueFile, JSON.stringify(catalogue));
+  portaal = await startPortaal({
+    args: ['--demo'],
+    env: { CATALOGUE_FILE: catalogueFile, OIDC_CLIENT_SECRET_JEUGDZORG: SECRET },
+  });
+  issuer = new URL(`${portaal.publicUrl}/oidc`);
+});
+
+afterAll(async () => {
+  await portaal?.stop();
+  await new Promise((resolve) => receiver?.close(resolve));
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+const discover = (clientId: string, auth: client.ClientAuth) =>
+  client.discovery(issuer, clientId, undefined, auth, { execute: [client.allowInsecureRequests] });
+
+/**
+ * Follows the browser's redirects from `start` until they leave the portal (the service's callback), reach the
+ * portal's sign-in screen, or end in a page; answers where they stopped and, for a page, the answer.
+ */
+async function follow(browser: Browser, start: string): Promise<{ url: URL; response?: Response }> {
+  let url = new URL(start);
+  for (let hop = 0; hop < 12; hop += 1) {
+    if (url.origin !== portaal.publicUrl || url.pathname === '/login') return { url };
+    const response = await browser.fetch(url.href, { redirect: 'manual' });
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || !location) return { url, response };
+    url = new URL(location, url);
+  }
+  throw new Error(`more than 12 redirects from ${start}`);
+}
+
+interface Authorization {
+  config: client.Configuration;
+  url: URL;
+  verifier: string;
+  state: string;
+}
+
+async function authorization(
+  clientId: string,
+  auth: client.ClientAuth,
+  redirectUri: string,
+  extra: Record<string, string> = {},
+): Promise<Authorization> {
+  const config = await discover(clientId, auth);
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: SCOPE,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    ...extra,
+  });
+  return { config, url, verifier, state };
+}
+
+/** The portal's sign-in screen that the interaction sent the browser to, and the interaction it returns to. */
+function loginScreen(url: URL) {
+  expect(url.pathname, 'the person is sent to the portal to sign in').toBe('/login');
+  const returnTo = url.searchParams.get('return_to')!;
+  expect(returnTo).toMatch(new RegExp(`^${portaal.publicUrl}/oidc/interaction/`));
+  return { aal: url.searchParams.get('aal'), returnTo };
+}
+
+async function tokensFor(started: Authorization, callback: URL) {
+  return client.authorizationCodeGrant(started.config, callback, {
+    pkceCodeVerifier: started.verifier,
+    expectedState: started.state,
+  });
+}
+
+const auditOf = () =>
+  portaalCli(portaal, ['audit', 'export'], 'portal')
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.action === 'service.sign_in');
+
+describe('OpenID Connect provider', () => {
+  it('publishes its discovery document for the issuer', async () => {
+    const config = await discover('jeugdzorg', client.ClientSecretBasic(SECRET));
+    const metadata = config.serverMetadata();
+    expect(metadata.issuer).toBe(issuer.href);
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+    expect(metadata.response_types_supported).toEqual(['code']);
+    expect(metadata.backchannel_logout_supported).toBe(true);
+    expect(metadata.end_session_endpoint).toBe(`${issuer.href}/session/end`);
+    expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['openid', 'email', 'profile', 'organisations']));
+  });
+
+  it('signs a person in with the second factor their organisation requires, then refreshes and logs out', async () => {
+    const browser = newBrowser(portaal.publicUrl);
+    const started = await authorization('jeugdzorg', client.ClientSecretBasic(SECRET), `${rp}/callback`);
+    const first = loginScreen((await follow(browser, started.url.href)).url);
+    expect(first.aal).toBeNull();
+
+    // The password alone is not enough for Gemeente Voorbeeldstad: back at the interaction, the second step.
+    expect((await loginWithPassword(browser, 'medewerker@voorbeeldstad.nl', DEMO_PASSWORD)).session).toBeDefined();
+    const second = loginScreen((await follow(browser, first.returnTo)).url);
+    expect(second.aal).toBe('aal2');
+    expect(second.returnTo).toBe(first.returnTo);
+    await enrolTotp(browser, -1);
+
+    const back = await follow(browser, second.returnTo);
+    expect(back.url.origin + back.url.pathname).toBe(`${rp}/callback`);
+    const tokens = await tokensFor(started, back.url);
+    const claims = tokens.claims()!;
+    expect(claims).toMatchObject({
+      iss: issuer.href,
+      aud: 'jeugdzorg',
+      email: 'medewerker@voorbeeldstad.nl',
+      email_verified: expect.any(Boolean),
+      name: 'Mees Medewerker',
+      given_name: 'Mees',
+      family_name: 'Medewerker',
+      organisation: 'voorbeeldstad',
+      organisations: ['voorbeeldstad'],
+      // Only the data roles the service's access rule names.
+      data_roles: ['sociaal-domein_voorbeeldstad'],
+      acr: 'aal2',
+      amr: ['pwd', 'otp'],
+    });
+    expect(claims.auth_time).toBeGreaterThan(Date.now() / 1000 - 300);
+    const userinfo = await client.fetchUserInfo(started.config, tokens.access_token, claims.sub);
+    expect(userinfo).toMatchObject({
+      sub: claims.sub,
+      email: 'medewerker@voorbeeldstad.nl',
+      organisation: 'voorbeeldstad',
+    });
+
+    expect(tokens.refresh_token, 'a confidential client gets a refresh token').toBeTruthy();
+    const refreshed = await client.refreshTokenGrant(started.config, tokens.refresh_token!);
+    expect(refreshed.access_token).toBeTruthy();
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
+    expect((await client.fetchUserInfo(started.config, refreshed.access_token, claims.sub)).sub).toBe(claims.sub);
+
+    // A second sign-in to the same service asks nothing: the portal's session is there.
+    const again = await authorization('jeugdzorg', client.ClientSecretBasic(SECRET), `${rp}/callback`);
+    const silent = await follow(browser, again.url.href);
+    expect(silent.url.origin + silent.url.pathname).toBe(`${rp}/callback`);
+    expect((await tokensFor(again, silent.url)).claims()!.sub).toBe(claims.sub);
+
+    // RP-initiated logout: the provider asks, then ends its session and tells the service over the back channel.
+    const logout = client.buildEndSessionUrl(started.config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: `${rp}/uitgelogd`,
+    });
+    const question = await follow(browser, logout.href);
+    expect(question.response?.status).toBe(200);
+    const page = await question.response!.text();
+    expect(page).toContain('Wil je uitloggen');
+    const action = /<form[^>]*action="([^"]+)"/.exec(page)![1]!;
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page)![1]!;
+    const confirmed = await browser.fetch(new URL(action, portaal.publicUrl).href, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+    });
+    expect(confirmed.status).toBe(303);
+    expect(confirmed.headers.get('location')).toMatch(new RegExp(`^${rp}/uitgelogd`));
+    await expect.poll(() => logoutTokens.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const { payload } = await jwtVerify(
+      logoutTokens.at(-1)!,
+      createRemoteJWKSet(new URL(started.config.serverMetadata().jwks_uri!)),
+      { issuer: issuer.href, audience: 'jeugdzorg' },
+    );
+    expect(payload.sub).toBe(claims.sub);
+    expect(payload.sid).toBe(claims.sid);
+    expect(payload.events).toEqual({ 'http://schemas.openid.net/event/backchannel-logout': {} });
+
+    const audited = auditOf().filter((e) => e.actorId === claims.sub);
+    expect(audited.map((e) => [e.result, e.details.service])).toContainEqual(['success', 'jeugdzorg-dashboard']);
+  });
+
+  it('lets a person whose organisation does not require it in with the password, amr pwd', async () => {
+    const browser = newBrowser(portaal.publicUrl);
+    const started = await authorization('begroting', client.None(), `${rp}/begroting`);
+    const login = loginScreen((await follow(browser, started.url.href)).url);
+    await loginWithPassword(browser, 'analist@dego.nl', DEMO_PASSWORD);
+    const back = await follow(browser, login.returnTo);
+    expect(back.url.origin + back.url.pathname).toBe(`${rp}/begroting`);
+    const tokens = await tokensFor(started, back.url);
+    expect(tokens.claims()).toMatchObject({
+      aud: 'begroting',
+      acr: 'aal1',
+      amr: ['pwd'],
+      organisation: 'dego',
+      data_roles: ['analyse_dego'],
+    });
+    expect(tokens.refresh_token, 'a public client gets no refresh token').toBeUndefined();
+  });
+
+  it('refuses a public client without PKCE', async () => {
+    const browser = newBrowser(portaal.publicUrl);
+    const config = await discover('begroting', client.None());
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: `${rp}/begroting`, scope: SCOPE });
+    const { url: end } = await follow(browser, url.href);
+    expect(end.origin + end.pathname).toBe(`${rp}/begroting`);
+    expect(end.searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('refuses a person the service does not admit: a Dutch page, and access_denied for the service', async () => {
+    const browser = newBrowser(portaal.publicUrl);
+    await loginWithPassword(browser, 'analist@dego.nl', DEMO_PASSWORD);
+    const started = await authorization('jeugdzorg', client.ClientSecretBasic(SECRET), `${rp}/callback`);
+    const refused = await follow(browser, started.url.href);
+    expect(refused.response?.status).toBe(403);
+    const page = await refused.response!.text();
+    expect(page).toContain('lang="nl"');
+    expect(page).toContain('Je hebt geen toegang tot Dashboard jeugdzorg');
+    const action = /<form method="post" action="([^"]+)"/.exec(page)![1]!;
+    const aborted = await browser.fetch(new URL(action, portaal.publicUrl).href, {
+      method: 'POST',
+      redirect: 'manual',
+    });
+    const { url: end } = await follow(browser, new URL(aborted.headers.get('location')!, portaal.publicUrl).href);
+    expect(end.origin + end.pathname).toBe(`${rp}/callback`);
+    expect(end.searchParams.get('error')).toBe('access_denied');
+    expect(end.searchParams.get('state')).toBe(started.state);
+    expect(auditOf().some((e) => e.actorEmail === 'analist@dego.nl' && e.result === 'denied')).toBe(true);
+  });
+
+  it('refuses a confidential client with a wrong secret', async () => {
+    const config = await discover('jeugdzorg', client.ClientSecretBasic('niet-het-geheim-maar-wel-lang-genoeg-123'));
+    await expect(client.refreshTokenGrant(config, 'onbekend')).rejects.toMatchObject({ error: 'invalid_client' });
+  });
+
+  it('keeps the "Unsupported runtime" warning out of the server log', () => {
+    expect(portaal.output()).not.toContain('Unsupported runtime');
+    expect(portaal.output()).not.toContain('oidc-provider WARNING');
+  });
+});

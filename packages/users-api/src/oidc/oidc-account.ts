@@ -1,0 +1,53 @@
+import type { Account, KoaContextWithOIDC } from 'oidc-provider';
+import type { DataService } from '../catalogue/catalogue.js';
+import type { ApiContext } from '../http/api-context.js';
+import type { UserIdentity } from '../ports.js';
+import { resolveCaller, type Caller } from '../users/caller.js';
+import { holds, mayUse } from '../users/person-service.js';
+import { serviceOfClient } from './oidc-clients.js';
+
+/** The person as the provider sees them: their identity, tuples and organisations, without a portal session. */
+async function personOf(ctx: ApiContext, identity: UserIdentity): Promise<Caller> {
+  return resolveCaller(
+    { sessionId: '', aal: 'aal1', identity },
+    ctx.backend.relations,
+    await ctx.catalogue.current(),
+    ctx.options.dashboardAllowlist,
+  );
+}
+
+/**
+ * The claims a service receives (README, 'Single sign-on'): who the person is, their active organisation and all of
+ * them, and only those of their data roles that the service's access rule names.
+ */
+function personClaims(person: Caller, service: DataService | undefined) {
+  const { identity } = person.session;
+  const { first, last } = identity.traits.name;
+  return {
+    sub: identity.id,
+    email: identity.traits.email,
+    email_verified: identity.verified,
+    name: `${first} ${last}`.trim(),
+    given_name: first,
+    family_name: last,
+    organisation: person.activeOrg?.id ?? null,
+    organisations: person.organisations.map((o) => o.id),
+    data_roles: service ? service.dataRoles.filter((object) => holds(person.tuples, 'subdivisions', object)) : [],
+  };
+}
+
+/**
+ * node-oidc-provider's `findAccount`: an active identity that may still use the client's service. A blocked person,
+ * or one who lost access since signing in, gets no tokens, no refresh and no userinfo.
+ */
+export function accountFinder(ctx: ApiContext) {
+  return async (koa: KoaContextWithOIDC, sub: string): Promise<Account | undefined> => {
+    const [identity] = await ctx.backend.identities.get([sub]);
+    if (identity?.state !== 'active') return undefined;
+    const person = await personOf(ctx, identity);
+    const clientId = koa.oidc.client?.clientId;
+    const service = clientId ? serviceOfClient(await ctx.catalogue.current(), clientId) : undefined;
+    if (clientId && !(service && mayUse(service, person.tuples))) return undefined;
+    return { accountId: sub, claims: () => personClaims(person, service) };
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The provider's own pages, in Dutch like the rest of the portal: a refused sign-in, an error, the logout question
+ * and its answer. Everything interpolated is escaped.
+ */
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const STYLE =
+  'body{font-family:system-ui,sans-serif;margin:0;padding:2rem 1rem;color:#1a1a1a;background:#f3f3f3}' +
+  'main{max-width:36rem;margin:0 auto;padding:1.5rem 2rem;background:#fff;border-radius:4px}' +
+  'h1{font-size:1.5rem}button{font:inherit;padding:.5rem 1rem;margin:.25rem .5rem .25rem 0;cursor:pointer}' +
+  'a{color:#01689b}';
+
+function page(title: string, body: string): string {
+  return `<!DOCTYPE html>
+<html lang="nl">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} - Datavoorzieningen Portaal</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<h1>${escapeHtml(title)}</h1>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+/** A person whose organisations and data roles do not give access to the service. */
+export function accessDeniedPage(serviceName: string, abortAction: string): string {
+  return page(
+    'Geen toegang',
+    `<p>Je hebt geen toegang tot ${escapeHtml(serviceName)}. Vraag de beheerder van je organisatie om toegang als ` +
+      'je deze datavoorziening nodig hebt.</p>' +
+      `<form method="post" action="${escapeHtml(abortAction)}"><button type="submit">Terug naar ` +
+      `${escapeHtml(serviceName)}</button></form>` +
+      '<p><a href="/permissies">Naar je datavoorzieningen in het portaal</a></p>',
+  );
+}
+
+/** An error of the provider shown to the person (an unknown client, a wrong redirect address, an expired step). */
+export function errorPage(code: string): string {
+  return page(
+    'Inloggen bij de datavoorziening is niet gelukt',
+    '<p>De datavoorziening vroeg iets wat het portaal niet kan geven, of de stap is verlopen. Ga terug naar de ' +
+      'datavoorziening en probeer het opnieuw.</p>' +
+      `<p>Foutcode: <code>${escapeHtml(code)}</code></p>` +
+      '<p><a href="/permissies">Naar je datavoorzieningen in het portaal</a></p>',
+  );
+}
+
+/** RP-initiated logout asks first (OpenID Connect RP-Initiated Logout 1.0); `form` is the provider's own form. */
+export function logoutPage(form: string, clientName: string | undefined): string {
+  const from = clientName ? ` bij ${escapeHtml(clientName)}` : '';
+  return page(
+    'Uitloggen',
+    `${form}<p>Wil je uitloggen${from} en bij de andere datavoorzieningen waar je via het portaal bent ingelogd?</p>` +
+      '<button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>Ja, uitloggen</button>' +
+      '<button type="submit" form="op.logoutForm">Nee, ingelogd blijven</button>',
+  );
+}
+
+export function loggedOutPage(): string {
+  return page(
+    'Je bent uitgelogd bij de datavoorzieningen',
+    '<p>Je bent nog wel ingelogd bij het portaal.</p><p><a href="/uitloggen">Ook uitloggen bij het portaal</a></p>',
+  );
+}
