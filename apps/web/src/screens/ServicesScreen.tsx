@@ -8,7 +8,8 @@ import { Loading } from '../components/Loading';
 interface ServicesAnswer {
   organisation: { id: string; label: string } | null;
   dataRoles: { roleId: string; label: string }[];
-  services: { id: string; name: string; description: string; url: string }[];
+  /** `signInUrl`: where a service that signs in through the portal starts its sign-in. */
+  services: { id: string; name: string; description: string; url: string; signInUrl?: string }[];
 }
 
 const SERVICES_FAILED = 'Er is iets misgegaan bij het ophalen van je datavoorzieningen. Probeer het later nog eens.';
@@ -44,7 +45,7 @@ export default function ServicesScreen() {
                   <li key={service.id} className="dvp-card">
                     <h2 className="utrecht-heading-3">{service.name}</h2>
                     <p className="utrecht-paragraph">{service.description}</p>
-                    <a className="utrecht-link" href={service.url}>
+                    <a className="utrecht-link" href={service.signInUrl ?? service.url}>
                       Naar {service.name}
                       <span className="dvp-visually-hidden"> (opent de datavoorziening)</span>
                     </a>

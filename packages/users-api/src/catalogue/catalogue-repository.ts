@@ -53,6 +53,7 @@ export async function replaceCatalogue(db: Db, catalogue: Catalogue): Promise<bo
             redirect_uris: JSON.stringify(service.oidc.redirectUris),
             post_logout_redirect_uris: JSON.stringify(service.oidc.postLogoutRedirectUris),
             backchannel_logout_uri: service.oidc.backchannelLogoutUri ?? null,
+            initiate_login_uri: service.oidc.initiateLoginUri ?? null,
           })
           .execute();
       }
@@ -88,6 +89,7 @@ export async function readCatalogue(db: Db): Promise<Catalogue> {
       redirectUris: JSON.parse(row.redirect_uris) as string[],
       postLogoutRedirectUris: JSON.parse(row.post_logout_redirect_uris) as string[],
       ...(row.backchannel_logout_uri ? { backchannelLogoutUri: row.backchannel_logout_uri } : {}),
+      ...(row.initiate_login_uri ? { initiateLoginUri: row.initiate_login_uri } : {}),
     });
     return { oidc };
   };

@@ -34,6 +34,8 @@ const oidcClient = z
     redirectUris: z.array(serviceUrl).min(1, 'geef minstens één redirect-URI'),
     postLogoutRedirectUris: z.array(serviceUrl).default([]),
     backchannelLogoutUri: serviceUrl.optional(),
+    // OpenID Connect's `initiate_login_uri`: where the portal's 'Datavoorzieningen' starts a sign-in at the service.
+    initiateLoginUri: serviceUrl.optional(),
   })
   .strict();
 const service = z
@@ -80,6 +82,7 @@ export interface OidcClientSettings {
   redirectUris: string[];
   postLogoutRedirectUris: string[];
   backchannelLogoutUri?: string;
+  initiateLoginUri?: string;
 }
 export interface DataService {
   id: string;
@@ -171,6 +174,7 @@ export function oidcClientSettings(settings: OidcClientSettings): OidcClientSett
     redirectUris: settings.redirectUris,
     postLogoutRedirectUris: settings.postLogoutRedirectUris,
     ...(settings.backchannelLogoutUri ? { backchannelLogoutUri: settings.backchannelLogoutUri } : {}),
+    ...(settings.initiateLoginUri ? { initiateLoginUri: settings.initiateLoginUri } : {}),
   };
 }
 

@@ -35,6 +35,7 @@ export interface CatalogueOidcClientsTable {
   redirect_uris: string;
   post_logout_redirect_uris: string;
   backchannel_logout_uri: string | null;
+  initiate_login_uri: string | null;
 }
 
 export interface OidcPayloadsTable {

@@ -7,10 +7,8 @@ import type { ApiContext } from '../http/api-context.js';
 import { accountFinder } from './oidc-account.js';
 import { oidcStateAdapter } from './oidc-adapter.js';
 import { clientMetadata, secretMatches, serviceOfClient, type ClientSecretHashes } from './oidc-clients.js';
+import { OIDC_MOUNT } from './issuer.js';
 import { errorPage, loggedOutPage, logoutPage } from './oidc-pages.js';
-
-/** Where the provider's Koa app is mounted on the public listener; the issuer is the public URL with this path. */
-export const OIDC_MOUNT = '/oidc';
 
 export interface OidcOptions {
   /** `PUBLIC_URL` + `/oidc`. */

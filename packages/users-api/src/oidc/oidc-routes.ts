@@ -7,7 +7,7 @@ import { resolveCaller } from '../users/caller.js';
 import { mayUse } from '../users/person-service.js';
 import { serviceOfClient } from './oidc-clients.js';
 import { accessDeniedPage, errorPage } from './oidc-pages.js';
-import { OIDC_MOUNT } from './oidc-provider.js';
+import { OIDC_MOUNT } from './issuer.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 

@@ -5,6 +5,7 @@ import { type DataService, dataRoleObject } from '../catalogue/catalogue.js';
 import type { ApiContext, RequestOrigin } from '../http/api-context.js';
 import { expireInvitations } from '../invitations/expire-invitations.js';
 import { administers, type Caller, MEMBERSHIP, organisationIn } from './caller.js';
+import { oidcIssuer } from '../oidc/issuer.js';
 import { permissionsWithin, userJson } from './user-json.js';
 
 /**
@@ -103,8 +104,25 @@ export async function servicesOf(ctx: ApiContext, caller: Caller) {
   return {
     organisation: org ? { id: org.id, label: org.label } : null,
     dataRoles,
-    services: services.map((s) => ({ id: s.id, name: s.name, description: s.description, url: s.url })),
+    services: services.map((s) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      url: s.url,
+      ...(s.oidc?.initiateLoginUri ? { signInUrl: signInAddress(ctx, s.oidc.initiateLoginUri, s.url) } : {}),
+    })),
   };
+}
+
+/**
+ * A service that signs in through the portal is opened at its `initiate_login_uri` (OpenID Connect Core 1.0,
+ * section 4), which starts the sign-in at once: the person, signed in at the portal, arrives signed in.
+ */
+function signInAddress(ctx: ApiContext, initiateLoginUri: string, target: string): string {
+  const address = new URL(initiateLoginUri);
+  address.searchParams.set('iss', oidcIssuer(ctx.options.publicUrl).href);
+  address.searchParams.set('target_link_uri', target);
+  return address.href;
 }
 
 const RECOVERY_WINDOW_MS = 15 * 60_000;

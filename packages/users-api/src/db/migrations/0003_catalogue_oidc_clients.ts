@@ -13,6 +13,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('redirect_uris', 'text', (c) => c.notNull())
     .addColumn('post_logout_redirect_uris', 'text', (c) => c.notNull())
     .addColumn('backchannel_logout_uri', 'varchar(2048)')
+    .addColumn('initiate_login_uri', 'varchar(2048)')
     .execute();
 }
 
