@@ -149,5 +149,8 @@ export async function createOidcProvider<DB>(ctx: ApiContext, db: Kysely<DB>, op
     return this.clientSecret !== undefined && secretMatches(this.clientSecret, actual);
   };
   provider.on('server_error', (_koa, error) => options.log.error({ err: error }, 'OpenID Connect provider error'));
+  provider.on('backchannel.error', (_koa, error, client) =>
+    options.log.warn({ err: error, clientId: client.clientId }, 'back-channel logout not delivered'),
+  );
   return provider;
 }
