@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { freePorts } from '../support/free-port.js';
 import { newBrowser, type Browser } from '../support/ory.js';
-import { enrolTotp, loginWithPassword } from '../support/flows.js';
-import { DEMO_PASSWORD, portaalCli } from '../support/portal-users.js';
+import { enrolTotp, loginSecondFactor, loginWithPassword } from '../support/flows.js';
+import { DEMO_PASSWORD, portaalCli, signInAtAal1 } from '../support/portal-users.js';
 
 // The portal as OpenID Connect provider for the data services (README, 'Single sign-on'), with openid-client as the
 // relying party: the code flow with PKCE, the ID token, userinfo, refresh, RP-initiated and back-channel logout, a
@@ -18,6 +18,7 @@ import { DEMO_PASSWORD, portaalCli } from '../support/portal-users.js';
 
 const SECRET = 'jeugdzorg-dashboard-geheim-van-minstens-32-tekens';
 const SCOPE = 'openid email profile organisations';
+const MEES = 'medewerker@voorbeeldstad.nl';
 
 let portaal: Portaal;
 let issuer: URL;
@@ -148,17 +149,19 @@ describe('OpenID Connect provider', () => {
   });
 
   it('signs a person in with the second factor their organisation requires, then refreshes and logs out', async () => {
+    // The person linked an authenticator app before.
+    const secret = await enrolTotp((await signInAtAal1(portaal, MEES, DEMO_PASSWORD)).browser, -1);
     const browser = newBrowser(portaal.publicUrl);
     const started = await authorization('jeugdzorg', client.ClientSecretBasic(SECRET), `${rp}/callback`);
     const first = loginScreen((await follow(browser, started.url.href)).url);
     expect(first.aal).toBeNull();
 
     // The password alone is not enough for Gemeente Voorbeeldstad: back at the interaction, the second step.
-    expect((await loginWithPassword(browser, 'medewerker@voorbeeldstad.nl', DEMO_PASSWORD)).session).toBeDefined();
+    expect((await loginWithPassword(browser, MEES, DEMO_PASSWORD)).redirectBrowserTo).toBeDefined();
     const second = loginScreen((await follow(browser, first.returnTo)).url);
     expect(second.aal).toBe('aal2');
     expect(second.returnTo).toBe(first.returnTo);
-    await enrolTotp(browser, -1);
+    await loginSecondFactor(browser, secret);
 
     const back = await follow(browser, second.returnTo);
     expect(back.url.origin + back.url.pathname).toBe(`${rp}/callback`);
@@ -167,7 +170,7 @@ describe('OpenID Connect provider', () => {
     expect(claims).toMatchObject({
       iss: issuer.href,
       aud: 'jeugdzorg',
-      email: 'medewerker@voorbeeldstad.nl',
+      email: MEES,
       email_verified: expect.any(Boolean),
       name: 'Mees Medewerker',
       given_name: 'Mees',
@@ -230,6 +233,21 @@ describe('OpenID Connect provider', () => {
 
     const audited = auditOf().filter((e) => e.actorId === claims.sub);
     expect(audited.map((e) => [e.result, e.details.service])).toContainEqual(['success', 'jeugdzorg-dashboard']);
+  });
+
+  it('sends a person without a second factor yet, where it is required, to sign in and link one', async () => {
+    const browser = newBrowser(portaal.publicUrl);
+    const started = await authorization('jeugdzorg', client.ClientSecretBasic(SECRET), `${rp}/callback`);
+    const first = loginScreen((await follow(browser, started.url.href)).url);
+    expect((await loginWithPassword(browser, 'beheerder@voorbeeldstad.nl', DEMO_PASSWORD)).session).toBeDefined();
+    // Not yet to the service: the sign-in screen, which sends an aal1 session without an app to link one first.
+    const again = loginScreen((await follow(browser, first.returnTo)).url);
+    expect(again.aal).toBeNull();
+    expect(again.returnTo).toBe(first.returnTo);
+    await enrolTotp(browser, -1);
+    const back = await follow(browser, first.returnTo);
+    expect(back.url.origin + back.url.pathname).toBe(`${rp}/callback`);
+    expect((await tokensFor(started, back.url)).claims()).toMatchObject({ acr: 'aal2', amr: ['pwd', 'otp'] });
   });
 
   it('lets a person whose organisation does not require it in with the password, amr pwd', async () => {

@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answerLater, fakeNetwork, renderAt, silent, unreachable } from '../test-support';
+import { Address, answerLater, fakeNetwork, renderAt, silent, unreachable } from '../test-support';
 import { axeViolations } from '../test-axe';
 import LoginScreen from './LoginScreen';
 
@@ -337,6 +337,42 @@ describe('LoginScreen', () => {
     await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'goed-wachtwoord');
     await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith(interaction), { timeout: 2_500 });
+  });
+
+  it('sends a person who must link an app first on the way to a data service to the app, with the way on', async () => {
+    const interaction = `${window.location.origin}/oidc/interaction/abc123`;
+    let signedIn = false;
+    fakeNetwork((url, init) => {
+      if (url.pathname === '/self-service/login/browser')
+        return { status: 200, body: { ...loginFlow('aal1'), return_to: url.searchParams.get('return_to') } };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST') {
+        signedIn = true;
+        return { status: 200, body: { session: { id: 's1' } } };
+      }
+      if (url.pathname === '/api/users/whoami' && !signedIn) return { status: 401, body: {} };
+      if (url.pathname === '/api/users/whoami')
+        return {
+          status: 200,
+          body: {
+            isAdmin: false,
+            aal2Required: true,
+            authenticator_assurance_level: 'aal1',
+            identity: { credentials: ['password'] },
+          },
+        };
+      return undefined;
+    });
+    renderAt(
+      `/login?return_to=${encodeURIComponent(interaction)}`,
+      <>
+        <Route path="/login" element={<LoginScreen />} />
+        <Route path="/settings/2fa-app" element={<Address />} />
+      </>,
+    );
+    await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'goed-wachtwoord');
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+    const onward = `Adres: /settings/2fa-app?verder=${encodeURIComponent('/oidc/interaction/abc123')}`;
+    await waitFor(() => expect(screen.getByText(onward)).toBeInTheDocument(), { timeout: 2_500 });
   });
 
   it('sends a person who is signed in already to /permissies when the provider says so', async () => {

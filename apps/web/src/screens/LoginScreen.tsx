@@ -12,7 +12,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { useToast } from '../components/Toasts';
 import { RestartNotice } from '../components/RestartNotice';
-import { takeKeptReturnTo } from '../layout/return-to';
+import { serviceSignInPath, takeKeptReturnTo } from '../layout/return-to';
 import { forgetIdleSignOut, idleSignOut, justSignedOut } from '../sessions/idle-sign-out';
 import { Loading } from '../components/Loading';
 import { BUSY } from '../components/SupportContact';
@@ -31,7 +31,7 @@ const PROBLEM_TEXTS = { unreachable: CONNECTION_PROBLEM, busy: BUSY, failed: SIG
  * administrators) or /permissies.
  */
 function destination(flow: LoginFlow, adminPath: boolean, user: CurrentUser | undefined): string {
-  const gate = user && secondFactorGate(user);
+  const gate = user && gateOnTheWay(user, flow.return_to);
   if (gate) return gate;
   if (flow.return_to) {
     const target = new URL(flow.return_to, window.location.origin);
@@ -41,6 +41,16 @@ function destination(flow: LoginFlow, adminPath: boolean, user: CurrentUser | un
     if (target.protocol === 'https:' || target.protocol === 'http:') return target.toString();
   }
   return adminPath && user?.isAdmin ? '/' : '/permissies';
+}
+
+/**
+ * The second-factor gate; a person who links an app first on the way to a data service is offered to go on to the
+ * service afterwards (TwoFactorScreen.tsx).
+ */
+function gateOnTheWay(user: CurrentUser, returnTo: string | undefined): string | undefined {
+  const gate = secondFactorGate(user);
+  const service = serviceSignInPath(returnTo);
+  return gate === '/settings/2fa-app' && service ? `${gate}?verder=${encodeURIComponent(service)}` : gate;
 }
 
 const isElsewhere = (to: string) => /^https?:\/\//.test(to);
@@ -75,7 +85,7 @@ export default function LoginScreen() {
         ? undefined
         : async () => {
             const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
-            return user && secondFactorGate(user);
+            return user && gateOnTheWay(user, returnTo);
           },
     onSubmitError: async ({ status, body }) => {
       if (status === 422 && typeof body.redirect_browser_to === 'string') {

@@ -359,6 +359,25 @@ describe('TwoFactorScreen', () => {
     );
   });
 
+  it('goes on to the data service whose sign-in waits at the portal, and to no other address', async () => {
+    network({ create: { status: 200, body: linked() } });
+    const { unmount } = renderAt(
+      `/settings/2fa-app?verder=${encodeURIComponent('/oidc/interaction/abc_123-X')}`,
+      routes,
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: 'Verder naar de datavoorziening' })).toHaveAttribute(
+        'href',
+        '/oidc/interaction/abc_123-X',
+      ),
+    );
+    unmount();
+    renderAt(`/settings/2fa-app?verder=${encodeURIComponent('https://elders.example.nl/oidc/interaction/x')}`, routes);
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: 'Verder naar het portaal' })).toHaveAttribute('href', '/permissies'),
+    );
+  });
+
   it('shows a wrong code in Dutch under the field, marks it invalid and focuses the error summary', async () => {
     network({
       update: () => ({

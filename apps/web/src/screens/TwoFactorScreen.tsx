@@ -13,6 +13,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { BackupCodeActions } from './BackupCodeActions';
 import { IdleWarning } from '../sessions/IdleWarning';
+import { serviceSignInPath } from '../layout/return-to';
 import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { RestartNotice } from '../components/RestartNotice';
@@ -121,6 +122,8 @@ export default function TwoFactorScreen() {
   const codesNode = codesNodeOf(ui);
   const codes = codesOf(ui);
   const next = user.data?.isAdmin ? '/' : '/permissies';
+  // On the way to a data service (LoginScreen.tsx): its sign-in at the portal's provider goes on from here.
+  const service = serviceSignInPath(params.get('verder'));
   return (
     <main className="dvp-main" id="inhoud">
       {/* Outside the sidebar layout, yet signed in: the idle timeout applies here too. */}
@@ -174,9 +177,15 @@ export default function TwoFactorScreen() {
           )}
           <FlowForm ui={lookupUi} groups={['lookup_secret']} onSubmit={submit} showMessages={false} />
           <p className="utrecht-paragraph">
-            <Link className="utrecht-link" to={next}>
-              Verder naar het portaal
-            </Link>
+            {service ? (
+              <a className="utrecht-link" href={service}>
+                Verder naar de datavoorziening
+              </a>
+            ) : (
+              <Link className="utrecht-link" to={next}>
+                Verder naar het portaal
+              </Link>
+            )}
           </p>
         </section>
       )}

@@ -47,7 +47,10 @@ async function completeInteraction(ctx: ApiContext, provider: Provider, request:
   const caller = await resolveCaller(session, ctx.backend.relations, catalogue, ctx.options.dashboardAllowlist);
   const acrValues = String(interaction.params.acr_values ?? '').split(' ');
   if ((caller.aal2Required || acrValues.includes('aal2')) && session.aal !== 'aal2') {
-    return reply.header('Cache-Control', 'no-store').redirect(loginAddress(ctx, interaction, true), 303);
+    // Without a second factor yet, the sign-in screen sends the person to link one first, with the way back here
+    // (apps/web/src/screens/LoginScreen.tsx); with one, to the second step.
+    const hasSecondFactor = session.identity.credentials.some((c) => c === 'totp' || c === 'lookup_secret');
+    return reply.header('Cache-Control', 'no-store').redirect(loginAddress(ctx, interaction, hasSecondFactor), 303);
   }
   const details = { service: service.id, clientId };
   if (!mayUse(service, caller.tuples)) {
