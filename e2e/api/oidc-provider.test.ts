@@ -9,7 +9,7 @@ import { startPortaal, type Portaal } from '../support/portaal.js';
 import { freePorts } from '../support/free-port.js';
 import { newBrowser, type Browser } from '../support/ory.js';
 import { enrolTotp, loginSecondFactor, loginWithPassword } from '../support/flows.js';
-import { DEMO_PASSWORD, portaalCli, signInAtAal1 } from '../support/portal-users.js';
+import { api, DEMO_PASSWORD, portaalCli, signInAtAal1 } from '../support/portal-users.js';
 
 // The portal as OpenID Connect provider for the data services (README, 'Single sign-on'), with openid-client as the
 // relying party: the code flow with PKCE, the ID token, userinfo, refresh, RP-initiated and back-channel logout, a
@@ -51,6 +51,7 @@ beforeAll(async () => {
     redirectUris: [`${rp}/callback`],
     postLogoutRedirectUris: [`${rp}/uitgelogd`],
     backchannelLogoutUri: `${rp}/backchannel`,
+    initiateLoginUri: `${rp}/start`,
   };
   service('begrotingsvergelijker').oidc = { clientId: 'begroting', type: 'public', redirectUris: [`${rp}/begroting`] };
   const catalogueFile = path.join(workDir, 'catalogue.json');
@@ -195,6 +196,15 @@ describe('OpenID Connect provider', () => {
     expect(refreshed.access_token).toBeTruthy();
     expect(refreshed.access_token).not.toBe(tokens.access_token);
     expect((await client.fetchUserInfo(started.config, refreshed.access_token, claims.sub)).sub).toBe(claims.sub);
+
+    // 'Datavoorzieningen' opens the service at its initiate_login_uri, naming the issuer and the service's address.
+    const listed = (await api(portaal, browser, 'GET', '/services')).body.services;
+    const dashboard = listed.find((s: { id: string }) => s.id === 'jeugdzorg-dashboard');
+    const signIn = new URL(dashboard.signInUrl);
+    expect(signIn.origin + signIn.pathname).toBe(`${rp}/start`);
+    expect(signIn.searchParams.get('iss')).toBe(issuer.href);
+    expect(signIn.searchParams.get('target_link_uri')).toBe(dashboard.url);
+    expect(listed.find((s: { id: string }) => s.id === 'wijkmonitor').signInUrl).toBeUndefined();
 
     // A second sign-in to the same service asks nothing: the portal's session is there.
     const again = await authorization('jeugdzorg', client.ClientSecretBasic(SECRET), `${rp}/callback`);
