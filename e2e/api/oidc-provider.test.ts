@@ -278,6 +278,15 @@ describe('OpenID Connect provider', () => {
     expect(tokens.refresh_token, 'a public client gets no refresh token').toBeUndefined();
   });
 
+  it('answers unmet_authentication_requirements to a client asking aal2 of a person without a 2nd factor', async () => {
+    const browser = newBrowser(portaal.publicUrl);
+    await loginWithPassword(browser, 'analist@dego.nl', DEMO_PASSWORD);
+    const started = await authorization('begroting', client.None(), `${rp}/begroting`, { acr_values: 'aal2' });
+    const { url: end } = await follow(browser, started.url.href);
+    expect(end.origin + end.pathname).toBe(`${rp}/begroting`);
+    expect(end.searchParams.get('error')).toBe('unmet_authentication_requirements');
+  });
+
   it('refuses a public client without PKCE', async () => {
     const browser = newBrowser(portaal.publicUrl);
     const config = await discover('begroting', client.None());

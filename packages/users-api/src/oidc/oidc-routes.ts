@@ -50,6 +50,8 @@ async function completeInteraction(ctx: ApiContext, provider: Provider, request:
     // Without a second factor yet, the sign-in screen sends the person to link one first, with the way back here
     // (apps/web/src/screens/LoginScreen.tsx); with one, to the second step.
     const hasSecondFactor = session.identity.credentials.some((c) => c === 'totp' || c === 'lookup_secret');
+    // Only the client asks, and the portal would not have the person link an app: the client learns it cannot be.
+    if (!hasSecondFactor && !caller.aal2Required) return finishWith(provider, request, reply, UNMET_AAL2);
     return reply.header('Cache-Control', 'no-store').redirect(loginAddress(ctx, interaction, hasSecondFactor), 303);
   }
   const details = { service: service.id, clientId };
@@ -77,20 +79,26 @@ async function completeInteraction(ctx: ApiContext, provider: Provider, request:
   return reply.header('Cache-Control', 'no-store').redirect(next, 303);
 }
 
-/** 'Terug naar de dienst' on the refusal page: the client learns `access_denied`. */
-async function abortInteraction(provider: Provider, request: FastifyRequest, reply: FastifyReply) {
+const ACCESS_DENIED = { error: 'access_denied', error_description: 'no access to this service' };
+const UNMET_AAL2 = {
+  error: 'unmet_authentication_requirements',
+  error_description: 'the person has no second factor',
+};
+
+/** Ends the interaction with an error for the client, which the provider then redirects to. */
+async function finishWith(
+  provider: Provider,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: typeof ACCESS_DENIED,
+) {
   let next: string;
   try {
-    next = await provider.interactionResult(
-      request.raw,
-      reply.raw,
-      { error: 'access_denied', error_description: 'no access to this service' },
-      { mergeWithLastSubmission: false },
-    );
+    next = await provider.interactionResult(request.raw, reply.raw, error, { mergeWithLastSubmission: false });
   } catch {
     return html(reply, 400, errorPage('interaction_expired'));
   }
-  return reply.redirect(next, 303);
+  return reply.header('Cache-Control', 'no-store').redirect(next, 303);
 }
 
 /**
@@ -119,6 +127,9 @@ export async function registerOidcProvider(app: FastifyInstance, ctx: ApiContext
   });
   await app.register(async (scope) => {
     scope.get(`${OIDC_MOUNT}/interaction/:uid`, (request, reply) => completeInteraction(ctx, provider, request, reply));
-    scope.post(`${OIDC_MOUNT}/interaction/:uid/abort`, (request, reply) => abortInteraction(provider, request, reply));
+    // 'Terug naar …' on the refusal page: the client learns `access_denied`.
+    scope.post(`${OIDC_MOUNT}/interaction/:uid/abort`, (request, reply) =>
+      finishWith(provider, request, reply, ACCESS_DENIED),
+    );
   });
 }
