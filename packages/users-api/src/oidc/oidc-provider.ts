@@ -78,7 +78,8 @@ export async function createOidcProvider<DB>(ctx: ApiContext, db: Kysely<DB>, op
       keys: [createHmac('sha256', options.cookieSecret).update('oidc-provider cookies').digest('base64url')],
     },
     claims: {
-      openid: ['sub'],
+      // The assurance of the sign-in travels in every ID token, not only when a client asks for it.
+      openid: ['sub', 'acr', 'amr', 'auth_time'],
       acr: null,
       amr: null,
       auth_time: null,
@@ -133,6 +134,13 @@ export async function createOidcProvider<DB>(ctx: ApiContext, db: Kysely<DB>, op
       Grant: 14 * 24 * 3600,
       RefreshToken: 14 * 24 * 3600,
       Session: options.sessionSeconds,
+    },
+    // The provider calls out only to addresses in the catalogue, which the operator wrote (back-channel logout), and
+    // data services on a private network or this machine are the rule there: its guard against special-use
+    // addresses, meant for addresses that clients register themselves, is left out.
+    fetch: (url, init) => {
+      const { dispatcher: _guard, ...rest } = init as RequestInit & { dispatcher?: unknown };
+      return globalThis.fetch(url, rest);
     },
     renderError: async (koa, out) => {
       koa.type = 'html';
