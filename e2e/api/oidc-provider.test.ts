@@ -1,3 +1,4 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -7,6 +8,8 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { freePorts } from '../support/free-port.js';
+import { startBalancer } from '../support/balancer.js';
+import { sharedTestDatabase } from '../support/database.js';
 import { newBrowser, type Browser } from '../support/ory.js';
 import { enrolTotp, loginSecondFactor, loginWithPassword } from '../support/flows.js';
 import { api, DEMO_PASSWORD, portaalCli, signInAtAal1 } from '../support/portal-users.js';
@@ -26,6 +29,7 @@ let rp: string;
 let receiver: Server;
 const logoutTokens: string[] = [];
 let workDir: string;
+let catalogueFile: string;
 
 beforeAll(async () => {
   const [port] = await freePorts(1);
@@ -54,7 +58,7 @@ beforeAll(async () => {
     initiateLoginUri: `${rp}/start`,
   };
   service('begrotingsvergelijker').oidc = { clientId: 'begroting', type: 'public', redirectUris: [`${rp}/begroting`] };
-  const catalogueFile = path.join(workDir, 'catalogue.json');
+  catalogueFile = path.join(workDir, 'catalogue.json');
   writeFileSync(catalogueFile, JSON.stringify(catalogue));
   portaal = await startPortaal({
     args: ['--demo'],
@@ -330,4 +334,67 @@ describe('OpenID Connect provider', () => {
     expect(portaal.output()).not.toContain('Unsupported runtime');
     expect(portaal.output()).not.toContain('oidc-provider WARNING');
   });
+});
+
+describe('OpenID Connect provider on several processes', () => {
+  it('signs in, refreshes and answers userinfo through two processes behind a load balancer', async () => {
+    // What the processes share: the database, the cookie secret and the signing keys (README, 'Single sign-on').
+    const database = await sharedTestDatabase();
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const jwks = { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'gedeeld', alg: 'RS256', use: 'sig' }] };
+    const [port] = await freePorts(1);
+    const publicUrl = `http://127.0.0.1:${port}`;
+    const env = {
+      DATABASE_URL: database.url,
+      PUBLIC_URL: publicUrl,
+      SECRETS_COOKIE: randomBytes(32).toString('base64url'),
+      OIDC_JWKS: JSON.stringify(jwks),
+      CATALOGUE_FILE: catalogueFile,
+      OIDC_CLIENT_SECRET_JEUGDZORG: SECRET,
+    };
+    const first = await startPortaal({ args: ['--demo'], env });
+    const second = await startPortaal({ env });
+    // Round robin: each request goes to the other process than the one before.
+    const balancer = await startBalancer([first, second], port);
+    try {
+      const shared = new URL(`${publicUrl}/oidc`);
+      const config = await client.discovery(shared, 'jeugdzorg', undefined, client.ClientSecretBasic(SECRET), {
+        execute: [client.allowInsecureRequests],
+      });
+      const bea = newBrowser(publicUrl);
+      expect((await loginWithPassword(bea, 'beheerder@voorbeeldstad.nl', DEMO_PASSWORD)).session).toBeDefined();
+      await enrolTotp(bea, -1);
+      const verifier = client.randomPKCECodeVerifier();
+      const state = client.randomState();
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: `${rp}/callback`,
+        scope: SCOPE,
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+      });
+      let at = new URL(url);
+      for (let hop = 0; hop < 12 && at.origin === publicUrl; hop += 1) {
+        const response = await bea.fetch(at.href, { redirect: 'manual' });
+        const location = response.headers.get('location');
+        expect(location, `${at.pathname} answered ${response.status}`).toBeTruthy();
+        at = new URL(location!, at);
+      }
+      expect(at.origin + at.pathname).toBe(`${rp}/callback`);
+      const tokens = await client.authorizationCodeGrant(config, at, {
+        pkceCodeVerifier: verifier,
+        expectedState: state,
+      });
+      const sub = tokens.claims()!.sub;
+      for (let call = 0; call < 2; call += 1) {
+        expect((await client.fetchUserInfo(config, tokens.access_token, sub)).email).toBe('beheerder@voorbeeldstad.nl');
+      }
+      const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+      expect((await client.fetchUserInfo(config, refreshed.access_token, sub)).sub).toBe(sub);
+    } finally {
+      await balancer.close();
+      await Promise.all([first.stop(), second.stop()]);
+      database.remove();
+    }
+  }, 120_000);
 });

@@ -7,6 +7,8 @@ import { freePort } from './free-port.js';
  */
 export async function startBalancer(
   backends: { publicUrl: string; adminUrl: string }[],
+  /** A port chosen before the backends started, when they must know the address people use (PUBLIC_URL). */
+  listenPort?: number,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const ready = new Set<number>(backends.map((_, index) => index));
   const probe = setInterval(() => {
@@ -45,7 +47,7 @@ export async function startBalancer(
     });
     request.pipe(forwarded);
   });
-  const port = await freePort();
+  const port = listenPort ?? (await freePort());
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${port}`,

@@ -85,7 +85,6 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
     cookieSecret: config.idp.cookieSecret,
     clientSecrets: config.oidc.clientSecrets,
     sessionSeconds: Math.round(config.idp.lifespans.sessionMs / 1000),
-    behindProxy: config.trustedProxies.length > 0,
     log: publicApp.log,
   });
   await registerOidcProvider(publicApp, product.apiContext, oidcProvider);

@@ -20,8 +20,6 @@ export interface OidcOptions {
   clientSecrets: ClientSecretHashes;
   /** How long the provider's session lasts: the portal's session lifespan. */
   sessionSeconds: number;
-  /** Whether `X-Forwarded-*` of a trusted proxy counts (`TRUSTED_PROXIES` set). */
-  behindProxy: boolean;
   log: FastifyBaseLogger;
 }
 
@@ -149,7 +147,6 @@ export async function createOidcProvider<DB>(ctx: ApiContext, db: Kysely<DB>, op
   };
 
   const provider = new ProviderClass(options.issuer.href, configuration);
-  provider.proxy = options.behindProxy;
   // The catalogue holds no secrets and the provider only hashes (oidc-clients.ts): compare a presented secret with
   // the stored hash instead of the provider's plain comparison.
   const clientPrototype = (provider.Client as unknown as { prototype: Record<string, unknown> }).prototype;

@@ -7,7 +7,7 @@ import { resolveCaller } from '../users/caller.js';
 import { mayUse } from '../users/person-service.js';
 import { serviceOfClient } from './oidc-clients.js';
 import { accessDeniedPage, errorPage } from './oidc-pages.js';
-import { OIDC_MOUNT } from './issuer.js';
+import { OIDC_MOUNT, oidcIssuer } from './issuer.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
@@ -108,6 +108,10 @@ async function finishWith(
  */
 export async function registerOidcProvider(app: FastifyInstance, ctx: ApiContext, provider: Provider): Promise<void> {
   const koa = provider.callback();
+  const issuer = oidcIssuer(ctx.options.publicUrl);
+  // The provider builds its addresses (discovery, redirects, cookies' Secure flag) from the request; PUBLIC_URL
+  // decides them instead, as it does every link of the portal, whatever a proxy or load balancer wrote in `Host`.
+  provider.proxy = true;
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
@@ -122,6 +126,11 @@ export async function registerOidcProvider(app: FastifyInstance, ctx: ApiContext
       raw.originalUrl = original;
       const below = original.replace(/^\/+oidc/, '');
       raw.url = below.startsWith('/') ? below : `/${below}`;
+      raw.headers.host = issuer.host;
+      raw.headers['x-forwarded-host'] = issuer.host;
+      raw.headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
+      // The client's address as the portal decided it (TRUSTED_PROXIES), not as the request claims.
+      raw.headers['x-forwarded-for'] = request.ip;
       void koa(raw, reply.raw);
     });
   });
