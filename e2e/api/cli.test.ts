@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +95,21 @@ describe('the portaal CLI', () => {
     expect(result.status).not.toBe(0);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr.startsWith(line)).toBe(true);
+  });
+
+  it('rotates the OpenID Connect signing keys, keeping the previous one, and never loads the provider', () => {
+    const first = portaal(['oidc', 'rotate-keys'], env);
+    expect(first.status, first.stderr).toBe(0);
+    const second = portaal(['oidc', 'rotate-keys'], env);
+    const kid = (output: string) => /Nieuwe sleutel (\S+) aangemaakt/.exec(output)?.[1];
+    const stored = JSON.parse(readFileSync(path.join(dataDir, 'oidc-jwks.json'), 'utf8')).keys.map(
+      (key: { kid: string }) => key.kid,
+    );
+    expect(stored).toEqual([kid(second.stdout), kid(first.stdout)]);
+    expect(`${first.stdout}${first.stderr}`).not.toContain('oidc-provider');
+    const short = portaal(['migrate'], { ...env, OIDC_CLIENT_SECRET_GRAFANA: 'kort' });
+    expect(short.status).toBe(78);
+    expect(short.stderr).toContain('OIDC_CLIENT_SECRET_GRAFANA');
   });
 
   it('refuses an unknown command with the usage text', () => {
