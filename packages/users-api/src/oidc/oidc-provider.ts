@@ -56,7 +56,7 @@ export async function createOidcProvider<DB>(ctx: ApiContext, db: Kysely<DB>, op
   };
 
   // The portal's session decides who signs in: every authorization request passes the interaction, which reads it
-  // (oidc-interaction.ts), so a sign-out at the portal or a lost access counts at once.
+  // (oidc-routes.ts), so a sign-out at the portal or a lost access counts at once.
   const policy = interactionPolicy.base();
   policy
     .get('login')!
