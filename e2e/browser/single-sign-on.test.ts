@@ -61,7 +61,7 @@ afterAll(async () => {
 
 const journey = useJourney(options);
 
-describe('journey: single sign-on for the data services', () => {
+describe('journey 21: single sign-on for the data services', () => {
   it('signs in at a service through the portal with the second factor, then at another without asking', async () => {
     // The person linked an authenticator app before (as in journey 2).
     const secret = await enrolTotp((await signInAtAal1(journey.portaal, EMAIL, PASSWORD)).browser, -1);
