@@ -7,6 +7,7 @@ import { startPortaal, type Portaal } from '../support/portaal.js';
 let portaal: Portaal;
 let behindTls: Portaal;
 let hostCookie: Portaal;
+let domainCookie: Portaal;
 
 /** A GET with the path exactly as given (fetch would normalise `//admin`), without following redirects. */
 function rawGet(base: string, path: string): Promise<{ status: number; location: string | undefined }> {
@@ -32,12 +33,43 @@ beforeAll(async () => {
       SESSION_COOKIE_NAME: '__Host-portaal_sessie',
     },
   });
+  domainCookie = await startPortaal({
+    env: {
+      PUBLIC_URL: 'https://portaal.gemeente.example',
+      SECRETS_COOKIE: 'een-geheim-van-minstens-32-tekens-lang',
+      SESSION_COOKIE_DOMAIN: 'gemeente.example',
+    },
+  });
 });
 afterAll(async () => {
   await portaal?.stop();
   await behindTls?.stop();
   await hostCookie?.stop();
+  await domainCookie?.stop();
 });
+
+/** A browser sign-in by hand: the https cookies would not travel over this test's plain http on their own. */
+async function signInByHand(target: Portaal): Promise<Response> {
+  const user = await createPasswordIdentity(identityApi(target.adminUrl));
+  const created = await fetch(`${target.publicUrl}/self-service/login/browser`, {
+    headers: { accept: 'application/json' },
+  });
+  const csrfCookie = created.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith('csrf_token_'))!;
+  const flow = await created.json();
+  return fetch(`${target.publicUrl}/self-service/login?flow=${flow.id}`, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json', cookie: csrfCookie },
+    body: JSON.stringify({
+      method: 'password',
+      identifier: user.email,
+      password: user.password,
+      csrf_token: csrfTokenOf(flow),
+    }),
+  });
+}
 
 describe('health and metrics', () => {
   it('answers alive and ready on the admin listener', async () => {
@@ -106,26 +138,7 @@ describe('cookies', () => {
   });
 
   it('names the session cookie as SESSION_COOKIE_NAME says, so that a deployment can use __Host-', async () => {
-    const user = await createPasswordIdentity(identityApi(hostCookie.adminUrl));
-    // By hand: the https cookies would not travel over this test's plain http.
-    const created = await fetch(`${hostCookie.publicUrl}/self-service/login/browser`, {
-      headers: { accept: 'application/json' },
-    });
-    const csrfCookie = created.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0]!)
-      .find((c) => c.startsWith('csrf_token_'))!;
-    const flow = await created.json();
-    const answer = await fetch(`${hostCookie.publicUrl}/self-service/login?flow=${flow.id}`, {
-      method: 'POST',
-      headers: { accept: 'application/json', 'content-type': 'application/json', cookie: csrfCookie },
-      body: JSON.stringify({
-        method: 'password',
-        identifier: user.email,
-        password: user.password,
-        csrf_token: csrfTokenOf(flow),
-      }),
-    });
+    const answer = await signInByHand(hostCookie);
     expect(answer.status).toBe(200);
     const session = answer.headers.getSetCookie().find((c) => c.startsWith('__Host-portaal_sessie='));
     expect(session).toMatch(/; Path=\/(;|$)/);
@@ -140,6 +153,25 @@ describe('cookies', () => {
       (await fetch(`${hostCookie.publicUrl}/sessions/whoami`, { headers: { cookie: `ory_kratos_session=${token}` } }))
         .status,
     ).toBe(401);
+  });
+
+  it('shares the session cookie with SESSION_COOKIE_DOMAIN, and clears it there on logout', async () => {
+    const answer = await signInByHand(domainCookie);
+    expect(answer.status).toBe(200);
+    const session = answer.headers.getSetCookie().find((c) => c.startsWith('ory_kratos_session='));
+    expect(session).toMatch(/; Domain=gemeente\.example(;|$)/i);
+    const cookie = session!.split(';')[0]!;
+    const logout = await fetch(`${domainCookie.publicUrl}/self-service/logout/browser`, {
+      headers: { accept: 'application/json', cookie },
+    });
+    const { logout_token: token } = await logout.json();
+    const done = await fetch(`${domainCookie.publicUrl}/self-service/logout?token=${token}`, {
+      headers: { accept: 'application/json', cookie },
+    });
+    expect(done.status).toBe(204);
+    const cleared = done.headers.getSetCookie().find((c) => c.startsWith('ory_kratos_session='));
+    expect(cleared).toMatch(/; Domain=gemeente\.example(;|$)/i);
+    expect(cleared).toMatch(/^ory_kratos_session=;.*Max-Age=(0|-1)(;|$)/i);
   });
 
   it('marks cookies Secure when the public URL is https', async () => {

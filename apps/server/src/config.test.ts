@@ -82,6 +82,25 @@ describe('loadConfig', () => {
     expect(refusal({ SESSION_COOKIE_NAME: 'sessie;x' })).toMatch(/^SESSION_COOKIE_NAME mag alleen/);
   });
 
+  it('shares the session cookie with a parent domain of the public URL only', () => {
+    const portal = {
+      PUBLIC_URL: 'https://portaal.gemeente.nl',
+      SECRETS_COOKIE: 'een-geheim-van-minstens-32-tekens-lang',
+    };
+    expect(loadConfig(env(portal)).idp.sessionCookieDomain).toBeUndefined();
+    expect(loadConfig(env({ ...portal, SESSION_COOKIE_DOMAIN: '.Gemeente.nl' })).idp.sessionCookieDomain).toBe(
+      'gemeente.nl',
+    );
+    const refused = (values: Record<string, string>) => refusal({ ...portal, ...values });
+    expect(refused({ SESSION_COOKIE_DOMAIN: 'andere-gemeente.nl' })).toBe(
+      "SESSION_COOKIE_DOMAIN 'andere-gemeente.nl' moet het domein van PUBLIC_URL (portaal.gemeente.nl) omvatten.",
+    );
+    expect(refused({ SESSION_COOKIE_DOMAIN: 'nl;x' })).toMatch(/^SESSION_COOKIE_DOMAIN moet een domeinnaam zijn/);
+    expect(refused({ SESSION_COOKIE_DOMAIN: 'gemeente.nl', SESSION_COOKIE_NAME: '__Host-portaal' })).toBe(
+      "SESSION_COOKIE_NAME '__Host-portaal' kan niet samen met SESSION_COOKIE_DOMAIN.",
+    );
+  });
+
   it('drains for the given time on SIGTERM, or not at all with 0', () => {
     expect(loadConfig(env({ SHUTDOWN_DRAIN: '0', SHUTDOWN_TIMEOUT: '30s' })).shutdown).toEqual({
       drainMs: 0,

@@ -112,6 +112,26 @@ function sessionCookieName(env: Env, publicUrl: URL): string | undefined {
   return name;
 }
 
+/**
+ * Kratos' `session.cookie.domain`: a parent domain of the public URL's host, so that services on its other hosts
+ * (forward authentication) get the session cookie too. A `__Host-` cookie may not have a domain.
+ */
+function sessionCookieDomain(env: Env, publicUrl: URL, cookieName: string | undefined): string | undefined {
+  const domain = read(env, 'SESSION_COOKIE_DOMAIN')?.toLowerCase().replace(/^\./, '');
+  if (domain === undefined) return undefined;
+  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) {
+    throw new ConfigError(`SESSION_COOKIE_DOMAIN moet een domeinnaam zijn zoals gemeente.nl, maar is '${domain}'.`);
+  }
+  const host = publicUrl.hostname;
+  if (host !== domain && !host.endsWith(`.${domain}`)) {
+    throw new ConfigError(`SESSION_COOKIE_DOMAIN '${domain}' moet het domein van PUBLIC_URL (${host}) omvatten.`);
+  }
+  if (cookieName?.startsWith('__Host-')) {
+    throw new ConfigError(`SESSION_COOKIE_NAME '${cookieName}' kan niet samen met SESSION_COOKIE_DOMAIN.`);
+  }
+  return domain;
+}
+
 /** Kratos' own variables for the screens of another UI (`selfservice.flows.<flow>.ui_url` and the default return). */
 function uiUrls(env: Env): Partial<Record<UiScreen, URL>> {
   const names: [UiScreen, string][] = [
@@ -350,6 +370,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       totpIssuer: read(env, 'TOTP_ISSUER') ?? publicUrl.hostname,
       uiUrls: uiUrls(env),
       sessionCookieName: sessionCookieName(env, publicUrl),
+      sessionCookieDomain: sessionCookieDomain(env, publicUrl, read(env, 'SESSION_COOKIE_NAME')),
     },
   };
 }

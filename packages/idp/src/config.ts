@@ -47,6 +47,11 @@ export interface IdpConfig {
   uiUrls?: Partial<Record<UiScreen, URL>>;
   /** Kratos' `session.cookie.name`; `ory_kratos_session` when left out. */
   sessionCookieName?: string;
+  /**
+   * Kratos' `session.cookie.domain`: the parent domain whose hosts also get the session cookie, such as data
+   * services behind a proxy with forward authentication; left out, the cookie is the public URL's host's alone.
+   */
+  sessionCookieDomain?: string;
 }
 
 export type UiScreen = keyof typeof UI_PATHS;

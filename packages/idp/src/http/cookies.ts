@@ -26,6 +26,7 @@ export function setSessionCookie(
     secure: secure(config),
     sameSite: 'lax',
     path: '/',
+    domain: config.sessionCookieDomain,
     maxAge: Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)),
   });
 }
@@ -36,6 +37,7 @@ export function clearSessionCookie(reply: FastifyReply, config: IdpConfig): void
     secure: secure(config),
     sameSite: 'lax',
     path: '/',
+    domain: config.sessionCookieDomain,
     maxAge: -1,
   });
 }
