@@ -1,5 +1,4 @@
-const escaped = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../http/escape-html.js';
 
 /**
  * The page a person sees who opened a service they may not use, for proxies that show the portal's answer to the
@@ -15,8 +14,8 @@ export function refusalPage(message: string, publicUrl: URL): string {
     '<title>Geen toegang</title></head>',
     '<body><main>',
     '<h1>Geen toegang</h1>',
-    `<p>${escaped(message)}</p>`,
-    `<p><a href="${escaped(services)}">Naar je datavoorzieningen</a></p>`,
+    `<p>${escapeHtml(message)}</p>`,
+    `<p><a href="${escapeHtml(services)}">Naar je datavoorzieningen</a></p>`,
     '</main></body>',
     '</html>',
     '',

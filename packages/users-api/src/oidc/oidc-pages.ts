@@ -1,9 +1,9 @@
+import { escapeHtml } from '../http/escape-html.js';
+
 /**
  * The provider's own pages, in Dutch like the rest of the portal: a refused sign-in, an error, the logout question
  * and its answer. Everything interpolated is escaped.
  */
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const STYLE =
   'body{font-family:system-ui,sans-serif;margin:0;padding:2rem 1rem;color:#1a1a1a;background:#f3f3f3}' +
