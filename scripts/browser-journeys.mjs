@@ -10,7 +10,9 @@ const artefacts = fileURLToPath(new URL('../test-results/browser/', import.meta.
 rmSync(artefacts, { recursive: true, force: true });
 
 console.log('\n=== browser journeys in Chromium ===');
-const result = spawnSync('npx', ['vitest', 'run', '--project', 'browser', ...process.argv.slice(2)], {
+// Two journeys at a time, each with its own Chromium and `portaal`: they wait on pages and timers much of the time.
+const workers = ['--maxWorkers=2', '--minWorkers=1'];
+const result = spawnSync('npx', ['vitest', 'run', '--project', 'browser', ...workers, ...process.argv.slice(2)], {
   stdio: 'inherit',
 });
 const status = result.status ?? 1;
