@@ -37,6 +37,12 @@ export interface OrganisationRecord {
 export interface CallerSession {
   sessionId: string;
   aal: 'aal0' | 'aal1' | 'aal2';
+  /**
+   * The names of the session's authentication methods (Kratos' `authentication_methods[].method`: `password`,
+   * `totp`, `passkey`, `webauthn`, …): the portal's second-factor policy is decided from them
+   * (users/second-factor.ts).
+   */
+  methods: string[];
   /** When the person last signed in (ISO 8601): `auth_time` of the OpenID Connect provider's ID tokens. */
   authenticatedAt?: string;
   identity: UserIdentity;
@@ -59,6 +65,7 @@ export interface IdentityPort {
   setOrganisationRecord(id: string, record: OrganisationRecord): Promise<void>;
   update(id: string, changes: { traits?: UserTraits; state?: IdentityState }): Promise<UserIdentity>;
   delete(id: string): Promise<void>;
+  /** Removes the authenticator app, backup codes and security keys (users/second-factor.ts `RESET_CREDENTIALS`). */
   removeSecondFactors(id: string): Promise<void>;
   revokeSessions(id: string): Promise<void>;
   /** Lifts the lock after too many failed sign-ins; false when the backend has no such lock (Ory Kratos). */

@@ -65,6 +65,8 @@ export default function LoginScreen() {
   const adminPath = location.pathname.includes('admin');
   const aal = params.get('aal') ?? undefined;
   const refresh = params.get('refresh') === 'true';
+  // The second-factor gate's way for a person whose only strong factor is a passkey (api/users-api.ts).
+  const passkeyAgain = refresh && params.get('passkey') === '1';
   const returnTo = params.get('return_to') ?? undefined;
   const [idleMinutes] = useState(idleSignOut);
   const [signedOut] = useState(justSignedOut);
@@ -117,6 +119,8 @@ export default function LoginScreen() {
   // One `ui` per flow: the form starts over on a new one, so a fresh object on every render would wipe what was typed.
   const ui = useMemo(() => flow && relabel(flow.ui as unknown as FlowUi), [flow]);
   const secondFactor = flow?.requested_aal === 'aal2';
+  const securityKey = ui?.nodes.some((node) => node.group === 'webauthn' && node.attributes.type === 'button');
+  const appCode = ui?.nodes.some((node) => node.group === 'totp');
   usePageTitle('Inloggen', secondFactor && 'tweede stap');
 
   useEffect(() => {
@@ -137,11 +141,24 @@ export default function LoginScreen() {
             : 'Log in om de datavoorzieningen van je gemeente te bekijken en te gebruiken.'}
         </p>
       )}
+      {passkeyAgain && !secondFactor && (
+        <p className="utrecht-paragraph">
+          Je organisatie vraagt om een tweede factor. Log opnieuw in met je passkey om verder te gaan.
+        </p>
+      )}
       {secondFactor && (
         <>
-          <p className="utrecht-paragraph">
-            Open de authentiatie app op uw telefoon of tablet en voer de verificatiecode in.
-          </p>
+          {(appCode || !securityKey) && (
+            <p className="utrecht-paragraph">
+              Open de authentiatie app op uw telefoon of tablet en voer de verificatiecode in.
+            </p>
+          )}
+          {securityKey && (
+            <p className="utrecht-paragraph">
+              {appCode ? 'Of gebruik je beveiligingssleutel: ' : 'Gebruik je beveiligingssleutel: '}
+              kies &lsquo;Gebruik je beveiligingssleutel&rsquo; en volg de stappen van je browser.
+            </p>
+          )}
           <p className="utrecht-paragraph">
             Ben je de toegang tot je authenticator-app en je back-upcodes kwijt? Vraag dan de beheerder van je gemeente
             om een nieuw account.

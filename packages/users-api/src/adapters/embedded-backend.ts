@@ -26,6 +26,7 @@ import { sql } from 'kysely';
 import { errors } from '../http/api-error.js';
 import { ConflictError, type Backend, type IdentityPort, type Ports, type UserIdentity } from '../ports.js';
 import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
+import { RESET_CREDENTIALS } from '../users/second-factor.js';
 
 const toUser = (identity: IdentityRecord, credentials: CredentialRecord[]): UserIdentity => ({
   id: identity.id,
@@ -137,6 +138,7 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
       return {
         sessionId: auth.session.id,
         aal: sessionAal(auth.session.methods),
+        methods: auth.session.methods.map((m) => m.method),
         authenticatedAt: auth.session.authenticatedAt,
         identity: toUser(auth.identity, auth.credentials),
       };
@@ -175,8 +177,7 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
       await deleteIdentity(db, id);
     },
     async removeSecondFactors(id) {
-      await deleteCredential(db, clock, id, 'totp');
-      await deleteCredential(db, clock, id, 'lookup_secret');
+      for (const type of RESET_CREDENTIALS) await deleteCredential(db, clock, id, type);
     },
     async revokeSessions(id) {
       await revokeSessionsOfIdentity(db, id);

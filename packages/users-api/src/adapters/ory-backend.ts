@@ -11,6 +11,7 @@ import {
   type UserIdentity,
 } from '../ports.js';
 import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
+import { RESET_CREDENTIALS } from '../users/second-factor.js';
 
 export interface OryUrls {
   kratosPublicUrl: URL;
@@ -78,6 +79,7 @@ function identityPort({ Configuration, FrontendApi, IdentityApi }: OrySdk, urls:
         return {
           sessionId: data.id,
           aal,
+          methods: (data.authentication_methods ?? []).flatMap((m) => (m.method ? [m.method] : [])),
           ...(data.authenticated_at ? { authenticatedAt: data.authenticated_at } : {}),
           identity: await getOne(data.identity.id),
         };
@@ -147,8 +149,7 @@ function identityPort({ Configuration, FrontendApi, IdentityApi }: OrySdk, urls:
       await identities.deleteIdentity({ id }).catch(ignore404);
     },
     async removeSecondFactors(id) {
-      for (const type of ['totp', 'lookup_secret'] as const)
-        await identities.deleteIdentityCredentials({ id, type }).catch(ignore404);
+      for (const type of RESET_CREDENTIALS) await identities.deleteIdentityCredentials({ id, type }).catch(ignore404);
     },
     async revokeSessions(id) {
       await identities.deleteIdentitySessions({ id }).catch(ignore404);
