@@ -3,10 +3,11 @@ import { vi } from 'vitest';
 /**
  * jsdom has no WebAuthn: this stands in for the browser's `navigator.credentials` and `PublicKeyCredential` (the
  * browser, not our code, is faked; the real ceremony runs in Chromium's virtual authenticator in
- * e2e/browser/passkeys.test.ts). `autofill`: what a conditional request does (answer at once, or wait until stopped);
- * `refuse`: the person cancels every request.
+ * e2e/browser/passkeys.test.ts). `autofill`: what a conditional request does (answer at once, wait until stopped,
+ * or refuse at once); `refuse`: the person cancels every
+ * request.
  */
-export function fakeAuthenticator(options: { autofill?: 'answer' | 'wait'; refuse?: boolean } = {}) {
+export function fakeAuthenticator(options: { autofill?: 'answer' | 'wait' | 'refuse'; refuse?: boolean } = {}) {
   const requests: { kind: 'get' | 'create'; options: CredentialRequestOptions | CredentialCreationOptions }[] = [];
   const bytes = (text: string) => new TextEncoder().encode(text).buffer;
   // A function, as the browser's constructor is: libraries test `typeof PublicKeyCredential === 'function'`.
@@ -43,6 +44,7 @@ export function fakeAuthenticator(options: { autofill?: 'answer' | 'wait'; refus
   const credentials = {
     get: vi.fn(async (request: CredentialRequestOptions) => {
       requests.push({ kind: 'get', options: request });
+      if (request.mediation === 'conditional' && options.autofill === 'refuse') throw refusal();
       if (request.mediation === 'conditional' && options.autofill !== 'answer') {
         return new Promise((_, reject) =>
           request.signal?.addEventListener('abort', () => reject(new DOMException('stopped', 'AbortError'))),

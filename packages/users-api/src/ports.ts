@@ -55,6 +55,19 @@ export interface OutgoingMail {
   templateType: string;
 }
 
+/**
+ * A security key or passkey as the person's settings list it, from the stored credential (Kratos' shape, never its
+ * public key): `id` is the credential id in hex, as the settings flow's remove button carries it; `synced` is the
+ * authenticator's backup state (a passkey kept in iCloud Keychain or Google Password Manager), absent when unknown.
+ */
+export interface KeyInfo {
+  kind: 'security_key' | 'passkey';
+  id: string;
+  name: string;
+  addedAt?: string;
+  synced?: boolean;
+}
+
 /** The identity side of the Users API (embedded provider or Ory Kratos). */
 export interface IdentityPort {
   sessionOf(request: FastifyRequest): Promise<CallerSession | undefined>;
@@ -67,6 +80,8 @@ export interface IdentityPort {
   delete(id: string): Promise<void>;
   /** Removes the authenticator app, backup codes and security keys (users/second-factor.ts `RESET_CREDENTIALS`). */
   removeSecondFactors(id: string): Promise<void>;
+  /** The person's security keys and passkeys (users/key-info.ts reads Kratos' stored shape). */
+  keysOf(id: string): Promise<KeyInfo[]>;
   revokeSessions(id: string): Promise<void>;
   /** Lifts the lock after too many failed sign-ins; false when the backend has no such lock (Ory Kratos). */
   unlock(id: string): Promise<boolean>;

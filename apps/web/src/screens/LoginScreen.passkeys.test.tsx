@@ -152,8 +152,8 @@ describe('LoginScreen with passkeys', () => {
     expect(postedBody(calls)).toBeUndefined();
   });
 
-  it('sends a password sign-in without the passkey challenge', async () => {
-    fakeAuthenticator();
+  it('sends a password sign-in without the passkey challenge, and says nothing of a refused suggestion', async () => {
+    const requests = fakeAuthenticator({ autofill: 'refuse' });
     const calls = network(firstStep);
     renderAt('/login', routes);
     await userEvent.type(await screen.findByLabelText('E-mailadres'), 'ali@dego.nl');
@@ -163,6 +163,8 @@ describe('LoginScreen with passkeys', () => {
     const body = postedBody(calls)!;
     expect(body).toMatchObject({ method: 'password', identifier: 'ali@dego.nl' });
     expect(Object.keys(body).filter((key) => key.startsWith('passkey'))).toEqual([]);
+    expect(requests.map((r) => r.kind)).toEqual(['get']);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('offers a security key beside the app code on the second step, and signs in with it', async () => {

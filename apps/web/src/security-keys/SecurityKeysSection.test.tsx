@@ -83,6 +83,16 @@ function network(keys: unknown[], answer?: (body: Record<string, unknown>) => { 
     if (url.pathname === '/api/users/whoami') return { status: 200, body: me(['password']) };
     if (url.pathname === '/api/config') return { status: 200, body: {} };
     if (url.pathname === '/api/users/admins') return { status: 200, body: [] };
+    if (url.pathname === '/api/users/security-keys')
+      return {
+        status: 200,
+        body: {
+          keys: [
+            { kind: 'security_key', id: '6b65792d31', name: 'YubiKey werk', synced: false },
+            { kind: 'passkey', id: '6b65792d32', name: 'ali@dego.nl', synced: true },
+          ],
+        },
+      };
     if (url.pathname === '/self-service/settings/browser') return { status: 200, body: settingsFlow(keys) };
     if (url.pathname === '/self-service/settings' && init?.method === 'POST')
       return answer?.(JSON.parse(String(init.body))) ?? { status: 200, body: settingsFlow(keys) };
@@ -107,10 +117,13 @@ describe('Beveiligingssleutels en passkeys', () => {
     network([securityKey, passkey]);
     const { container } = renderAt('/settings', routes);
     const keys = within(await section()).getByRole('list', { name: 'Je beveiligingssleutels en passkeys' });
+    await within(keys).findByText(/gesynchroniseerd tussen je apparaten/);
     const items = within(keys).getAllByRole('listitem');
     expect(items.map((item) => item.textContent)).toEqual([
-      'YubiKey werkBeveiligingssleutel, toegevoegd op 1 november 2026Beveiligingssleutel "YubiKey werk" verwijderen',
-      'ali@dego.nlPasskey, toegevoegd op 20 november 2026Passkey "ali@dego.nl" verwijderen',
+      'YubiKey werkBeveiligingssleutel, toegevoegd op 1 november 2026, niet gesynchroniseerd' +
+        'Beveiligingssleutel "YubiKey werk" verwijderen',
+      'ali@dego.nlPasskey, toegevoegd op 20 november 2026, gesynchroniseerd tussen je apparaten' +
+        'Passkey "ali@dego.nl" verwijderen',
     ]);
     expect(screen.getByRole('button', { name: 'Passkey toevoegen' })).toBeInTheDocument();
     expect(screen.getByLabelText('Naam van de beveiligingssleutel')).toBeInTheDocument();

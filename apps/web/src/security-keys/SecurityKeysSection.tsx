@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { SettingsFlow } from '@ory/client-fetch';
+import { useQuery } from '@tanstack/react-query';
 import { BUSY, UNREACHABLE } from '../components/SupportContact';
 import { FlowForm } from '../flows/FlowForm';
 import type { Submitted } from '../flows/flow-options';
@@ -8,7 +9,8 @@ import { useWebAuthn } from '../flows/webauthn/use-webauthn';
 import { translate } from '../i18n/kratos-messages';
 import { longDate } from '../overview/sorting';
 import { BackupCodeActions } from '../screens/BackupCodeActions';
-import { addButtonOf, KIND_NAMES, keysOf, offersKeys, type RegisteredKey } from './keys';
+import { usersApi } from '../api/users-api';
+import { addButtonOf, KIND_NAMES, type KeyInfo, keysOf, offersKeys, type RegisteredKey, syncText } from './keys';
 
 interface SecurityKeysSectionProps {
   /** The settings flow on screen (shared with the rest of the screen). */
@@ -52,6 +54,15 @@ export function SecurityKeysSection({ ui, submit, hasBackupCodes, onChanged }: S
   const outcomeRef = useRef<HTMLDivElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const keys = ui ? keysOf(ui) : [];
+  // Whether each key is synced: the Users API reads it from the stored credential; the list works without it.
+  const infos = useQuery({
+    queryKey: ['users', 'security-keys', keys.map((key) => String(key.remove.attributes.value)).join(',')],
+    queryFn: () => usersApi<{ keys: KeyInfo[] }>('/users/security-keys'),
+    enabled: keys.length > 0,
+    retry: false,
+  });
+  const infoOf = (key: RegisteredKey) =>
+    infos.data?.keys.find((info) => info.kind === key.kind && info.id === String(key.remove.attributes.value));
   const keyCount = useRef(keys.length);
   keyCount.current = keys.length;
 
@@ -153,6 +164,7 @@ export function SecurityKeysSection({ ui, submit, hasBackupCodes, onChanged }: S
               <p className="utrecht-paragraph dvp-key__details">
                 {KIND_NAMES[key.kind]}
                 {key.addedAt && `, toegevoegd op ${longDate(key.addedAt)}`}
+                {syncText(infoOf(key)) && `, ${syncText(infoOf(key))}`}
               </p>
               <button
                 type="button"

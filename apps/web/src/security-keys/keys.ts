@@ -16,6 +16,20 @@ const KIND_OF_REMOVE: Record<string, RegisteredKey['kind']> = {
   passkey_remove: 'passkey',
 };
 
+/** What the Users API knows of a key beyond the flow (`GET /api/users/security-keys`): whether it is synced. */
+export interface KeyInfo {
+  kind: RegisteredKey['kind'];
+  /** The credential id in hex, as the remove button's value. */
+  id: string;
+  synced?: boolean;
+}
+
+/** 'gesynchroniseerd tussen je apparaten' or 'niet gesynchroniseerd'; nothing when the authenticator did not say. */
+export function syncText(info: KeyInfo | undefined): string | undefined {
+  if (info?.synced === undefined) return undefined;
+  return info.synced ? 'gesynchroniseerd tussen je apparaten' : 'niet gesynchroniseerd';
+}
+
 /** The keys of a settings flow, from its `webauthn_remove` and `passkey_remove` buttons (label context). */
 export function keysOf(ui: FlowUi): RegisteredKey[] {
   return ui.nodes.flatMap((node) => {

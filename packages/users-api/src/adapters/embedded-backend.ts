@@ -7,6 +7,7 @@ import {
   deleteIdentity,
   enqueueMail,
   findIdentity,
+  findCredentialsOf,
   findIdentityIdByAddress,
   HttpError,
   insertIdentity,
@@ -27,6 +28,7 @@ import { errors } from '../http/api-error.js';
 import { ConflictError, type Backend, type IdentityPort, type Ports, type UserIdentity } from '../ports.js';
 import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
 import { RESET_CREDENTIALS } from '../users/second-factor.js';
+import { keysInConfig } from '../users/key-info.js';
 
 const toUser = (identity: IdentityRecord, credentials: CredentialRecord[]): UserIdentity => ({
   id: identity.id,
@@ -178,6 +180,10 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
     },
     async removeSecondFactors(id) {
       for (const type of RESET_CREDENTIALS) await deleteCredential(db, clock, id, type);
+    },
+    async keysOf(id) {
+      const credentials = (await findCredentialsOf(db, [id])).get(id) ?? [];
+      return credentials.flatMap((credential) => keysInConfig(credential.type, credential.config));
     },
     async revokeSessions(id) {
       await revokeSessionsOfIdentity(db, id);

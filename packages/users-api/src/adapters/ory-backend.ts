@@ -12,6 +12,7 @@ import {
 } from '../ports.js';
 import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
 import { RESET_CREDENTIALS } from '../users/second-factor.js';
+import { keysInConfig } from '../users/key-info.js';
 
 export interface OryUrls {
   kratosPublicUrl: URL;
@@ -150,6 +151,12 @@ function identityPort({ Configuration, FrontendApi, IdentityApi }: OrySdk, urls:
     },
     async removeSecondFactors(id) {
       for (const type of RESET_CREDENTIALS) await identities.deleteIdentityCredentials({ id, type }).catch(ignore404);
+    },
+    async keysOf(id) {
+      const { data } = await identities.getIdentity({ id, includeCredential: ['webauthn', 'passkey'] });
+      return Object.entries(data.credentials ?? {}).flatMap(([type, credential]) =>
+        keysInConfig(type, credential.config),
+      );
     },
     async revokeSessions(id) {
       await identities.deleteIdentitySessions({ id }).catch(ignore404);

@@ -85,7 +85,7 @@ const methodsOf = (names: string[]) =>
   }));
 
 /** Gives a person a credential of a type as the identity provider stores it (the Users API only reads its type). */
-async function giveCredential(user: UserIdentity, type: string) {
+async function giveCredential(user: UserIdentity, type: string, config: object = {}) {
   const now = new Date().toISOString();
   await db.kysely
     .insertInto('identity_credentials' as never)
@@ -93,7 +93,7 @@ async function giveCredential(user: UserIdentity, type: string) {
       id: crypto.randomUUID(),
       identity_id: user.id,
       type,
-      config: '{}',
+      config: JSON.stringify(config),
       version: 0,
       revision: 0,
       last_used_step: null,
@@ -522,5 +522,32 @@ describe('security keys and passkeys', () => {
       details: { removed: ['app', 'backup_codes', 'security_key'] },
     });
     expect(await mailCount()).toBe(1);
+  });
+
+  it('lists the person their own keys, synced or not, also before the second step, never the public key', async () => {
+    const key = (id: string, name: string, synced: boolean) => ({
+      id: Buffer.from(id).toString('base64'),
+      public_key: 'cHVibGlj',
+      display_name: name,
+      added_at: '2026-11-01T10:00:00Z',
+      flags: { backup_eligible: synced, backup_state: synced },
+    });
+    await giveCredential(anne, 'webauthn', { credentials: [key('key-1', 'YubiKey', false)], user_handle: 'dQ==' });
+    await giveCredential(anne, 'passkey', { credentials: [key('key-2', 'anne', true)], user_handle: 'dQ==' });
+    await giveCredential(admin, 'passkey', { credentials: [key('key-3', 'bea', true)], user_handle: 'dQ==' });
+    const answer = await app.inject({
+      method: 'GET',
+      url: '/api/users/security-keys',
+      headers: { [CALLER_HEADER]: anne.id, [METHODS_HEADER]: 'password' },
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({
+      keys: [
+        { kind: 'passkey', id: '6b65792d32', name: 'anne', addedAt: '2026-11-01T10:00:00Z', synced: true },
+        { kind: 'security_key', id: '6b65792d31', name: 'YubiKey', addedAt: '2026-11-01T10:00:00Z', synced: false },
+      ],
+    });
+    expect(answer.body).not.toContain('cHVibGlj');
+    expect((await app.inject({ method: 'GET', url: '/api/users/security-keys' })).statusCode).toBe(401);
   });
 });

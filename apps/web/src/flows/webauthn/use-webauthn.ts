@@ -34,10 +34,10 @@ export function useWebAuthn(ui: FlowUi | undefined, values: FlowValues, send: (b
         setFailure(undefined);
         setBusy(true);
         await latest.current.send(bodyWith(latest.current.values, AUTOFILL, answer));
-      } catch (error) {
-        // Stopped by a button's ceremony or by leaving the screen: nothing to say.
-        const reason = module.reasonOf(error, 'get');
-        if (!stopped && reason) setFailure(reason);
+      } catch {
+        // The person did not ask for anything yet: a suggestion that ends (stopped by a button's ceremony, the
+        // screen left, or refused by the browser) is not worth a message. Answers the provider refuses are sent and
+        // said as every other answer.
       } finally {
         setBusy(false);
       }
