@@ -14,8 +14,8 @@ import { useJourney } from './support/journey.js';
 /**
  * Passkeys and security keys with Ory's own React components (`@ory/elements-react`, unmodified, default theme; the
  * page is e2e/ory-elements) on the embedded provider, with Chromium's virtual authenticator answering the WebAuthn
- * ceremonies that the provider's /.well-known/ory/webauthn.js starts (docs/kratos-compatibility.md#passkeys-and-
- * security-keys). Texts are Ory Elements' English defaults.
+ * ceremonies that the provider's /.well-known/ory/webauthn.js starts
+ * (docs/kratos-compatibility.md#passkeys-and-security-keys). Texts are Ory Elements' English defaults.
  */
 let harness: HarnessOrigin;
 let built: Promise<string>;

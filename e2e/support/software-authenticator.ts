@@ -35,7 +35,7 @@ export interface CeremonyTweaks {
   userVerified?: boolean;
   /** The counter to report instead of the next one. */
   signCount?: number;
-  /** Answer with this key whatever the options allow. */
+  /** Sign in with this key whatever the options allow; register this key again instead of a new one. */
   key?: SoftwareKey;
   /** Answer this challenge instead of the one in the options. */
   challenge?: string;
@@ -83,16 +83,17 @@ export class SoftwareAuthenticator {
   create(options: unknown, tweaks: CeremonyTweaks = {}): string {
     const publicKey = publicKeyOf(options);
     const rpId = tweaks.rpId ?? publicKey.rp?.id ?? new URL(this.origin).hostname;
-    const { privateKey, publicKey: pub } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const key: SoftwareKey = {
+    const pair = tweaks.key ?? crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const key: SoftwareKey = tweaks.key ?? {
       id: crypto.randomBytes(32),
       rpId,
       userHandle: Buffer.from(publicKey.user?.id ?? '', 'base64url'),
-      privateKey,
-      publicKey: pub,
+      privateKey: pair.privateKey,
+      publicKey: pair.publicKey,
       signCount: 0,
     };
-    this.keys.push(key);
+    if (!tweaks.key) this.keys.push(key);
+    const pub = key.publicKey;
     const clientData = JSON.stringify({
       type: 'webauthn.create',
       challenge: tweaks.challenge ?? publicKey.challenge,
@@ -134,11 +135,12 @@ export class SoftwareAuthenticator {
   /** `navigator.credentials.get`: signs the challenge with an allowed key (or a key for the RP when none is named). */
   get(options: unknown, tweaks: CeremonyTweaks = {}): string {
     const publicKey = publicKeyOf(options);
-    const rpId = tweaks.rpId ?? publicKey.rpId ?? new URL(this.origin).hostname;
+    const asked = publicKey.rpId ?? new URL(this.origin).hostname;
+    const rpId = tweaks.rpId ?? asked;
     const allowed = publicKey.allowCredentials?.map((c) => c.id);
     const key =
       tweaks.key ??
-      this.keys.find((k) => (allowed && allowed.length > 0 ? allowed.includes(b64url(k.id)) : k.rpId === rpId));
+      this.keys.find((k) => (allowed && allowed.length > 0 ? allowed.includes(b64url(k.id)) : k.rpId === asked));
     if (!key) throw new Error('the software authenticator holds no key for these options');
     key.signCount = tweaks.signCount ?? key.signCount + 1;
     const clientData = Buffer.from(

@@ -10,7 +10,7 @@ export interface AuthEvent {
   clientAddress: string;
   /**
    * A passkey or security key signed in, but its counter did not rise: a copy of the key may be in use
-   * (docs/security.md#passkeys-and-security-keys). The sign-in itself succeeded, as in Kratos.
+   * (docs/security.md#53-passkeys-and-security-keys). The sign-in itself succeeded, as in Kratos.
    */
   cloneWarning?: boolean;
 }
