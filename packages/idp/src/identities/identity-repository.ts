@@ -206,6 +206,21 @@ export async function findIdentityIdByIdentifier(
   return row?.identity_id;
 }
 
+/** The identity whose credential of `type` has exactly this identifier (a passkey's user handle), if any. */
+export async function findIdentityIdByExactIdentifier(
+  db: DbExecutor,
+  type: string,
+  identifier: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('identity_credential_identifiers')
+    .select('identity_id')
+    .where('type', '=', type)
+    .where('identifier', '=', identifier)
+    .executeTakeFirst();
+  return row?.identity_id;
+}
+
 /** The identity with this recovery (or verification) address. */
 export async function findIdentityIdByAddress(db: DbExecutor, address: string): Promise<string | undefined> {
   const row = await db

@@ -28,6 +28,8 @@ export const identitySchema = {
           'ory.sh/kratos': {
             credentials: {
               password: { identifier: true },
+              webauthn: { identifier: true },
+              passkey: { display_name: true },
               totp: { account_name: true },
             },
             verification: { via: 'email' },

@@ -1,0 +1,435 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoginFlow, SettingsFlow } from '@ory/client-fetch';
+import { startPortaal, type Portaal } from '../support/portaal.js';
+import {
+  type Browser,
+  csrfTokenOf,
+  explained,
+  failure,
+  identityApi,
+  messageIds,
+  newBrowser,
+  nodeNamed,
+} from '../support/ory.js';
+import { createPasswordIdentity } from '../support/identities.js';
+import { loginWithPassword } from '../support/flows.js';
+import { type CeremonyTweaks, SoftwareAuthenticator } from '../support/software-authenticator.js';
+
+/**
+ * Passkeys (first factor) and security keys (`webauthn`, second factor) against the real provider, with a software
+ * authenticator for the ceremonies (docs/kratos-compatibility.md#passkeys-and-security-keys).
+ */
+let portaal: Portaal;
+beforeAll(async () => {
+  portaal = await startPortaal();
+});
+afterAll(async () => {
+  await portaal?.stop();
+});
+
+const admin = () => identityApi(portaal.adminUrl);
+
+/** A signed-in user (password) with a browser and an authenticator of their own. */
+async function signedInUser() {
+  const user = await createPasswordIdentity(admin());
+  const browser = newBrowser(portaal.publicUrl);
+  await explained(loginWithPassword(browser, user.email, user.password));
+  return { ...user, browser, authenticator: new SoftwareAuthenticator(portaal.publicUrl) };
+}
+
+/** Someone without a password (an invited person), signed in through an admin recovery code. */
+async function passwordlessUser() {
+  const email = `sleutel-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@voorbeeldstad.nl`;
+  const { data: identity } = await admin().createIdentity({
+    createIdentityBody: { schema_id: 'default', traits: { email, name: { first: 'Zonder', last: 'Wachtwoord' } } },
+  });
+  const { data } = await admin().createRecoveryCodeForIdentity({
+    createRecoveryCodeForIdentityBody: { identity_id: identity.id },
+  });
+  const browser = newBrowser(portaal.publicUrl);
+  const flow = await explained(
+    browser.frontend.getRecoveryFlow({ id: new URL(data.recovery_link).searchParams.get('flow')! }),
+  );
+  await failure(
+    browser.frontend.updateRecoveryFlow({
+      flow: flow.id,
+      updateRecoveryFlowBody: { method: 'code', code: data.recovery_code, csrf_token: csrfTokenOf(flow) },
+    }),
+  );
+  expect((await browser.frontend.toSession()).identity?.id).toBe(identity.id);
+  return { id: identity.id, email, browser, authenticator: new SoftwareAuthenticator(portaal.publicUrl) };
+}
+
+const settingsFlow = (browser: Browser) => explained(browser.frontend.createBrowserSettingsFlow({}));
+
+/** Submits a settings flow and answers the flow JSON, also for the 400 of a refusal. */
+async function submitSettings(browser: Browser, flow: SettingsFlow, body: Record<string, string>) {
+  const answer = await browser.fetch(`${portaal.publicUrl}/self-service/settings?flow=${flow.id}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ csrf_token: csrfTokenOf(flow), ...body }),
+  });
+  return { status: answer.status, body: (await answer.json()) as any };
+}
+
+/** Submits a login flow as an SPA does and answers status and JSON. */
+async function submitLogin(browser: Browser, flow: LoginFlow, body: Record<string, string>) {
+  const answer = await browser.fetch(`${portaal.publicUrl}/self-service/login?flow=${flow.id}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ csrf_token: csrfTokenOf(flow), ...body }),
+  });
+  return { status: answer.status, body: (await answer.json()) as any };
+}
+
+async function addPasskey(browser: Browser, authenticator: SoftwareAuthenticator, tweaks?: CeremonyTweaks) {
+  const flow = await settingsFlow(browser);
+  const options = nodeNamed(flow, 'passkey_create_data').attributes.value;
+  return submitSettings(browser, flow, {
+    method: 'passkey',
+    passkey_settings_register: authenticator.create(options, tweaks),
+  });
+}
+
+async function addSecurityKey(browser: Browser, authenticator: SoftwareAuthenticator, name = 'Sleutelbos') {
+  const flow = await settingsFlow(browser);
+  const options = nodeNamed(flow, 'webauthn_register_trigger').attributes.value;
+  return submitSettings(browser, flow, {
+    method: 'webauthn',
+    webauthn_register: authenticator.create(options),
+    webauthn_register_displayname: name,
+  });
+}
+
+/** A new browser signs in with the authenticator's passkey. */
+async function passkeyLogin(authenticator: SoftwareAuthenticator, tweaks?: CeremonyTweaks, browser?: Browser) {
+  const client = browser ?? newBrowser(portaal.publicUrl);
+  const flow = await explained(client.frontend.createBrowserLoginFlow({}));
+  const options = nodeNamed(flow, 'passkey_challenge').attributes.value;
+  const answer = await submitLogin(client, flow, {
+    method: 'passkey',
+    passkey_login: authenticator.get(options, tweaks),
+  });
+  return { ...answer, browser: client, flow };
+}
+
+/** The aal2 step with the security key, in a browser that passed the password step. */
+async function securityKeyLogin(
+  browser: Browser,
+  email: string,
+  authenticator: SoftwareAuthenticator,
+  t?: CeremonyTweaks,
+) {
+  const flow = await explained(browser.frontend.createBrowserLoginFlow({ aal: 'aal2' }));
+  const options = nodeNamed(flow, 'webauthn_login_trigger').attributes.value;
+  return submitLogin(browser, flow, {
+    method: 'webauthn',
+    identifier: email,
+    webauthn_login: authenticator.get(options, t),
+  });
+}
+
+const storedKeys = async (id: string, type: 'webauthn' | 'passkey') => {
+  const { data } = await admin().getIdentity({ id, includeCredential: [type] });
+  return data.credentials?.[type]?.config as any;
+};
+
+describe('passkeys', () => {
+  it('adds a passkey in settings and signs in with it at aal1', async () => {
+    const user = await signedInUser();
+    const added = await addPasskey(user.browser, user.authenticator);
+    expect(added.status, JSON.stringify(added.body.ui?.messages)).toBe(200);
+    const removeButton = added.body.ui.nodes.find((n: any) => n.attributes.name === 'passkey_remove');
+    expect(removeButton.attributes.value).toBe(user.authenticator.keys[0]!.id.toString('hex'));
+    expect(removeButton.meta.label.id).toBe(1050020);
+
+    const login = await passkeyLogin(user.authenticator);
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    expect(login.body.session.identity.id).toBe(user.id);
+    expect(login.body.session.authenticator_assurance_level).toBe('aal1');
+    expect(login.body.session.authentication_methods.map((m: any) => [m.method, m.aal])).toEqual([['passkey', 'aal1']]);
+    expect((await login.browser.frontend.toSession()).identity?.id).toBe(user.id);
+
+    const stored = await storedKeys(user.id, 'passkey');
+    expect(stored.credentials).toHaveLength(1);
+    expect(stored.credentials[0]).toMatchObject({
+      id: user.authenticator.keys[0]!.id.toString('base64'),
+      attestation_type: 'none',
+      is_passwordless: true,
+      authenticator: { sign_count: 1, clone_warning: false },
+    });
+    expect(typeof stored.user_handle).toBe('string');
+  });
+
+  it('offers passkey sign-in on the login flow with Kratos’ nodes', async () => {
+    const browser = newBrowser(portaal.publicUrl);
+    const flow = await explained(browser.frontend.createBrowserLoginFlow({}));
+    expect(nodeNamed(flow, 'identifier').attributes.autocomplete).toBe('username webauthn');
+    const trigger = nodeNamed(flow, 'passkey_login_trigger');
+    expect(trigger.group).toBe('passkey');
+    expect(trigger.attributes).toMatchObject({ type: 'button', onclickTrigger: 'oryPasskeyLogin' });
+    expect(trigger.meta.label.id).toBe(1010021);
+    expect(nodeNamed(flow, 'passkey_login').attributes.onloadTrigger).toBe('oryPasskeyLoginAutocompleteInit');
+    const options = JSON.parse(nodeNamed(flow, 'passkey_challenge').attributes.value);
+    expect(options.publicKey.rpId).toBe(new URL(portaal.publicUrl).hostname);
+    expect(options.publicKey.userVerification).toBe('required');
+    const script = flow.ui.nodes.find((n: any) => n.attributes.id === 'webauthn_script');
+    expect(script?.type).toBe('script');
+  });
+});
+
+describe('security keys', () => {
+  it('adds a security key; password then key gives aal2 and the counter rises', async () => {
+    const user = await signedInUser();
+    const added = await addSecurityKey(user.browser, user.authenticator);
+    expect(added.status, JSON.stringify(added.body.ui?.messages)).toBe(200);
+    expect(messageIds(added.body)).toContain(1050001);
+
+    const browser = newBrowser(portaal.publicUrl);
+    const first = await loginWithPassword(browser, user.email, user.password);
+    expect(first.redirectBrowserTo).toContain('aal=aal2');
+    const second = await securityKeyLogin(browser, user.email, user.authenticator);
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body.session.authenticator_assurance_level).toBe('aal2');
+    expect(second.body.session.authentication_methods.map((m: any) => [m.method, m.aal])).toEqual([
+      ['password', 'aal1'],
+      ['webauthn', 'aal2'],
+    ]);
+    const stored = await storedKeys(user.id, 'webauthn');
+    expect(stored.credentials[0]).toMatchObject({ display_name: 'Sleutelbos', is_passwordless: false });
+    expect(stored.credentials[0].authenticator.sign_count).toBe(user.authenticator.keys[0]!.signCount);
+  });
+});
+
+describe('refusals', () => {
+  it('refuses a passkey answer for another challenge, origin or RP ID with 4000043', async () => {
+    const user = await signedInUser();
+    await addPasskey(user.browser, user.authenticator);
+    const foreign = Buffer.from('een-andere-uitdaging').toString('base64url');
+    for (const tweaks of [{ challenge: foreign }, { origin: 'https://aanvaller.example' }, { rpId: 'example.org' }]) {
+      const login = await passkeyLogin(user.authenticator, tweaks);
+      expect(login.status, JSON.stringify(tweaks)).toBe(400);
+      expect(messageIds(login.body)).toEqual([4000043]);
+      // The refused attempt used up the challenge; the form comes back with a new one.
+      const again = nodeNamed(login.body, 'passkey_challenge').attributes.value;
+      expect(again).not.toBe(nodeNamed(login.flow, 'passkey_challenge').attributes.value);
+    }
+  });
+
+  it('answers a replayed sign-in with 4000043 on a new flow and 4010007 on the finished one', async () => {
+    const user = await signedInUser();
+    await addPasskey(user.browser, user.authenticator);
+    const login = await passkeyLogin(user.authenticator);
+    expect(login.status).toBe(200);
+    const client = newBrowser(portaal.publicUrl);
+    const flow = await explained(client.frontend.createBrowserLoginFlow({}));
+    // The answer that signed in, signed over the old challenge, on a new flow.
+    const options = nodeNamed(login.flow, 'passkey_challenge').attributes.value;
+    const replay = user.authenticator.get(options);
+    const refused = await submitLogin(client, flow, { method: 'passkey', passkey_login: replay });
+    expect(refused.status).toBe(400);
+    expect(messageIds(refused.body)).toEqual([4000043]);
+    const finished = await submitLogin(login.browser, login.flow, { method: 'passkey', passkey_login: replay });
+    expect(messageIds(finished.body)).toEqual([4010007]);
+  });
+
+  it('requires user verification for passkeys', async () => {
+    const user = await signedInUser();
+    const unverified = await addPasskey(user.browser, user.authenticator, { userVerified: false });
+    expect(unverified.status).toBe(400);
+    expect(messageIds(unverified.body)).toEqual([4000043]);
+    await addPasskey(user.browser, user.authenticator);
+    const login = await passkeyLogin(user.authenticator, { userVerified: false, key: user.authenticator.keys[1] });
+    expect(messageIds(login.body)).toEqual([4000043]);
+  });
+
+  it('answers an unknown passkey with 4000015 and malformed answers with a message, never a 500', async () => {
+    const stranger = new SoftwareAuthenticator(portaal.publicUrl);
+    const browser = newBrowser(portaal.publicUrl);
+    const flow = await explained(browser.frontend.createBrowserLoginFlow({}));
+    stranger.create({ publicKey: { challenge: 'AA', user: { id: 'b25iZWtlbmQ', name: 'x' } } });
+    const unknown = await submitLogin(browser, flow, {
+      method: 'passkey',
+      passkey_login: stranger.get(nodeNamed(flow, 'passkey_challenge').attributes.value),
+    });
+    expect(messageIds(unknown.body)).toEqual([4000015]);
+    for (const bad of [
+      '{"id":',
+      '[]',
+      '{"id":"x","rawId":"x","type":"public-key","response":{}}',
+      'x'.repeat(70_000),
+    ]) {
+      const fresh = await explained(browser.frontend.createBrowserLoginFlow({}));
+      const answer = await submitLogin(browser, fresh, { method: 'passkey', passkey_login: bad });
+      expect(answer.status).toBe(400);
+      expect(messageIds(answer.body)).toEqual([4000001]);
+    }
+    const user = await signedInUser();
+    const settings = await settingsFlow(user.browser);
+    for (const [method, field] of [
+      ['passkey', 'passkey_settings_register'],
+      ['webauthn', 'webauthn_register'],
+    ] as const) {
+      const answer = await submitSettings(user.browser, settings, { method, [field]: '{"kapot"' });
+      expect(answer.status).toBe(400);
+      expect(messageIds(answer.body)).toEqual([4000001]);
+    }
+  });
+
+  it('refuses to add a key that is registered already, as either kind', async () => {
+    const user = await signedInUser();
+    expect((await addPasskey(user.browser, user.authenticator)).status).toBe(200);
+    const first = user.authenticator.keys[0]!;
+    const flow = await settingsFlow(user.browser);
+    const passkeyOptions = JSON.parse(nodeNamed(flow, 'passkey_create_data').attributes.value);
+    expect(passkeyOptions.publicKey.excludeCredentials).toEqual([
+      expect.objectContaining({ id: first.id.toString('base64url') }),
+    ]);
+    // An authenticator that ignores the exclusion list answers with the key it made before.
+    const again = await submitSettings(user.browser, flow, {
+      method: 'passkey',
+      passkey_settings_register: user.authenticator.create(passkeyOptions, { key: first }),
+    });
+    expect(again.status).toBe(400);
+    const node = nodeNamed(again.body, 'passkey_settings_register');
+    expect(node.messages).toEqual([
+      expect.objectContaining({
+        id: 4000001,
+        text: 'this security key or passkey is already registered with your account',
+      }),
+    ]);
+    const asSecurityKey = await submitSettings(user.browser, again.body, {
+      method: 'webauthn',
+      webauthn_register: user.authenticator.create(
+        nodeNamed(again.body, 'webauthn_register_trigger').attributes.value,
+        {
+          key: first,
+        },
+      ),
+    });
+    expect(nodeNamed(asSecurityKey.body, 'webauthn_register').messages.map((m: any) => m.id)).toEqual([4000001]);
+  });
+
+  it('does not take a passkey as second factor', async () => {
+    const user = await signedInUser();
+    await addPasskey(user.browser, user.authenticator);
+    await addSecurityKey(user.browser, user.authenticator);
+    const browser = newBrowser(portaal.publicUrl);
+    await loginWithPassword(browser, user.email, user.password);
+    const passkey = user.authenticator.keys[0]!;
+    const answer = await securityKeyLogin(browser, user.email, user.authenticator, { key: passkey });
+    expect(answer.status).toBe(400);
+    expect(messageIds(answer.body)).toEqual([4000043]);
+    // The method needs a non-empty identifier, as Kratos' schema says.
+    for (const [identifier, id] of [
+      ['', 4000003],
+      [undefined, 4000002],
+    ] as const) {
+      const flow = await explained(browser.frontend.createBrowserLoginFlow({ aal: 'aal2' }));
+      const body = { method: 'webauthn', webauthn_login: '', ...(identifier === undefined ? {} : { identifier }) };
+      const missing = await submitLogin(browser, flow, body);
+      expect(missing.status).toBe(400);
+      expect(nodeNamed(missing.body, 'identifier').messages.map((m: any) => m.id)).toEqual([id]);
+    }
+  });
+
+  it('refuses to remove the last way to sign in; with a password left, removes the passkey', async () => {
+    const person = await passwordlessUser();
+    expect((await addPasskey(person.browser, person.authenticator)).status).toBe(200);
+    const hex = person.authenticator.keys[0]!.id.toString('hex');
+    const flow = await settingsFlow(person.browser);
+    expect(nodeNamed(flow, 'passkey_remove').attributes.disabled).toBe(true);
+    const refused = await submitSettings(person.browser, flow, { method: 'passkey', passkey_remove: hex });
+    expect(refused.status).toBe(400);
+    expect(nodeNamed(refused.body, 'webauthn_remove').messages).toEqual([
+      expect.objectContaining({
+        id: 4000001,
+        text: 'unable to remove this security key because it would lock you out of your account',
+      }),
+    ]);
+    expect((await storedKeys(person.id, 'passkey')).credentials).toHaveLength(1);
+
+    const user = await signedInUser();
+    await addPasskey(user.browser, user.authenticator);
+    const withPassword = await settingsFlow(user.browser);
+    const button = nodeNamed(withPassword, 'passkey_remove');
+    expect(button.attributes.disabled).toBe(false);
+    const removed = await submitSettings(user.browser, withPassword, {
+      method: 'passkey',
+      passkey_remove: button.attributes.value,
+    });
+    expect(removed.status).toBe(200);
+    expect(await storedKeys(user.id, 'passkey')).toBeUndefined();
+    expect((await passkeyLogin(user.authenticator)).status).toBe(400);
+  });
+
+  it('removes a security key in settings, and a missing key is a message', async () => {
+    const user = await signedInUser();
+    await addSecurityKey(user.browser, user.authenticator);
+    const flow = await settingsFlow(user.browser);
+    const button = nodeNamed(flow, 'webauthn_remove');
+    expect(button.meta.label).toMatchObject({ id: 1050018, context: { display_name: 'Sleutelbos' } });
+    const missing = await submitSettings(user.browser, flow, { method: 'webauthn', webauthn_remove: 'abcdef' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.ui.messages.map((m: any) => m.text)).toEqual([
+      'You tried to remove a WebAuthn credential which does not exist.',
+    ]);
+    const removed = await submitSettings(user.browser, missing.body, {
+      method: 'webauthn',
+      webauthn_remove: button.attributes.value,
+    });
+    expect(removed.status).toBe(200);
+    expect(await storedKeys(user.id, 'webauthn')).toBeUndefined();
+  });
+});
+
+describe('counters', () => {
+  it('signs in with a counter that does not rise, and marks the key with clone_warning', async () => {
+    const user = await signedInUser();
+    await addPasskey(user.browser, user.authenticator);
+    expect((await passkeyLogin(user.authenticator, { signCount: 5 })).status).toBe(200);
+    const copied = await passkeyLogin(user.authenticator, { signCount: 3 });
+    expect(copied.status).toBe(200);
+    const [key] = (await storedKeys(user.id, 'passkey')).credentials;
+    expect(key.authenticator).toMatchObject({ sign_count: 5, clone_warning: true });
+    expect(portaal.output()).toContain('login.key_clone_warning');
+  });
+});
+
+describe('admin API', () => {
+  it('shows both credentials in Kratos’ shape and deletes only the second-factor keys', async () => {
+    const user = await signedInUser();
+    await addPasskey(user.browser, user.authenticator);
+    await addSecurityKey(user.browser, user.authenticator, 'Reservesleutel');
+    const { data } = await admin().getIdentity({ id: user.id, includeCredential: ['webauthn', 'passkey'] });
+    const webauthn = data.credentials?.webauthn as any;
+    expect(webauthn.identifiers).toEqual([user.email]);
+    expect(webauthn.config.user_handle).toBe(Buffer.from(user.id.replace(/-/g, ''), 'hex').toString('base64'));
+    expect(webauthn.config.credentials[0]).toEqual({
+      id: user.authenticator.keys[1]!.id.toString('base64'),
+      public_key: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/),
+      attestation_type: 'none',
+      authenticator: {
+        aaguid: Buffer.from('5e'.repeat(16), 'hex').toString('base64'),
+        sign_count: 0,
+        clone_warning: false,
+      },
+      display_name: 'Reservesleutel',
+      added_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      is_passwordless: false,
+      flags: { user_present: true, user_verified: true, backup_eligible: false, backup_state: false },
+      transport: ['usb'],
+    });
+    const passkey = data.credentials?.passkey as any;
+    expect(passkey.identifiers).toEqual([Buffer.from(passkey.config.user_handle, 'base64').toString('utf8')]);
+
+    const refused = await failure(admin().deleteIdentityCredentials({ id: user.id, type: 'passkey' }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.reason).toBe('Credentials type passkey cannot be deleted.');
+    await admin().deleteIdentityCredentials({ id: user.id, type: 'webauthn' });
+    const after = (await admin().getIdentity({ id: user.id })).data.credentials;
+    expect(Object.keys(after ?? {}).sort()).toEqual(['passkey', 'password']);
+    const gone = await failure(admin().deleteIdentityCredentials({ id: user.id, type: 'webauthn' }));
+    expect(gone.status).toBe(404);
+  });
+});
