@@ -184,4 +184,40 @@ describe('LoginScreen with passkeys', () => {
     expect(JSON.parse(String(body.webauthn_login))).toMatchObject({ id: 'a2V5LTE' });
     expect(body).not.toHaveProperty('totp_code');
   });
+
+  it('takes a passkey as the second factor when the provider asks for the code step after it', async () => {
+    fakeAuthenticator();
+    const me = (secondFactorMet: boolean) => ({
+      active: true,
+      identity: { id: 'me', traits: { email: 'ali@dego.nl', name: { first: 'Ali', last: 'A' } }, credentials: [] },
+      isAdmin: false,
+      authenticator_assurance_level: 'aal1',
+      authentication_methods: secondFactorMet ? ['passkey'] : ['password'],
+      aal2Required: true,
+      secondFactorMet,
+    });
+    let signedIn = false;
+    const calls = fakeNetwork((url, init) => {
+      if (url.pathname === '/self-service/login/browser') return { status: 200, body: firstStep };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST') {
+        signedIn = true;
+        // As Kratos: the aal1 session is made, then the browser is sent to the second step.
+        return {
+          status: 422,
+          body: {
+            error: { id: 'browser_location_change_required', code: 422 },
+            redirect_browser_to: 'http://localhost:3000/login?aal=aal2',
+          },
+        };
+      }
+      if (url.pathname === '/api/users/whoami')
+        return signedIn ? { status: 200, body: me(true) } : { status: 401, body: {} };
+      return { status: 401, body: {} };
+    });
+    renderAt('/login', routes);
+    await userEvent.click(await screen.findByRole('button', { name: 'Inloggen met een passkey' }));
+    expect(await screen.findByText('Je bent ingelogd. Even geduld…')).toBeInTheDocument();
+    expect(await screen.findByText('Datavoorzieningen-pagina', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(calls.some((call) => call.url.searchParams.get('aal') === 'aal2')).toBe(false);
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { LoginFlow } from '@ory/client-fetch';
 import { forgetCachedAnswers } from '../api/cached-answers';
@@ -91,8 +91,15 @@ export default function LoginScreen() {
           },
     onSubmitError: async ({ status, body }) => {
       if (status === 422 && typeof body.redirect_browser_to === 'string') {
-        // The second factor follows: an aal2 flow for the same return_to, on the administrator path if this was one.
         await forgetCachedAnswers();
+        // A passkey is aal1 to the provider, which then asks for the code too (as Kratos does); the portal's policy
+        // takes the passkey as the second factor (docs/organisations.md), so the person is signed in already.
+        const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
+        if (user?.secondFactorMet && flowRef.current) {
+          signedIn(flowRef.current, user);
+          return true;
+        }
+        // The second factor follows: an aal2 flow for the same return_to, on the administrator path if this was one.
         setFocusField('totp_code');
         const next = portalPathOf(body.redirect_browser_to);
         navigate(adminPath ? next.replace(/^\/login(?=[?#]|$)/, '/admin-login') : next, { replace: true });
@@ -104,17 +111,25 @@ export default function LoginScreen() {
     },
   });
 
-  async function submit(values: FlowValues) {
-    if (!flow || (await send(values)).kind !== 'done') return;
+  /** Says so and goes on after a moment: to the flow's return_to, enrolment, the dashboard or /permissies. */
+  function signedIn(on: LoginFlow, user: CurrentUser | undefined) {
     setDone(true);
-    await forgetCachedAnswers();
-    const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
-    const to = destination(flow, adminPath, user);
+    const to = destination(on, adminPath, user);
     window.setTimeout(
       () => (isElsewhere(to) ? window.location.assign(to) : navigate(to, { replace: true })),
       REDIRECT_DELAY_MS,
     );
   }
+
+  async function submit(values: FlowValues) {
+    if (!flow || (await send(values)).kind !== 'done') return;
+    setDone(true);
+    await forgetCachedAnswers();
+    signedIn(flow, await usersApi<CurrentUser>('/users/whoami').catch(() => undefined));
+  }
+
+  const flowRef = useRef(flow);
+  flowRef.current = flow;
 
   // One `ui` per flow: the form starts over on a new one, so a fresh object on every render would wipe what was typed.
   const ui = useMemo(() => flow && relabel(flow.ui as unknown as FlowUi), [flow]);

@@ -61,6 +61,8 @@ export function useWebAuthn(ui: FlowUi | undefined, values: FlowValues, send: (b
     try {
       answer = ceremony.kind === 'get' ? await module.authenticate(options) : await module.register(options);
     } catch (error) {
+      // For whoever looks into a failure: the browser's own reason (never a secret).
+      console.warn('WebAuthn ceremony failed', error);
       setFailure(module.reasonOf(error, ceremony.kind));
       setBusy(false);
       if (ceremony.kind === 'get') setRound((n) => n + 1);
