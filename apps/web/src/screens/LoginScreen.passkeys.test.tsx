@@ -10,7 +10,7 @@ import LoginScreen from './LoginScreen';
 const info = (id: number, text: string) => ({ id, text });
 const csrf = webauthnNode('csrf_token', 'passkey', 'hidden', { value: 'csrf' });
 
-/** The first step as Kratos shows it with passkeys on (its snapshot PopulateLoginMethodFirstFactor). */
+/** The first step with passkeys on, the passkey nodes before the password's, as the provider sends them. */
 const firstStep = {
   id: 'f1',
   type: 'browser',
@@ -30,14 +30,6 @@ const firstStep = {
         group: 'default',
         meta: { label: { ...info(1070004, 'ID'), type: 'info' } },
       },
-      {
-        ...webauthnNode('password', 'passkey', 'password', { required: true }, info(1070001, 'Password')),
-        group: 'password',
-      },
-      {
-        ...webauthnNode('method', 'passkey', 'submit', { value: 'password' }, info(1010022, 'Sign in with password')),
-        group: 'password',
-      },
       webauthnNode('passkey_challenge', 'passkey', 'hidden', { value: requestOptions }),
       webauthnNode('passkey_login', 'passkey', 'hidden', {
         onload: 'window.oryPasskeyLoginAutocompleteInit()',
@@ -50,6 +42,14 @@ const firstStep = {
         { onclick: 'window.oryPasskeyLogin()', onclickTrigger: 'oryPasskeyLogin', value: '' },
         info(1010021, 'Sign in with passkey'),
       ),
+      {
+        ...webauthnNode('password', 'passkey', 'password', { required: true }, info(1070001, 'Password')),
+        group: 'password',
+      },
+      {
+        ...webauthnNode('method', 'passkey', 'submit', { value: 'password' }, info(1010022, 'Sign in with password')),
+        group: 'password',
+      },
     ],
   },
 };
@@ -134,6 +134,11 @@ describe('LoginScreen with passkeys', () => {
     renderAt('/login', routes);
     const field = await screen.findByLabelText('E-mailadres');
     expect(field).toHaveAttribute('autocomplete', 'username webauthn');
+    // The fields together, then the password's button, then the passkey's (the provider sends it in between).
+    expect(screen.getAllByRole('button').map((button) => button.textContent)).toEqual([
+      'Inloggen',
+      'Inloggen met een passkey',
+    ]);
     expect(await screen.findByText('Je bent ingelogd. Even geduld…')).toBeInTheDocument();
     expect(requests[0]?.options).toMatchObject({ mediation: 'conditional' });
     expect(postedBody(calls)).toMatchObject({ method: 'passkey', passkey_login: expect.stringContaining('a2V5LTE') });

@@ -229,11 +229,21 @@ export default function LoginScreen() {
   );
 }
 
-/** The second-factor submit reads 'Log in'; everything else keeps the provider's labels. */
+const KEY_GROUPS = new Set(['passkey', 'webauthn']);
+
+/**
+ * The second-factor submit reads 'Log in'; everything else keeps the provider's labels. The passkey and security-key
+ * buttons come after the password and code forms (the provider may put them between the e-mail address and the
+ * password), so that the fields stay together in the tab order.
+ */
 function relabel(ui: FlowUi): FlowUi {
+  const ordered = [
+    ...ui.nodes.filter((node) => !KEY_GROUPS.has(node.group)),
+    ...ui.nodes.filter((node) => KEY_GROUPS.has(node.group)),
+  ];
   return {
     ...ui,
-    nodes: ui.nodes.map((node) =>
+    nodes: ordered.map((node) =>
       node.group === 'totp' && node.attributes.type === 'submit'
         ? { ...node, meta: { label: { id: 0, text: 'Log in', type: 'info' } } }
         : node,

@@ -57,5 +57,15 @@ describe('security keys and passkeys in the audit log', () => {
     expect(await audit.about('p2')).toMatchObject([
       { action: 'sign_in.passkey', result: 'success', organisationId: null },
     ]);
+    expect((await audit.about('p2'))[0]?.details ?? null).toBeNull();
+  });
+
+  it('notes a key whose counter did not rise, while the sign-in itself passed', async () => {
+    const record = signInAuditor(createRelationStore(db.kysely), audit);
+    const event = { type: 'login.success', method: 'webauthn', identityId: 'p3', clientAddress: null } as const;
+    await record({ ...event, cloneWarning: true });
+    expect(await audit.about('p3')).toMatchObject([
+      { action: 'sign_in.webauthn', result: 'success', details: { clone_warning: true } },
+    ]);
   });
 });

@@ -14,6 +14,8 @@ export interface SignInEvent {
   /** The identifier typed at sign-in (an e-mail address), when there is one. */
   identifier?: string;
   clientAddress: string | null;
+  /** A passkey or security key whose counter did not rise: the sign-in passed, but a copy may be in use. */
+  cloneWarning?: boolean;
 }
 
 /**
@@ -77,7 +79,7 @@ export function signInAuditor(relations: Pick<RelationsPort, 'list'>, audit: Aud
         objectId: event.identityId,
         result,
         clientAddress: event.clientAddress,
-        details,
+        details: event.cloneWarning ? { ...details, clone_warning: true } : details,
       });
     }
   };
