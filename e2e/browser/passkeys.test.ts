@@ -189,6 +189,8 @@ describe('journey 20: passkeys and security keys', () => {
     await keysSection(page).getByLabel('Naam van de beveiligingssleutel').fill('YubiKey werk');
     await pressByKeyboard(page, keysSection(page).getByRole('button', { name: 'Beveiligingssleutel toevoegen' }));
     await keysSection(page).getByText('Beveiligingssleutel "YubiKey werk" is toegevoegd.').waitFor();
+    // Whether it is synced comes from the stored credential (the Users API): a USB key is not.
+    await keyList(page).getByText(/niet gesynchroniseerd/).waitFor();
     const [item] = await keyList(page).getByRole('listitem').allInnerTexts();
     expect(item).toContain('YubiKey werk');
     expect(item).toMatch(/Beveiligingssleutel, toegevoegd op \d{1,2} [a-z]+ \d{4}/);
