@@ -190,7 +190,9 @@ describe('journey 20: passkeys and security keys', () => {
     await pressByKeyboard(page, keysSection(page).getByRole('button', { name: 'Beveiligingssleutel toevoegen' }));
     await keysSection(page).getByText('Beveiligingssleutel "YubiKey werk" is toegevoegd.').waitFor();
     // Whether it is synced comes from the stored credential (the Users API): a USB key is not.
-    await keyList(page).getByText(/niet gesynchroniseerd/).waitFor();
+    await keyList(page)
+      .getByText(/niet gesynchroniseerd/)
+      .waitFor();
     const [item] = await keyList(page).getByRole('listitem').allInnerTexts();
     expect(item).toContain('YubiKey werk');
     expect(item).toMatch(/Beveiligingssleutel, toegevoegd op \d{1,2} [a-z]+ \d{4}/);
@@ -228,5 +230,29 @@ describe('journey 20: passkeys and security keys', () => {
     await row.getByRole('button', { name: `Reset 2FA: ${colleague.name}` }).click();
     await admin.getByRole('alertdialog', { name: '2FA Resetten' }).getByRole('button', { name: 'Resetten' }).click();
     await row.getByText('Geen tweede factor').waitFor();
+  });
+
+  it('lets a person without an app enrol a passkey instead, then sign in again with it to go on', async () => {
+    cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
+    const colleague = await createColleague(journey, { first: 'Lot', withApp: false });
+    const page = await person('telefoon');
+    const authenticator = await authenticatorFor(page, 'passkey');
+    await signInWithPassword(page, colleague.email, colleague.password);
+    // Voorbeeldstad requires a second factor: the enrolment screen offers passkeys beside the app.
+    await page.waitForURL((url) => url.pathname === '/settings/2fa-app');
+    await expectAccessible(page, 'the enrolment screen with passkeys');
+    await pressByKeyboard(page, keysSection(page).getByRole('button', { name: 'Passkey toevoegen' }));
+    await keysSection(page).getByText('Je passkey is toegevoegd. Je kunt er voortaan mee inloggen.').waitFor();
+    const again = page.getByRole('link', {
+      name: 'Log opnieuw in met je beveiligingssleutel of passkey om verder te gaan',
+    });
+    await expectAccessible(page, 'the enrolment screen after adding a passkey');
+    await pressByKeyboard(page, again);
+    // Signed out, then the sign-in screen says why; the passkey's autofill answers at once in this browser.
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('passkey') === '1');
+    await page.waitForURL((url) => url.pathname === '/permissies');
+    expect(await usersApiWhoami(page)).toMatchObject({ secondFactorMet: true, aal2Required: true });
+    expect((await usersApiWhoami(page)).authentication_methods).toContain('passkey');
+    expect(await countersOf(authenticator)).toHaveLength(1);
   });
 });

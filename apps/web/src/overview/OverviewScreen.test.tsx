@@ -70,6 +70,7 @@ const routes = (
   <>
     <Route path="/" element={<OverviewScreen />} />
     <Route path="/login" element={<p>Login-pagina</p>} />
+    <Route path="/uitloggen" element={<p>Uitlog-pagina</p>} />
     <Route path="/permissies" element={<p>Datavoorzieningen-pagina</p>} />
     <Route path="/settings/2fa-app" element={<p>Koppel-pagina</p>} />
   </>
@@ -497,7 +498,7 @@ describe('OverviewScreen', () => {
     renderAt('/', routes);
     expect(await screen.findByText('anna Test')).toBeInTheDocument();
     vi.unstubAllGlobals();
-    // Signed in with the password only: sign in again, with the passkey (it is no second step in Kratos).
+    // Signed in with the password only: sign out and in again, with the passkey (it is no second step in Kratos).
     standardNetwork(
       undefined,
       me({
@@ -508,6 +509,6 @@ describe('OverviewScreen', () => {
       }),
     );
     renderAt('/', routes);
-    expect(await screen.findByText('Login-pagina')).toBeInTheDocument();
+    expect(await screen.findByText('Uitlog-pagina')).toBeInTheDocument();
   });
 });

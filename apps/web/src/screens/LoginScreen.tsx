@@ -66,7 +66,7 @@ export default function LoginScreen() {
   const aal = params.get('aal') ?? undefined;
   const refresh = params.get('refresh') === 'true';
   // The second-factor gate's way for a person whose only strong factor is a passkey (api/users-api.ts).
-  const passkeyAgain = refresh && params.get('passkey') === '1';
+  const passkeyAgain = params.get('passkey') === '1';
   const returnTo = params.get('return_to') ?? undefined;
   const [idleMinutes] = useState(idleSignOut);
   const [signedOut] = useState(justSignedOut);

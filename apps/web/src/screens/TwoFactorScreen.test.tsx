@@ -864,6 +864,6 @@ describe('TwoFactorScreen', () => {
     const again = await screen.findByRole('link', {
       name: 'Log opnieuw in met je beveiligingssleutel of passkey om verder te gaan',
     });
-    expect(again).toHaveAttribute('href', '/login?refresh=true&passkey=1');
+    expect(again).toHaveAttribute('href', '/uitloggen?passkey=1');
   });
 });
