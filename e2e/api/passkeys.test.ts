@@ -21,7 +21,7 @@ import { type CeremonyTweaks, SoftwareAuthenticator } from '../support/software-
  */
 let portaal: Portaal;
 beforeAll(async () => {
-  portaal = await startPortaal();
+  portaal = await startPortaal({ env: { REGISTRATION_ENABLED: 'true' } });
 });
 afterAll(async () => {
   await portaal?.stop();
@@ -175,6 +175,76 @@ describe('passkeys', () => {
     expect(options.publicKey.userVerification).toBe('required');
     const script = flow.ui.nodes.find((n: any) => n.attributes.id === 'webauthn_script');
     expect(script?.type).toBe('script');
+  });
+});
+
+describe('registration with a passkey', () => {
+  it('signs up with a passkey instead of a password, then signs in with it', async () => {
+    const browser = newBrowser(portaal.publicUrl);
+    const authenticator = new SoftwareAuthenticator(portaal.publicUrl);
+    const email = `aanmelder-${Date.now()}@voorbeeldstad.nl`;
+    const flow = await explained(browser.frontend.createBrowserRegistrationFlow({}));
+    const submit = async (body: Record<string, unknown>, current: { id: string; ui: { nodes: any[] } }) => {
+      const answer = await browser.fetch(`${portaal.publicUrl}/self-service/registration?flow=${current.id}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ csrf_token: csrfTokenOf(current), ...body }),
+      });
+      return { status: answer.status, body: (await answer.json()) as any };
+    };
+    const traits = { email, name: { first: 'Pas', last: 'Sleutel' } };
+    const step = await submit({ method: 'profile', traits }, flow);
+    expect(step.status).toBe(400);
+    const createData = JSON.parse(nodeNamed(step.body, 'passkey_create_data').attributes.value);
+    expect(createData.displayNameFieldName).toBe('traits.email');
+    expect(createData.credentialOptions.publicKey.authenticatorSelection).toMatchObject({
+      residentKey: 'required',
+      userVerification: 'required',
+    });
+    expect(nodeNamed(step.body, 'passkey_register_trigger')).toMatchObject({
+      group: 'passkey',
+      attributes: { onclickTrigger: 'oryPasskeyRegistration' },
+      meta: { label: { id: 1040007 } },
+    });
+    const refused = await submit({ method: 'passkey', passkey_register: '{"x":' }, step.body);
+    expect(messageIds(refused.body)).toEqual([4000001]);
+    const again = JSON.parse(nodeNamed(refused.body, 'passkey_create_data').attributes.value);
+    const done = await submit({ method: 'passkey', passkey_register: authenticator.create(again) }, refused.body);
+    expect(done.status, JSON.stringify(done.body.ui?.messages)).toBe(200);
+    expect(done.body.identity.traits.email).toBe(email);
+    const { data } = await admin().getIdentity({ id: done.body.identity.id });
+    expect(Object.keys(data.credentials ?? {})).toEqual(['passkey']);
+
+    const login = await passkeyLogin(authenticator);
+    expect(login.status).toBe(200);
+    expect(login.body.session.identity.traits.email).toBe(email);
+  });
+});
+
+describe('re-authentication', () => {
+  it('offers only the person’s own passkeys on a refresh and renews the session with one', async () => {
+    const person = await passwordlessUser();
+    await addPasskey(person.browser, person.authenticator);
+    const flow = await explained(person.browser.frontend.createBrowserLoginFlow({ refresh: true }));
+    const options = JSON.parse(nodeNamed(flow, 'passkey_challenge').attributes.value);
+    expect(options.publicKey.allowCredentials.map((c: { id: string }) => c.id)).toEqual([
+      person.authenticator.keys[0]!.id.toString('base64url'),
+    ]);
+    // Someone else's passkey does not re-authenticate this session.
+    const other = await signedInUser();
+    await addPasskey(other.browser, other.authenticator);
+    const foreign = await submitLogin(person.browser, flow, {
+      method: 'passkey',
+      passkey_login: other.authenticator.get(options, { key: other.authenticator.keys[0] }),
+    });
+    expect(messageIds(foreign.body)).toEqual([4000043]);
+    const renewed = await submitLogin(person.browser, foreign.body, {
+      method: 'passkey',
+      passkey_login: person.authenticator.get(nodeNamed(foreign.body, 'passkey_challenge').attributes.value),
+    });
+    expect(renewed.status, JSON.stringify(renewed.body)).toBe(200);
+    expect(renewed.body.session.identity.id).toBe(person.id);
+    expect(renewed.body.session.authentication_methods.map((m: any) => m.method)).toContain('passkey');
   });
 });
 

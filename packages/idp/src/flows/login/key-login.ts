@@ -86,7 +86,7 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
       identityId,
       clientAddress: clientAddress(ctx.request),
     });
-    await addPasskeyLogin(config, flow);
+    await addPasskeyLogin(config, flow, flow.refresh ? submission.auth?.credentials : undefined);
     addFlowMessage(flow.ui, message);
     return flowAgain(flow);
   };
@@ -99,10 +99,12 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
   const credential = credentials.find((c) => c.type === 'passkey');
   const key = credential ? findKey(keyConfigOf(credentials, 'passkey'), answer.rawId) : undefined;
   const result = state && key ? await finishLogin(relyingParty(config), state, answer, key) : undefined;
-  if (!credential || !result) return refuse(messages.invalidWebAuthn(), identityId);
+  // A re-authentication must be the session's own person.
+  const other = flow.refresh && submission.auth !== undefined && submission.auth.identity.id !== identityId;
+  if (!credential || !result || other) return refuse(messages.invalidWebAuthn(), identityId);
   const identity = await findIdentity(db.kysely, identityId);
   if (identity?.state !== 'active') {
-    await addPasskeyLogin(config, flow);
+    await addPasskeyLogin(config, flow, flow.refresh ? submission.auth?.credentials : undefined);
     addFlowMessage(flow.ui, messages.accountDisabled());
     return flowAgain(flow);
   }
