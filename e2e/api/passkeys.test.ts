@@ -1,5 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoginFlow, SettingsFlow } from '@ory/client-fetch';
+import {
+  instanceOfUiNode,
+  instanceOfUiNodeImageAttributes,
+  instanceOfUiNodeInputAttributes,
+  instanceOfUiNodeScriptAttributes,
+  instanceOfUiNodeTextAttributes,
+  instanceOfUiText,
+  type LoginFlow,
+  type SettingsFlow,
+  UiNodeGroupEnum,
+  UiNodeInputAttributesAutocompleteEnum,
+  UiNodeInputAttributesOnclickTriggerEnum,
+  UiNodeInputAttributesOnloadTriggerEnum,
+  UiNodeInputAttributesTypeEnum,
+  UiNodeTypeEnum,
+} from '@ory/client-fetch';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import {
   type Browser,
@@ -9,6 +24,7 @@ import {
   identityApi,
   messageIds,
   newBrowser,
+  newNativeClient,
   nodeNamed,
 } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
@@ -63,7 +79,7 @@ async function passwordlessUser() {
 const settingsFlow = (browser: Browser) => explained(browser.frontend.createBrowserSettingsFlow({}));
 
 /** Submits a settings flow and answers the flow JSON, also for the 400 of a refusal. */
-async function submitSettings(browser: Browser, flow: SettingsFlow, body: Record<string, string>) {
+async function submitSettings(browser: Browser, flow: SettingsFlow, body: Record<string, unknown>) {
   const answer = await browser.fetch(`${portaal.publicUrl}/self-service/settings?flow=${flow.id}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -75,6 +91,19 @@ async function submitSettings(browser: Browser, flow: SettingsFlow, body: Record
 /** Submits a login flow as an SPA does and answers status and JSON. */
 async function submitLogin(browser: Browser, flow: LoginFlow, body: Record<string, string>) {
   const answer = await browser.fetch(`${portaal.publicUrl}/self-service/login?flow=${flow.id}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ csrf_token: csrfTokenOf(flow), ...body }),
+  });
+  return { status: answer.status, body: (await answer.json()) as any };
+}
+
+async function submitRegistration(
+  browser: Browser,
+  flow: { id: string; ui: { nodes: any[] } },
+  body: Record<string, unknown>,
+) {
+  const answer = await browser.fetch(`${portaal.publicUrl}/self-service/registration?flow=${flow.id}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify({ csrf_token: csrfTokenOf(flow), ...body }),
@@ -129,6 +158,41 @@ async function securityKeyLogin(
   });
 }
 
+/**
+ * The ways a flow's nodes break Kratos' OpenAPI document, checked with the models Ory generates from it
+ * (`@ory/client-fetch`): required properties, and the enums of groups, types, autocomplete and the script triggers.
+ */
+function openApiViolations(flow: { ui: { nodes: any[]; messages?: unknown[] } }): string[] {
+  const found: string[] = [];
+  const within = (value: unknown, allowed: Record<string, string>) =>
+    value === undefined || (Object.values(allowed).includes(String(value)) && value !== '11184809');
+  const attributeCheck: Record<string, (value: object) => boolean> = {
+    input: instanceOfUiNodeInputAttributes,
+    script: instanceOfUiNodeScriptAttributes,
+    text: instanceOfUiNodeTextAttributes,
+    img: instanceOfUiNodeImageAttributes,
+  };
+  for (const message of flow.ui.messages ?? []) if (!instanceOfUiText(message as object)) found.push('ui.messages');
+  for (const node of flow.ui.nodes) {
+    const name = node.attributes?.name ?? node.attributes?.id;
+    const a = node.attributes ?? {};
+    if (!instanceOfUiNode(node)) found.push(`${name}: node`);
+    if (!within(node.group, UiNodeGroupEnum)) found.push(`${name}: group ${node.group}`);
+    if (!within(node.type, UiNodeTypeEnum)) found.push(`${name}: type ${node.type}`);
+    if (a.node_type !== node.type) found.push(`${name}: node_type`);
+    if (!attributeCheck[node.type]?.(a)) found.push(`${name}: attributes`);
+    if (node.type === 'input') {
+      if (!within(a.type, UiNodeInputAttributesTypeEnum)) found.push(`${name}: input type ${a.type}`);
+      if (!within(a.autocomplete, UiNodeInputAttributesAutocompleteEnum)) found.push(`${name}: autocomplete`);
+      if (!within(a.onclickTrigger, UiNodeInputAttributesOnclickTriggerEnum)) found.push(`${name}: onclickTrigger`);
+      if (!within(a.onloadTrigger, UiNodeInputAttributesOnloadTriggerEnum)) found.push(`${name}: onloadTrigger`);
+    }
+    for (const text of [...node.messages, ...(node.meta.label ? [node.meta.label] : [])])
+      if (!instanceOfUiText(text)) found.push(`${name}: text`);
+  }
+  return found;
+}
+
 const storedKeys = async (id: string, type: 'webauthn' | 'passkey') => {
   const { data } = await admin().getIdentity({ id, includeCredential: [type] });
   return data.credentials?.[type]?.config as any;
@@ -178,20 +242,48 @@ describe('passkeys', () => {
   });
 });
 
+describe('flow JSON', () => {
+  it('keeps to Kratos’ OpenAPI document in every flow with key nodes, browser and API', async () => {
+    const user = await signedInUser();
+    await addPasskey(user.browser, user.authenticator);
+    await addSecurityKey(user.browser, user.authenticator);
+    const aal2 = newBrowser(portaal.publicUrl);
+    await loginWithPassword(aal2, user.email, user.password);
+    const api = newNativeClient(portaal.publicUrl);
+    const signingUp = newBrowser(portaal.publicUrl);
+    const registration = await explained(signingUp.frontend.createBrowserRegistrationFlow({}));
+    const flows = {
+      login: await explained(newBrowser(portaal.publicUrl).frontend.createBrowserLoginFlow({})),
+      loginApi: await explained(api.createNativeLoginFlow({})),
+      aal2: await explained(aal2.frontend.createBrowserLoginFlow({ aal: 'aal2' })),
+      refresh: await explained(user.browser.frontend.createBrowserLoginFlow({ refresh: true })),
+      settings: await settingsFlow(user.browser),
+      credentialStep: (
+        await submitRegistration(signingUp, registration, {
+          method: 'profile',
+          traits: { email: `schema-${Date.now()}@voorbeeldstad.nl` },
+        })
+      ).body,
+    };
+    for (const [name, flow] of Object.entries(flows)) expect(openApiViolations(flow), name).toEqual([]);
+    // And the check can fail.
+    expect(openApiViolations({ ui: { nodes: [{ ...nodeNamed(flows.login, 'passkey_login'), group: 'x' }] } })).toEqual([
+      'passkey_login: group x',
+    ]);
+    expect(nodeNamed(flows.loginApi, 'passkey_challenge')).toBeDefined();
+    expect(flows.loginApi.ui.nodes.some((n: any) => n.type === 'script')).toBe(false);
+    expect(nodeNamed(flows.loginApi, 'passkey_login_trigger').attributes.onclick).toBeUndefined();
+  });
+});
+
 describe('registration with a passkey', () => {
   it('signs up with a passkey instead of a password, then signs in with it', async () => {
     const browser = newBrowser(portaal.publicUrl);
     const authenticator = new SoftwareAuthenticator(portaal.publicUrl);
     const email = `aanmelder-${Date.now()}@voorbeeldstad.nl`;
     const flow = await explained(browser.frontend.createBrowserRegistrationFlow({}));
-    const submit = async (body: Record<string, unknown>, current: { id: string; ui: { nodes: any[] } }) => {
-      const answer = await browser.fetch(`${portaal.publicUrl}/self-service/registration?flow=${current.id}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ csrf_token: csrfTokenOf(current), ...body }),
-      });
-      return { status: answer.status, body: (await answer.json()) as any };
-    };
+    const submit = (body: Record<string, unknown>, current: { id: string; ui: { nodes: any[] } }) =>
+      submitRegistration(browser, current, body);
     const traits = { email, name: { first: 'Pas', last: 'Sleutel' } };
     const step = await submit({ method: 'profile', traits }, flow);
     expect(step.status).toBe(400);
@@ -463,6 +555,22 @@ describe('counters', () => {
     const [key] = (await storedKeys(user.id, 'passkey')).credentials;
     expect(key.authenticator).toMatchObject({ sign_count: 5, clone_warning: true });
     expect(portaal.output()).toContain('login.key_clone_warning');
+  });
+});
+
+describe('identifiers', () => {
+  it('moves the security keys’ identifier along with a changed e-mail address', async () => {
+    const user = await signedInUser();
+    await addSecurityKey(user.browser, user.authenticator);
+    const newEmail = `verhuisd-${Date.now()}@voorbeeldstad.nl`;
+    const flow = await settingsFlow(user.browser);
+    const changed = await submitSettings(user.browser, flow, {
+      method: 'profile',
+      traits: { email: newEmail, name: { first: 'Test', last: 'Gebruiker' } },
+    });
+    expect(changed.status, JSON.stringify(changed.body.ui?.messages)).toBe(200);
+    const { data } = await admin().getIdentity({ id: user.id, includeCredential: ['webauthn'] });
+    expect(data.credentials?.webauthn?.identifiers).toEqual([newEmail]);
   });
 });
 

@@ -75,8 +75,8 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
     return flowAgain(flow);
   }
   const state = takeCeremonyState(flow.internal, 'passkey');
+  const ipKey = clientAddressKey('login', clientAddress(ctx.request));
   const refuse = async (message: UiText, identityId: string | null) => {
-    const ipKey = clientAddressKey('login', clientAddress(ctx.request));
     const { maxFailuresPerAddress, lockMs } = config.throttling;
     await ctx.services.throttle.recordFailure(ipKey, maxFailuresPerAddress, lockMs, lockMs);
     log.info({ event: 'login.failure', identity: identityId, method: 'passkey' }, 'passkey sign-in refused');
@@ -92,6 +92,8 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
   };
   const answer = parseLoginAnswer(body.passkey_login);
   if (!answer) return refuse(messages.generic('Unable to parse WebAuthn response.'), null);
+  // A client locked for too many failed sign-ins gets no answer checked, as with passwords.
+  if (await ctx.services.throttle.isLocked(ipKey)) return refuse(messages.invalidWebAuthn(), null);
   const handle = userHandleOf(answer.response.userHandle);
   const identityId = handle ? await findIdentityIdByExactIdentifier(db.kysely, 'passkey', handle) : undefined;
   if (!identityId) return refuse(messages.noWebAuthnUser(), null);
