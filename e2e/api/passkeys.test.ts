@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   instanceOfUiNode,
@@ -273,6 +274,26 @@ describe('flow JSON', () => {
     expect(nodeNamed(flows.loginApi, 'passkey_challenge')).toBeDefined();
     expect(flows.loginApi.ui.nodes.some((n: any) => n.type === 'script')).toBe(false);
     expect(nodeNamed(flows.loginApi, 'passkey_login_trigger').attributes.onclick).toBeUndefined();
+  });
+});
+
+describe('the WebAuthn script', () => {
+  it('is served on the public listener with the integrity its node names and the functions Ory Elements calls', async () => {
+    const answer = await fetch(`${portaal.publicUrl}/.well-known/ory/webauthn.js`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(answer.headers.get('cache-control')).toBe('public, no-cache');
+    const script = await answer.text();
+    const flow = await explained(newBrowser(portaal.publicUrl).frontend.createBrowserLoginFlow({}));
+    const node = flow.ui.nodes.find((n: any) => n.attributes.id === 'webauthn_script')!.attributes as any;
+    expect(node.src).toBe(`${portaal.publicUrl}/.well-known/ory/webauthn.js`);
+    expect(node.integrity).toBe(`sha512-${createHash('sha512').update(script).digest('base64')}`);
+    expect(script).toContain("window['ory' + name]");
+    const etag = answer.headers.get('etag')!;
+    const again = await fetch(`${portaal.publicUrl}/.well-known/ory/webauthn.js`, {
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.status).toBe(304);
   });
 });
 
