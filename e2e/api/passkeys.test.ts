@@ -278,7 +278,7 @@ describe('flow JSON', () => {
 });
 
 describe('the WebAuthn script', () => {
-  it('is served on the public listener with the integrity its node names and the functions Ory Elements calls', async () => {
+  it('is served publicly with the integrity its node names and the functions Ory Elements calls', async () => {
     const answer = await fetch(`${portaal.publicUrl}/.well-known/ory/webauthn.js`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
