@@ -416,6 +416,31 @@ describe('refusals', () => {
     expect(messageIds(finished.body)).toEqual([4010007]);
   });
 
+  it('lets only one of several requests answering the same challenge at once sign in', async () => {
+    const user = await signedInUser();
+    await addPasskey(user.browser, user.authenticator);
+    const browser = newBrowser(portaal.publicUrl);
+    const flow = await explained(browser.frontend.createBrowserLoginFlow({}));
+    const answer = user.authenticator.get(nodeNamed(flow, 'passkey_challenge').attributes.value);
+    const results = await Promise.all(
+      [1, 2, 3].map(() => submitLogin(browser, flow, { method: 'passkey', passkey_login: answer })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+  });
+
+  it('asks for the second factor after a passkey, as Kratos counts a passkey as aal1', async () => {
+    const user = await signedInUser();
+    await addPasskey(user.browser, user.authenticator);
+    await addSecurityKey(user.browser, user.authenticator);
+    const login = await passkeyLogin(user.authenticator);
+    expect(login.status).toBe(422);
+    expect(login.body.redirect_browser_to).toContain('aal=aal2');
+    const second = await securityKeyLogin(login.browser, user.email, user.authenticator);
+    expect(second.status).toBe(200);
+    expect(second.body.session.authenticator_assurance_level).toBe('aal2');
+    expect(second.body.session.authentication_methods.map((m: any) => m.method)).toEqual(['passkey', 'webauthn']);
+  });
+
   it('requires user verification for passkeys', async () => {
     const user = await signedInUser();
     const unverified = await addPasskey(user.browser, user.authenticator, { userVerified: false });

@@ -45,25 +45,27 @@ function userHandleOf(encoded: unknown): string | undefined {
 }
 
 /**
- * Keeps what the sign-in changed on the key (counter, clone warning). Like Kratos, a lost race or a failure here
- * does not undo the sign-in; a counter that did not rise is logged for the audit.
+ * Keeps what the sign-in changed on the key (counter, clone warning), only if nobody used or changed the key since it
+ * was read: of two requests answering the same challenge at once, one wins and the other gets false
+ * (docs/security.md#50-counters-and-one-time-secrets-are-atomic). A counter that did not rise is logged for the audit.
  */
 async function recordKeyUse(
   ctx: FlowContext,
   credential: CredentialRecord,
   result: LoginResult,
   method: KeyKind,
-): Promise<void> {
+): Promise<boolean> {
   const { db, clock, log } = ctx.idp;
   const config = keyConfigOf([credential], method);
   config.credentials = config.credentials.map((key) => (key.id === result.key.id ? result.key : key));
   const saved = await updateCredentialConfigIfUnchanged(db.kysely, clock, credential, { ...config });
-  if (!saved) log.warn({ event: 'login.key_counter_not_saved', identity: credential.identityId }, 'counter not kept');
+  if (!saved) return false;
   if (result.counterDidNotRise)
     log.warn(
       { event: 'login.key_clone_warning', identity: credential.identityId, method, key: result.key.id },
       'the signature counter of a key did not rise: the key may have been copied',
     );
+  return true;
 }
 
 /** `method=passkey`: a discoverable passkey answers the flow's challenge; its user handle names the identity. */
@@ -110,7 +112,7 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
     addFlowMessage(flow.ui, messages.accountDisabled());
     return flowAgain(flow);
   }
-  await recordKeyUse(ctx, credential, result, 'passkey');
+  if (!(await recordKeyUse(ctx, credential, result, 'passkey'))) return refuse(messages.invalidWebAuthn(), identityId);
   const issued = await issueFirstFactorSession(submission, identity, 'passkey');
   log.info({ event: 'login.success', identity: identity.id, method: 'passkey' }, 'first factor passed');
   emitAuthEvent(ctx.idp, {
@@ -164,8 +166,12 @@ export async function submitSecurityKey(submission: LoginSubmission): Promise<Ou
     );
     return flowAgain(flow);
   }
-  await ctx.services.throttle.reset(throttleKey);
   const credential = auth.credentials.find((c) => c.type === 'webauthn')!;
-  await recordKeyUse(ctx, credential, result, 'webauthn');
+  if (!(await recordKeyUse(ctx, credential, result, 'webauthn'))) {
+    await addSecurityKeyLogin(config, flow, auth.credentials, auth.identity.traits.email);
+    addFlowMessage(flow.ui, messages.invalidWebAuthn());
+    return flowAgain(flow);
+  }
+  await ctx.services.throttle.reset(throttleKey);
   return completeSecondFactor(submission, 'webauthn', result.counterDidNotRise);
 }
