@@ -99,8 +99,8 @@ describe('passkeys and security keys with Ory Elements', () => {
     expect((await whoami(page)).identity.traits.name).toEqual({ first: 'Pia', last: 'Passkey' });
   });
 
-  it('add a passkey in the settings, then sign in with it alone', async () => {
-    const { email, password } = await createPasswordIdentity(identityApi(journey.portaal.adminUrl));
+  it('add a passkey in the settings, sign in with it alone, then remove it', async () => {
+    const { id, email, password } = await createPasswordIdentity(identityApi(journey.portaal.adminUrl));
     const page = await journey.person('passkey');
     const authenticator = await addVirtualAuthenticator(page, { transport: 'internal' });
 
@@ -126,6 +126,15 @@ describe('passkeys and security keys with Ory Elements', () => {
     expect(session.authentication_methods.map((m: { method: string }) => m.method)).toEqual(['passkey']);
     const [used] = await authenticator.credentials();
     expect(used!.signCount).toBeGreaterThan(credential!.signCount);
+
+    // The password is still there, so the passkey may go: Ory's remove button (an icon) submits its hex id.
+    await page.goto(ui('settings'));
+    const hex = Buffer.from(used!.credentialId, 'base64').toString('hex');
+    await section(page, 'Manage Passkeys').locator(`button[name="passkey_remove"][value="${hex}"]`).click();
+    await page.getByText('Your changes have been saved!').waitFor();
+    await expect.poll(() => section(page, 'Manage Passkeys').getByText(hex).count()).toBe(0);
+    const { data } = await identityApi(journey.portaal.adminUrl).getIdentity({ id });
+    expect(Object.keys(data.credentials ?? {})).toEqual(['password']);
   });
 
   it('add a security key in the settings, then use it as second factor after the password', async () => {
