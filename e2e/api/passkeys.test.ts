@@ -571,6 +571,25 @@ describe('refusals', () => {
     expect((await passkeyLogin(user.authenticator)).status).toBe(400);
   });
 
+  it('refuses a security key name that is too long or hides characters', async () => {
+    const user = await signedInUser();
+    for (const [name, id] of [
+      ['x'.repeat(101), 4000017],
+      ['sleutel\u202egnik', 4000004],
+    ] as const) {
+      const flow = await settingsFlow(user.browser);
+      const options = nodeNamed(flow, 'webauthn_register_trigger').attributes.value;
+      const answer = await submitSettings(user.browser, flow, {
+        method: 'webauthn',
+        webauthn_register: user.authenticator.create(options),
+        webauthn_register_displayname: name,
+      });
+      expect(answer.status).toBe(400);
+      expect(nodeNamed(answer.body, 'webauthn_register_displayname').messages.map((m: any) => m.id)).toEqual([id]);
+    }
+    expect(await storedKeys(user.id, 'webauthn')).toBeUndefined();
+  });
+
   it('removes a security key in settings, and a missing key is a message', async () => {
     const user = await signedInUser();
     await addSecurityKey(user.browser, user.authenticator);
