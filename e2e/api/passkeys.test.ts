@@ -1,5 +1,21 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoginFlow, SettingsFlow } from '@ory/client-fetch';
+import {
+  instanceOfUiNode,
+  instanceOfUiNodeImageAttributes,
+  instanceOfUiNodeInputAttributes,
+  instanceOfUiNodeScriptAttributes,
+  instanceOfUiNodeTextAttributes,
+  instanceOfUiText,
+  type LoginFlow,
+  type SettingsFlow,
+  UiNodeGroupEnum,
+  UiNodeInputAttributesAutocompleteEnum,
+  UiNodeInputAttributesOnclickTriggerEnum,
+  UiNodeInputAttributesOnloadTriggerEnum,
+  UiNodeInputAttributesTypeEnum,
+  UiNodeTypeEnum,
+} from '@ory/client-fetch';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import {
   type Browser,
@@ -9,6 +25,7 @@ import {
   identityApi,
   messageIds,
   newBrowser,
+  newNativeClient,
   nodeNamed,
 } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
@@ -21,7 +38,7 @@ import { type CeremonyTweaks, SoftwareAuthenticator } from '../support/software-
  */
 let portaal: Portaal;
 beforeAll(async () => {
-  portaal = await startPortaal();
+  portaal = await startPortaal({ env: { REGISTRATION_ENABLED: 'true' } });
 });
 afterAll(async () => {
   await portaal?.stop();
@@ -63,7 +80,7 @@ async function passwordlessUser() {
 const settingsFlow = (browser: Browser) => explained(browser.frontend.createBrowserSettingsFlow({}));
 
 /** Submits a settings flow and answers the flow JSON, also for the 400 of a refusal. */
-async function submitSettings(browser: Browser, flow: SettingsFlow, body: Record<string, string>) {
+async function submitSettings(browser: Browser, flow: SettingsFlow, body: Record<string, unknown>) {
   const answer = await browser.fetch(`${portaal.publicUrl}/self-service/settings?flow=${flow.id}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -75,6 +92,19 @@ async function submitSettings(browser: Browser, flow: SettingsFlow, body: Record
 /** Submits a login flow as an SPA does and answers status and JSON. */
 async function submitLogin(browser: Browser, flow: LoginFlow, body: Record<string, string>) {
   const answer = await browser.fetch(`${portaal.publicUrl}/self-service/login?flow=${flow.id}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ csrf_token: csrfTokenOf(flow), ...body }),
+  });
+  return { status: answer.status, body: (await answer.json()) as any };
+}
+
+async function submitRegistration(
+  browser: Browser,
+  flow: { id: string; ui: { nodes: any[] } },
+  body: Record<string, unknown>,
+) {
+  const answer = await browser.fetch(`${portaal.publicUrl}/self-service/registration?flow=${flow.id}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify({ csrf_token: csrfTokenOf(flow), ...body }),
@@ -129,6 +159,41 @@ async function securityKeyLogin(
   });
 }
 
+/**
+ * The ways a flow's nodes break Kratos' OpenAPI document, checked with the models Ory generates from it
+ * (`@ory/client-fetch`): required properties, and the enums of groups, types, autocomplete and the script triggers.
+ */
+function openApiViolations(flow: { ui: { nodes: any[]; messages?: unknown[] } }): string[] {
+  const found: string[] = [];
+  const within = (value: unknown, allowed: Record<string, string>) =>
+    value === undefined || (Object.values(allowed).includes(String(value)) && value !== '11184809');
+  const attributeCheck: Record<string, (value: object) => boolean> = {
+    input: instanceOfUiNodeInputAttributes,
+    script: instanceOfUiNodeScriptAttributes,
+    text: instanceOfUiNodeTextAttributes,
+    img: instanceOfUiNodeImageAttributes,
+  };
+  for (const message of flow.ui.messages ?? []) if (!instanceOfUiText(message as object)) found.push('ui.messages');
+  for (const node of flow.ui.nodes) {
+    const name = node.attributes?.name ?? node.attributes?.id;
+    const a = node.attributes ?? {};
+    if (!instanceOfUiNode(node)) found.push(`${name}: node`);
+    if (!within(node.group, UiNodeGroupEnum)) found.push(`${name}: group ${node.group}`);
+    if (!within(node.type, UiNodeTypeEnum)) found.push(`${name}: type ${node.type}`);
+    if (a.node_type !== node.type) found.push(`${name}: node_type`);
+    if (!attributeCheck[node.type]?.(a)) found.push(`${name}: attributes`);
+    if (node.type === 'input') {
+      if (!within(a.type, UiNodeInputAttributesTypeEnum)) found.push(`${name}: input type ${a.type}`);
+      if (!within(a.autocomplete, UiNodeInputAttributesAutocompleteEnum)) found.push(`${name}: autocomplete`);
+      if (!within(a.onclickTrigger, UiNodeInputAttributesOnclickTriggerEnum)) found.push(`${name}: onclickTrigger`);
+      if (!within(a.onloadTrigger, UiNodeInputAttributesOnloadTriggerEnum)) found.push(`${name}: onloadTrigger`);
+    }
+    for (const text of [...node.messages, ...(node.meta.label ? [node.meta.label] : [])])
+      if (!instanceOfUiText(text)) found.push(`${name}: text`);
+  }
+  return found;
+}
+
 const storedKeys = async (id: string, type: 'webauthn' | 'passkey') => {
   const { data } = await admin().getIdentity({ id, includeCredential: [type] });
   return data.credentials?.[type]?.config as any;
@@ -175,6 +240,124 @@ describe('passkeys', () => {
     expect(options.publicKey.userVerification).toBe('required');
     const script = flow.ui.nodes.find((n: any) => n.attributes.id === 'webauthn_script');
     expect(script?.type).toBe('script');
+  });
+});
+
+describe('flow JSON', () => {
+  it('keeps to Kratos’ OpenAPI document in every flow with key nodes, browser and API', async () => {
+    const user = await signedInUser();
+    await addPasskey(user.browser, user.authenticator);
+    await addSecurityKey(user.browser, user.authenticator);
+    const aal2 = newBrowser(portaal.publicUrl);
+    await loginWithPassword(aal2, user.email, user.password);
+    const api = newNativeClient(portaal.publicUrl);
+    const signingUp = newBrowser(portaal.publicUrl);
+    const registration = await explained(signingUp.frontend.createBrowserRegistrationFlow({}));
+    const flows = {
+      login: await explained(newBrowser(portaal.publicUrl).frontend.createBrowserLoginFlow({})),
+      loginApi: await explained(api.createNativeLoginFlow({})),
+      aal2: await explained(aal2.frontend.createBrowserLoginFlow({ aal: 'aal2' })),
+      refresh: await explained(user.browser.frontend.createBrowserLoginFlow({ refresh: true })),
+      settings: await settingsFlow(user.browser),
+      credentialStep: (
+        await submitRegistration(signingUp, registration, {
+          method: 'profile',
+          traits: { email: `schema-${Date.now()}@voorbeeldstad.nl` },
+        })
+      ).body,
+    };
+    for (const [name, flow] of Object.entries(flows)) expect(openApiViolations(flow), name).toEqual([]);
+    // And the check can fail.
+    expect(openApiViolations({ ui: { nodes: [{ ...nodeNamed(flows.login, 'passkey_login'), group: 'x' }] } })).toEqual([
+      'passkey_login: group x',
+    ]);
+    expect(nodeNamed(flows.loginApi, 'passkey_challenge')).toBeDefined();
+    expect(flows.loginApi.ui.nodes.some((n: any) => n.type === 'script')).toBe(false);
+    expect(nodeNamed(flows.loginApi, 'passkey_login_trigger').attributes.onclick).toBeUndefined();
+  });
+});
+
+describe('the WebAuthn script', () => {
+  it('is served publicly with the integrity its node names and the functions Ory Elements calls', async () => {
+    const answer = await fetch(`${portaal.publicUrl}/.well-known/ory/webauthn.js`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(answer.headers.get('cache-control')).toBe('public, no-cache');
+    const script = await answer.text();
+    const flow = await explained(newBrowser(portaal.publicUrl).frontend.createBrowserLoginFlow({}));
+    const node = flow.ui.nodes.find((n: any) => n.attributes.id === 'webauthn_script')!.attributes as any;
+    expect(node.src).toBe(`${portaal.publicUrl}/.well-known/ory/webauthn.js`);
+    expect(node.integrity).toBe(`sha512-${createHash('sha512').update(script).digest('base64')}`);
+    expect(script).toContain("window['ory' + name]");
+    const etag = answer.headers.get('etag')!;
+    const again = await fetch(`${portaal.publicUrl}/.well-known/ory/webauthn.js`, {
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.status).toBe(304);
+  });
+});
+
+describe('registration with a passkey', () => {
+  it('signs up with a passkey instead of a password, then signs in with it', async () => {
+    const browser = newBrowser(portaal.publicUrl);
+    const authenticator = new SoftwareAuthenticator(portaal.publicUrl);
+    const email = `aanmelder-${Date.now()}@voorbeeldstad.nl`;
+    const flow = await explained(browser.frontend.createBrowserRegistrationFlow({}));
+    const submit = (body: Record<string, unknown>, current: { id: string; ui: { nodes: any[] } }) =>
+      submitRegistration(browser, current, body);
+    const traits = { email, name: { first: 'Pas', last: 'Sleutel' } };
+    const step = await submit({ method: 'profile', traits }, flow);
+    expect(step.status).toBe(400);
+    const createData = JSON.parse(nodeNamed(step.body, 'passkey_create_data').attributes.value);
+    expect(createData.displayNameFieldName).toBe('traits.email');
+    expect(createData.credentialOptions.publicKey.authenticatorSelection).toMatchObject({
+      residentKey: 'required',
+      userVerification: 'required',
+    });
+    expect(nodeNamed(step.body, 'passkey_register_trigger')).toMatchObject({
+      group: 'passkey',
+      attributes: { onclickTrigger: 'oryPasskeyRegistration' },
+      meta: { label: { id: 1040007 } },
+    });
+    const refused = await submit({ method: 'passkey', passkey_register: '{"x":' }, step.body);
+    expect(messageIds(refused.body)).toEqual([4000001]);
+    const again = JSON.parse(nodeNamed(refused.body, 'passkey_create_data').attributes.value);
+    const done = await submit({ method: 'passkey', passkey_register: authenticator.create(again) }, refused.body);
+    expect(done.status, JSON.stringify(done.body.ui?.messages)).toBe(200);
+    expect(done.body.identity.traits.email).toBe(email);
+    const { data } = await admin().getIdentity({ id: done.body.identity.id });
+    expect(Object.keys(data.credentials ?? {})).toEqual(['passkey']);
+
+    const login = await passkeyLogin(authenticator);
+    expect(login.status).toBe(200);
+    expect(login.body.session.identity.traits.email).toBe(email);
+  });
+});
+
+describe('re-authentication', () => {
+  it('offers only the person’s own passkeys on a refresh and renews the session with one', async () => {
+    const person = await passwordlessUser();
+    await addPasskey(person.browser, person.authenticator);
+    const flow = await explained(person.browser.frontend.createBrowserLoginFlow({ refresh: true }));
+    const options = JSON.parse(nodeNamed(flow, 'passkey_challenge').attributes.value);
+    expect(options.publicKey.allowCredentials.map((c: { id: string }) => c.id)).toEqual([
+      person.authenticator.keys[0]!.id.toString('base64url'),
+    ]);
+    // Someone else's passkey does not re-authenticate this session.
+    const other = await signedInUser();
+    await addPasskey(other.browser, other.authenticator);
+    const foreign = await submitLogin(person.browser, flow, {
+      method: 'passkey',
+      passkey_login: other.authenticator.get(options, { key: other.authenticator.keys[0] }),
+    });
+    expect(messageIds(foreign.body)).toEqual([4000043]);
+    const renewed = await submitLogin(person.browser, foreign.body, {
+      method: 'passkey',
+      passkey_login: person.authenticator.get(nodeNamed(foreign.body, 'passkey_challenge').attributes.value),
+    });
+    expect(renewed.status, JSON.stringify(renewed.body)).toBe(200);
+    expect(renewed.body.session.identity.id).toBe(person.id);
+    expect(renewed.body.session.authentication_methods.map((m: any) => m.method)).toContain('passkey');
   });
 });
 
@@ -231,6 +414,31 @@ describe('refusals', () => {
     expect(messageIds(refused.body)).toEqual([4000043]);
     const finished = await submitLogin(login.browser, login.flow, { method: 'passkey', passkey_login: replay });
     expect(messageIds(finished.body)).toEqual([4010007]);
+  });
+
+  it('lets only one of several requests answering the same challenge at once sign in', async () => {
+    const user = await signedInUser();
+    await addPasskey(user.browser, user.authenticator);
+    const browser = newBrowser(portaal.publicUrl);
+    const flow = await explained(browser.frontend.createBrowserLoginFlow({}));
+    const answer = user.authenticator.get(nodeNamed(flow, 'passkey_challenge').attributes.value);
+    const results = await Promise.all(
+      [1, 2, 3].map(() => submitLogin(browser, flow, { method: 'passkey', passkey_login: answer })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+  });
+
+  it('asks for the second factor after a passkey, as Kratos counts a passkey as aal1', async () => {
+    const user = await signedInUser();
+    await addPasskey(user.browser, user.authenticator);
+    await addSecurityKey(user.browser, user.authenticator);
+    const login = await passkeyLogin(user.authenticator);
+    expect(login.status).toBe(422);
+    expect(login.body.redirect_browser_to).toContain('aal=aal2');
+    const second = await securityKeyLogin(login.browser, user.email, user.authenticator);
+    expect(second.status).toBe(200);
+    expect(second.body.session.authenticator_assurance_level).toBe('aal2');
+    expect(second.body.session.authentication_methods.map((m: any) => m.method)).toEqual(['passkey', 'webauthn']);
   });
 
   it('requires user verification for passkeys', async () => {
@@ -363,6 +571,25 @@ describe('refusals', () => {
     expect((await passkeyLogin(user.authenticator)).status).toBe(400);
   });
 
+  it('refuses a security key name that is too long or hides characters', async () => {
+    const user = await signedInUser();
+    for (const [name, id] of [
+      ['x'.repeat(101), 4000017],
+      ['sleutel\u202egnik', 4000004],
+    ] as const) {
+      const flow = await settingsFlow(user.browser);
+      const options = nodeNamed(flow, 'webauthn_register_trigger').attributes.value;
+      const answer = await submitSettings(user.browser, flow, {
+        method: 'webauthn',
+        webauthn_register: user.authenticator.create(options),
+        webauthn_register_displayname: name,
+      });
+      expect(answer.status).toBe(400);
+      expect(nodeNamed(answer.body, 'webauthn_register_displayname').messages.map((m: any) => m.id)).toEqual([id]);
+    }
+    expect(await storedKeys(user.id, 'webauthn')).toBeUndefined();
+  });
+
   it('removes a security key in settings, and a missing key is a message', async () => {
     const user = await signedInUser();
     await addSecurityKey(user.browser, user.authenticator);
@@ -393,6 +620,22 @@ describe('counters', () => {
     const [key] = (await storedKeys(user.id, 'passkey')).credentials;
     expect(key.authenticator).toMatchObject({ sign_count: 5, clone_warning: true });
     expect(portaal.output()).toContain('login.key_clone_warning');
+  });
+});
+
+describe('identifiers', () => {
+  it('moves the security keys’ identifier along with a changed e-mail address', async () => {
+    const user = await signedInUser();
+    await addSecurityKey(user.browser, user.authenticator);
+    const newEmail = `verhuisd-${Date.now()}@voorbeeldstad.nl`;
+    const flow = await settingsFlow(user.browser);
+    const changed = await submitSettings(user.browser, flow, {
+      method: 'profile',
+      traits: { email: newEmail, name: { first: 'Test', last: 'Gebruiker' } },
+    });
+    expect(changed.status, JSON.stringify(changed.body.ui?.messages)).toBe(200);
+    const { data } = await admin().getIdentity({ id: user.id, includeCredential: ['webauthn'] });
+    expect(data.credentials?.webauthn?.identifiers).toEqual([newEmail]);
   });
 });
 

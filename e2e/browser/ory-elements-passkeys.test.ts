@@ -65,9 +65,42 @@ async function signOut(page: Page) {
   await page.getByText('Not signed in.').waitFor();
 }
 
+/** A browser without autofill for passkeys: Chromium's virtual authenticator would answer the autofill request
+ * (conditional mediation) by itself, which a person never does, so the journeys press the button instead. */
+const withoutPasskeyAutofill = (page: Page) =>
+  page.addInitScript(() => {
+    PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+  });
+
 describe('passkeys and security keys with Ory Elements', () => {
-  it('add a passkey in the settings, then sign in with it alone', async () => {
-    const { email, password } = await createPasswordIdentity(identityApi(journey.portaal.adminUrl));
+  it('sign up with a passkey instead of a password, then sign in with it', async () => {
+    const page = await journey.person('registreert met passkey');
+    const authenticator = await addVirtualAuthenticator(page, { transport: 'internal' });
+    await withoutPasskeyAutofill(page);
+    const email = `elements-passkey-${Date.now()}@voorbeeldstad.nl`;
+
+    await page.goto(ui('registration'));
+    await page.getByRole('heading', { name: 'Register an account' }).waitFor();
+    await page.getByLabel('E-Mail').fill(email);
+    await page.getByLabel('First Name').fill('Pia');
+    await page.getByLabel('Last Name').fill('Passkey');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    // Choosing the passkey starts the ceremony at once (Ory Elements calls the node's `oryPasskeyRegistration`).
+    await page.getByRole('button', { name: /^Passkey/ }).click();
+    await onScreen(page, 'welcome');
+    await page.getByText('Not signed in.').waitFor();
+    const [credential] = await authenticator.credentials();
+    expect(credential?.isResidentCredential).toBe(true);
+
+    await page.goto(ui('login'));
+    await page.getByRole('button', { name: 'Sign in with passkey' }).click();
+    await onScreen(page, 'welcome');
+    await page.getByText(`Signed in as ${email}`).waitFor();
+    expect((await whoami(page)).identity.traits.name).toEqual({ first: 'Pia', last: 'Passkey' });
+  });
+
+  it('add a passkey in the settings, sign in with it alone, then remove it', async () => {
+    const { id, email, password } = await createPasswordIdentity(identityApi(journey.portaal.adminUrl));
     const page = await journey.person('passkey');
     const authenticator = await addVirtualAuthenticator(page, { transport: 'internal' });
 
@@ -83,11 +116,7 @@ describe('passkeys and security keys with Ory Elements', () => {
     await passkeys.getByText(Buffer.from(credential!.credentialId, 'base64').toString('hex')).waitFor();
 
     await signOut(page);
-    // Chromium's virtual authenticator would answer the autofill request (conditional mediation) by itself, which a
-    // person never does; a browser without autofill for passkeys leaves the button to the person, as here.
-    await page.addInitScript(() => {
-      PublicKeyCredential.isConditionalMediationAvailable = async () => false;
-    });
+    await withoutPasskeyAutofill(page);
     await page.goto(ui('login'));
     await page.getByRole('button', { name: 'Sign in with passkey' }).click();
     await onScreen(page, 'welcome');
@@ -97,6 +126,15 @@ describe('passkeys and security keys with Ory Elements', () => {
     expect(session.authentication_methods.map((m: { method: string }) => m.method)).toEqual(['passkey']);
     const [used] = await authenticator.credentials();
     expect(used!.signCount).toBeGreaterThan(credential!.signCount);
+
+    // The password is still there, so the passkey may go: Ory's remove button (an icon) submits its hex id.
+    await page.goto(ui('settings'));
+    const hex = Buffer.from(used!.credentialId, 'base64').toString('hex');
+    await section(page, 'Manage Passkeys').locator(`button[name="passkey_remove"][value="${hex}"]`).click();
+    await page.getByText('Your changes have been saved!').waitFor();
+    await expect.poll(() => section(page, 'Manage Passkeys').getByText(hex).count()).toBe(0);
+    const { data } = await identityApi(journey.portaal.adminUrl).getIdentity({ id });
+    expect(Object.keys(data.credentials ?? {})).toEqual(['password']);
   });
 
   it('add a security key in the settings, then use it as second factor after the password', async () => {

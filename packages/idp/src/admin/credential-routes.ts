@@ -1,15 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdpServices } from '../services.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
-import {
-  deleteCredential,
-  findCredential,
-  findIdentity,
-  saveCredential,
-  type DbExecutor,
-} from '../identities/identity-repository.js';
-import { keyConfigOf } from '../credentials/webauthn/credential-config.js';
-import type { Clock } from '../clock.js';
+import { deleteCredential, findCredential, findIdentity } from '../identities/identity-repository.js';
+import { removeSecurityKeys } from '../credentials/webauthn/security-keys.js';
 import { revokeSessionsOfIdentity } from '../sessions/session-repository.js';
 import { isUuid } from './identity-reads.js';
 
@@ -48,7 +41,7 @@ export function registerCredentialRoutes(app: FastifyInstance, services: IdpServ
       const deleted = await db.kysely.transaction().execute(async (trx) => {
         const removed =
           type === 'webauthn'
-            ? await deleteSecurityKeys(trx, clock, identityId)
+            ? await removeSecurityKeys(trx, clock, identityId)
             : await deleteCredential(trx, clock, identityId, type);
         // Sessions that were raised to aal2 with the removed factor must not outlive it.
         if (removed) await revokeSessionsOfIdentity(trx, identityId);
@@ -58,18 +51,4 @@ export function registerCredentialRoutes(app: FastifyInstance, services: IdpServ
       return reply.code(204).send();
     },
   );
-}
-
-/**
- * `webauthn` removes the second-factor keys only, as Kratos does; keys registered for passwordless sign-in stay
- * (docs/kratos-compatibility.md#passkeys-and-security-keys).
- */
-async function deleteSecurityKeys(db: DbExecutor, clock: Clock, identityId: string): Promise<boolean> {
-  const credential = await findCredential(db, identityId, 'webauthn');
-  if (!credential) return false;
-  const config = keyConfigOf([credential], 'webauthn');
-  const kept = config.credentials.filter((key) => key.is_passwordless);
-  if (kept.length === 0) return deleteCredential(db, clock, identityId, 'webauthn');
-  await saveCredential(db, clock, identityId, 'webauthn', { ...config, credentials: kept }, credential.identifiers);
-  return true;
 }

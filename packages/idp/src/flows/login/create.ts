@@ -32,6 +32,7 @@ export async function buildLoginFlow(
     addFlowMessage(flow.ui, messages.secondFactorChallenge());
   } else if (init.refresh && auth) {
     flow.ui.nodes = refreshLoginNodes(auth.identity.traits.email);
+    await addPasskeyLogin(config, flow, auth.credentials);
     addFlowMessage(flow.ui, messages.confirmIdentity());
   } else {
     flow.ui.nodes = passwordLoginNodes();

@@ -45,25 +45,27 @@ function userHandleOf(encoded: unknown): string | undefined {
 }
 
 /**
- * Keeps what the sign-in changed on the key (counter, clone warning). Like Kratos, a lost race or a failure here
- * does not undo the sign-in; a counter that did not rise is logged for the audit.
+ * Keeps what the sign-in changed on the key (counter, clone warning), only if nobody used or changed the key since it
+ * was read: of two requests answering the same challenge at once, one wins and the other gets false
+ * (docs/security.md#50-counters-and-one-time-secrets-are-atomic). A counter that did not rise is logged for the audit.
  */
 async function recordKeyUse(
   ctx: FlowContext,
   credential: CredentialRecord,
   result: LoginResult,
   method: KeyKind,
-): Promise<void> {
+): Promise<boolean> {
   const { db, clock, log } = ctx.idp;
   const config = keyConfigOf([credential], method);
   config.credentials = config.credentials.map((key) => (key.id === result.key.id ? result.key : key));
   const saved = await updateCredentialConfigIfUnchanged(db.kysely, clock, credential, { ...config });
-  if (!saved) log.warn({ event: 'login.key_counter_not_saved', identity: credential.identityId }, 'counter not kept');
+  if (!saved) return false;
   if (result.counterDidNotRise)
     log.warn(
       { event: 'login.key_clone_warning', identity: credential.identityId, method, key: result.key.id },
       'the signature counter of a key did not rise: the key may have been copied',
     );
+  return true;
 }
 
 /** `method=passkey`: a discoverable passkey answers the flow's challenge; its user handle names the identity. */
@@ -75,8 +77,8 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
     return flowAgain(flow);
   }
   const state = takeCeremonyState(flow.internal, 'passkey');
+  const ipKey = clientAddressKey('login', clientAddress(ctx.request));
   const refuse = async (message: UiText, identityId: string | null) => {
-    const ipKey = clientAddressKey('login', clientAddress(ctx.request));
     const { maxFailuresPerAddress, lockMs } = config.throttling;
     await ctx.services.throttle.recordFailure(ipKey, maxFailuresPerAddress, lockMs, lockMs);
     log.info({ event: 'login.failure', identity: identityId, method: 'passkey' }, 'passkey sign-in refused');
@@ -86,12 +88,14 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
       identityId,
       clientAddress: clientAddress(ctx.request),
     });
-    await addPasskeyLogin(config, flow);
+    await addPasskeyLogin(config, flow, flow.refresh ? submission.auth?.credentials : undefined);
     addFlowMessage(flow.ui, message);
     return flowAgain(flow);
   };
   const answer = parseLoginAnswer(body.passkey_login);
   if (!answer) return refuse(messages.generic('Unable to parse WebAuthn response.'), null);
+  // A client locked for too many failed sign-ins gets no answer checked, as with passwords.
+  if (await ctx.services.throttle.isLocked(ipKey)) return refuse(messages.invalidWebAuthn(), null);
   const handle = userHandleOf(answer.response.userHandle);
   const identityId = handle ? await findIdentityIdByExactIdentifier(db.kysely, 'passkey', handle) : undefined;
   if (!identityId) return refuse(messages.noWebAuthnUser(), null);
@@ -99,14 +103,16 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
   const credential = credentials.find((c) => c.type === 'passkey');
   const key = credential ? findKey(keyConfigOf(credentials, 'passkey'), answer.rawId) : undefined;
   const result = state && key ? await finishLogin(relyingParty(config), state, answer, key) : undefined;
-  if (!credential || !result) return refuse(messages.invalidWebAuthn(), identityId);
+  // A re-authentication must be the session's own person.
+  const other = flow.refresh && submission.auth !== undefined && submission.auth.identity.id !== identityId;
+  if (!credential || !result || other) return refuse(messages.invalidWebAuthn(), identityId);
   const identity = await findIdentity(db.kysely, identityId);
   if (identity?.state !== 'active') {
-    await addPasskeyLogin(config, flow);
+    await addPasskeyLogin(config, flow, flow.refresh ? submission.auth?.credentials : undefined);
     addFlowMessage(flow.ui, messages.accountDisabled());
     return flowAgain(flow);
   }
-  await recordKeyUse(ctx, credential, result, 'passkey');
+  if (!(await recordKeyUse(ctx, credential, result, 'passkey'))) return refuse(messages.invalidWebAuthn(), identityId);
   const issued = await issueFirstFactorSession(submission, identity, 'passkey');
   log.info({ event: 'login.success', identity: identity.id, method: 'passkey' }, 'first factor passed');
   emitAuthEvent(ctx.idp, {
@@ -160,8 +166,12 @@ export async function submitSecurityKey(submission: LoginSubmission): Promise<Ou
     );
     return flowAgain(flow);
   }
-  await ctx.services.throttle.reset(throttleKey);
   const credential = auth.credentials.find((c) => c.type === 'webauthn')!;
-  await recordKeyUse(ctx, credential, result, 'webauthn');
+  if (!(await recordKeyUse(ctx, credential, result, 'webauthn'))) {
+    await addSecurityKeyLogin(config, flow, auth.credentials, auth.identity.traits.email);
+    addFlowMessage(flow.ui, messages.invalidWebAuthn());
+    return flowAgain(flow);
+  }
+  await ctx.services.throttle.reset(throttleKey);
   return completeSecondFactor(submission, 'webauthn', result.counterDidNotRise);
 }

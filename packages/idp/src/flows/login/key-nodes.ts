@@ -1,7 +1,7 @@
 import type { IdpConfig } from '../../config.js';
 import type { CredentialRecord } from '../../identities/identity-repository.js';
 import { keepCeremonyState, relyingParty, startLogin } from '../../credentials/webauthn/ceremonies.js';
-import { secondFactorKeys } from '../../credentials/webauthn/credential-config.js';
+import { keyConfigOf, secondFactorKeys } from '../../credentials/webauthn/credential-config.js';
 import { passkeyLoginNodes, webAuthnLoginNodes } from '../../credentials/webauthn/nodes.js';
 import type { UiNode } from '../../ui/nodes.js';
 import type { Flow } from '../flow.js';
@@ -17,10 +17,14 @@ function placeKeyNodes(flow: Flow, added: UiNode[]): void {
 
 /**
  * The passkey sign-in on a first-factor login flow, with a fresh challenge kept in the flow
- * (docs/kratos-compatibility.md#passkeys-and-security-keys): the identifier offers passkeys to autofill.
+ * (docs/kratos-compatibility.md#passkeys-and-security-keys): the identifier offers passkeys to autofill. On a
+ * re-authentication (`refreshing` with the session's credentials) only the identity's passkeys are allowed, and
+ * none are offered when it has none.
  */
-export async function addPasskeyLogin(config: IdpConfig, flow: Flow): Promise<void> {
-  const { options, state } = await startLogin(relyingParty(config), 'passkey', undefined);
+export async function addPasskeyLogin(config: IdpConfig, flow: Flow, refreshing?: CredentialRecord[]): Promise<void> {
+  const allow = refreshing ? keyConfigOf(refreshing, 'passkey').credentials : undefined;
+  if (allow?.length === 0) return;
+  const { options, state } = await startLogin(relyingParty(config), 'passkey', allow);
   keepCeremonyState(flow.internal, 'passkey', state);
   const identifier = flow.ui.nodes.find((n) => n.type === 'input' && n.attributes.name === 'identifier');
   if (identifier && identifier.attributes.type !== 'hidden') {

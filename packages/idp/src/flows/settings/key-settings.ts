@@ -1,5 +1,6 @@
 import { deleteCredential, saveCredential, type CredentialRecord } from '../../identities/identity-repository.js';
-import { normaliseEmail } from '../../identities/identity-schema.js';
+import { NAME_PATTERN, normaliseEmail } from '../../identities/identity-schema.js';
+import { hasHiddenCharacters } from '../../identities/hidden-characters.js';
 import {
   finishRegistration,
   parseRegistrationAnswer,
@@ -125,6 +126,9 @@ export async function submitSecurityKeySettings(submission: SettingsSubmission):
   const name = typeof body.webauthn_register_displayname === 'string' ? body.webauthn_register_displayname.trim() : '';
   if ([...name].length > DISPLAY_NAME_MAX)
     return refused(submission, messages.tooLong(DISPLAY_NAME_MAX, [...name].length), 'webauthn_register_displayname');
+  // The name is shown beside the remove button: no control or direction characters that could disguise it.
+  if (hasHiddenCharacters(name))
+    return refused(submission, messages.patternMismatch(NAME_PATTERN), 'webauthn_register_displayname');
   const created = await newKey(submission, 'webauthn', body.webauthn_register, name);
   if ('refusal' in created) return created.refusal;
   const config = keyConfigOf(auth.credentials, 'webauthn');
