@@ -8,6 +8,7 @@ import {
   enqueueMail,
   findIdentity,
   findCredentialsOf,
+  removeSecurityKeys,
   findIdentityIdByAddress,
   HttpError,
   insertIdentity,
@@ -179,7 +180,11 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
       await deleteIdentity(db, id);
     },
     async removeSecondFactors(id) {
-      for (const type of RESET_CREDENTIALS) await deleteCredential(db, clock, id, type);
+      // Security keys as Kratos' admin API removes them: keys for passwordless sign-in stay.
+      for (const type of RESET_CREDENTIALS) {
+        if (type === 'webauthn') await removeSecurityKeys(db, clock, id);
+        else await deleteCredential(db, clock, id, type);
+      }
     },
     async keysOf(id) {
       const credentials = (await findCredentialsOf(db, [id])).get(id) ?? [];

@@ -513,9 +513,19 @@ describe('security keys and passkeys', () => {
   });
 
   it("'Reset 2FA' removes the app, backup codes and security keys but not passkeys, and audits what went", async () => {
-    for (const type of ['password', 'totp', 'lookup_secret', 'webauthn', 'passkey']) await giveCredential(anne, type);
+    for (const type of ['password', 'totp', 'lookup_secret', 'passkey']) await giveCredential(anne, type);
+    const key = (id: string, passwordless: boolean) => ({
+      id: Buffer.from(id).toString('base64'),
+      public_key: 'cHVibGlj',
+      display_name: id,
+      is_passwordless: passwordless,
+    });
+    await giveCredential(anne, 'webauthn', { credentials: [key('second', false)], user_handle: 'dQ==' });
+    await giveCredential(gast, 'webauthn', { credentials: [key('x', false)], user_handle: 'dQ==' });
     await resetSecondFactor(ctx, await acting(admin), anne.id);
     expect((await identityOf(anne))?.credentials).toEqual(['passkey', 'password']);
+    // Only this person's keys went.
+    expect((await identityOf(gast))?.credentials).toContain('webauthn');
     const [entry] = (await auditOn(anne)).filter((e) => e.action === 'user.reset_2fa');
     expect(entry).toMatchObject({
       result: 'success',
@@ -549,5 +559,22 @@ describe('security keys and passkeys', () => {
     });
     expect(answer.body).not.toContain('cHVibGlj');
     expect((await app.inject({ method: 'GET', url: '/api/users/security-keys' })).statusCode).toBe(401);
+  });
+
+  it("'Reset 2FA' keeps a security key registered for passwordless sign-in, as Kratos' admin API does", async () => {
+    const key = (id: string, passwordless: boolean) => ({
+      id: Buffer.from(id).toString('base64'),
+      public_key: 'cHVibGlj',
+      display_name: id,
+      added_at: '2026-11-01T10:00:00Z',
+      is_passwordless: passwordless,
+    });
+    await giveCredential(anne, 'password');
+    await giveCredential(anne, 'webauthn', {
+      credentials: [key('second', false), key('without-password', true)],
+      user_handle: 'dQ==',
+    });
+    await resetSecondFactor(ctx, await acting(admin), anne.id);
+    expect((await ctx.backend.identities.keysOf(anne.id)).map((k) => k.name)).toEqual(['without-password']);
   });
 });
