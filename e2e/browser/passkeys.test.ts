@@ -64,6 +64,7 @@ const keysSection = (page: Page) => page.getByRole('region', { name: 'Beveiligin
 const keyList = (page: Page) => keysSection(page).getByRole('list', { name: 'Je beveiligingssleutels en passkeys' });
 
 interface Whoami {
+  identity: { credentials: string[] };
   authenticator_assurance_level: string;
   authentication_methods: string[];
   aal2Required: boolean;
@@ -232,7 +233,7 @@ describe('journey 20: passkeys and security keys', () => {
     await row.getByText('Geen tweede factor').waitFor();
   });
 
-  it('lets a person without an app enrol a passkey instead, then sign in again with it to go on', async () => {
+  it('enrols a passkey instead of an app, signs in again with it, refuses a second one, removes it', async () => {
     cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
     const colleague = await createColleague(journey, { first: 'Lot', withApp: false });
     const page = await person('telefoon');
@@ -254,5 +255,24 @@ describe('journey 20: passkeys and security keys', () => {
     expect(await usersApiWhoami(page)).toMatchObject({ secondFactorMet: true, aal2Required: true });
     expect((await usersApiWhoami(page)).authentication_methods).toContain('passkey');
     expect(await countersOf(authenticator)).toHaveLength(1);
+
+    // The same authenticator again: it refuses a second passkey for this account, and the portal says so.
+    await sidebar(page).getByRole('link', { name: 'Account instellingen' }).click();
+    await keyList(page).getByRole('listitem').first().waitFor();
+    await pressByKeyboard(page, keysSection(page).getByRole('button', { name: 'Passkey toevoegen' }));
+    await keysSection(page)
+      .getByRole('alert')
+      .getByText('Deze beveiligingssleutel of passkey heb je al toegevoegd. Kies een andere.')
+      .waitFor();
+    await expectAccessible(page, 'the settings after a refused second passkey on one authenticator');
+    await expectFits(page, keysSection(page), 'the settings after a refused passkey');
+    // Removing it, by keyboard; the password remains a way to sign in.
+    await pressByKeyboard(page, keysSection(page).getByRole('button', { name: /^Passkey ".+" verwijderen$/ }));
+    await keysSection(page)
+      .getByText(/^Passkey ".+" is verwijderd\.$/)
+      .waitFor();
+    await keysSection(page).getByText('Je hebt nog geen beveiligingssleutels of passkeys.').waitFor();
+    await expectAccessible(page, 'the settings after removing the passkey');
+    expect((await usersApiWhoami(page)).identity.credentials).toEqual(['password']);
   });
 });
