@@ -528,6 +528,12 @@ describe('refusals', () => {
     const answer = await securityKeyLogin(browser, user.email, user.authenticator, { key: passkey });
     expect(answer.status).toBe(400);
     expect(messageIds(answer.body)).toEqual([4000043]);
+    const malformed = await (async () => {
+      const flow = await explained(browser.frontend.createBrowserLoginFlow({ aal: 'aal2' }));
+      return submitLogin(browser, flow, { method: 'webauthn', identifier: user.email, webauthn_login: '{"kapot"' });
+    })();
+    expect(malformed.status).toBe(400);
+    expect(messageIds(malformed.body)).toEqual([4000001]);
     // The method needs a non-empty identifier, as Kratos' schema says.
     for (const [identifier, id] of [
       ['', 4000003],

@@ -7,22 +7,32 @@ import {
   type AuthenticatorTransport,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import type { IdpConfig } from '../../config.js';
+import type { IdpContext } from '../../context.js';
 import { base64ToBase64Url, fromBase64, toBase64, type KeyKind, type StoredWebAuthnKey } from './credential-config.js';
 
-/** Who the keys are for: the relying party's id (a host name), its name, and the origins a ceremony may come from. */
+// go-webauthn's defaults, which Kratos uses: five minutes, and these algorithms in this order.
+const TIMEOUT_MS = 300_000;
+const ALGORITHMS = [-7, -35, -36, -257, -258, -259, -37, -38, -39, -8];
+
+/**
+ * Who the keys are for: the relying party's id (a host name), its name, and the origins a ceremony may come from;
+ * with the time of the request, which bounds how long a challenge may be answered.
+ */
 export interface RelyingParty {
   id: string;
   name: string;
   origins: string[];
+  now: Date;
 }
 
 /** The relying party of the provider (docs/kratos-compatibility.md#passkeys-and-security-keys). */
-export function relyingParty(config: IdpConfig): RelyingParty {
+export function relyingParty(idp: Pick<IdpContext, 'config' | 'clock'>): RelyingParty {
+  const { config } = idp;
   return {
     id: config.webauthn?.rpId ?? config.publicUrl.hostname,
     name: config.webauthn?.rpDisplayName ?? config.publicUrl.hostname,
     origins: [config.publicUrl.origin],
+    now: idp.clock.now(),
   };
 }
 
@@ -34,14 +44,15 @@ export interface CeremonyState {
   challenge: string;
   user_id?: string;
   user_verification: 'required' | 'preferred';
+  /** As go-webauthn's session data: the challenge is answered within the ceremony's timeout or not at all. */
+  expires_at: string;
 }
+
+const expiresAt = (rp: RelyingParty) => new Date(rp.now.getTime() + TIMEOUT_MS).toISOString();
+const expired = (rp: RelyingParty, state: CeremonyState) => !(Date.parse(state.expires_at) >= rp.now.getTime());
 
 /** The options as Kratos hands them to the browser: the WebAuthn JSON, binary fields in base64url. */
 export type BrowserOptions = { publicKey: Record<string, unknown> };
-
-// go-webauthn's defaults, which Kratos uses: five minutes, and these algorithms in this order.
-const TIMEOUT_MS = 300_000;
-const ALGORITHMS = [-7, -35, -36, -257, -258, -259, -37, -38, -39, -8];
 
 /** Security keys need no user verification (preferred); passkeys stand alone, so they must verify the user. */
 const verificationOf = (kind: KeyKind) => (kind === 'passkey' ? 'required' : 'preferred');
@@ -76,7 +87,12 @@ export async function startRegistration(
   });
   return {
     options: { publicKey: options as unknown as Record<string, unknown> },
-    state: { challenge: options.challenge, user_id: options.user.id, user_verification: userVerification },
+    state: {
+      challenge: options.challenge,
+      user_id: options.user.id,
+      user_verification: userVerification,
+      expires_at: expiresAt(rp),
+    },
   };
 }
 
@@ -95,7 +111,7 @@ export async function startLogin(
   });
   return {
     options: { publicKey: options as unknown as Record<string, unknown> },
-    state: { challenge: options.challenge, user_verification: userVerification },
+    state: { challenge: options.challenge, user_verification: userVerification, expires_at: expiresAt(rp) },
   };
 }
 
@@ -156,6 +172,7 @@ export async function finishRegistration(
   answer: RegistrationResponseJSON,
   key: { displayName: string; passwordless: boolean; now: Date },
 ): Promise<StoredWebAuthnKey | undefined> {
+  if (expired(rp, state)) return undefined;
   let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
     verified = await verifyRegistrationResponse({
@@ -212,6 +229,7 @@ export async function finishLogin(
   answer: AuthenticationResponseJSON,
   key: StoredWebAuthnKey,
 ): Promise<LoginResult | undefined> {
+  if (expired(rp, state)) return undefined;
   let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
     verified = await verifyAuthenticationResponse({

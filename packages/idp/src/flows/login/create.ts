@@ -19,7 +19,6 @@ export async function buildLoginFlow(
   init: FlowStart & { refresh: boolean; aal: 'aal1' | 'aal2' },
   auth: Authenticated | undefined,
 ): Promise<Flow> {
-  const { config } = services.ctx;
   const flow = newFlow(services.ctx, services.ctx.config.lifespans.flowMs, {
     kind: 'login',
     ...startFields(init),
@@ -28,15 +27,15 @@ export async function buildLoginFlow(
   });
   if (init.aal === 'aal2' && auth) {
     flow.ui.nodes = secondFactorNodes(auth.credentials);
-    await addSecurityKeyLogin(config, flow, auth.credentials, auth.identity.traits.email);
+    await addSecurityKeyLogin(services.ctx, flow, auth.credentials, auth.identity.traits.email);
     addFlowMessage(flow.ui, messages.secondFactorChallenge());
   } else if (init.refresh && auth) {
     flow.ui.nodes = refreshLoginNodes(auth.identity.traits.email);
-    await addPasskeyLogin(config, flow, auth.credentials);
+    await addPasskeyLogin(services.ctx, flow, auth.credentials);
     addFlowMessage(flow.ui, messages.confirmIdentity());
   } else {
     flow.ui.nodes = passwordLoginNodes();
-    await addPasskeyLogin(config, flow);
+    await addPasskeyLogin(services.ctx, flow);
   }
   return flow;
 }

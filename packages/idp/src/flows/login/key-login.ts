@@ -88,7 +88,7 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
       identityId,
       clientAddress: clientAddress(ctx.request),
     });
-    await addPasskeyLogin(config, flow, flow.refresh ? submission.auth?.credentials : undefined);
+    await addPasskeyLogin(ctx.idp, flow, flow.refresh ? submission.auth?.credentials : undefined);
     addFlowMessage(flow.ui, message);
     return flowAgain(flow);
   };
@@ -102,13 +102,13 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
   const credentials = await findCredentials(db.kysely, identityId);
   const credential = credentials.find((c) => c.type === 'passkey');
   const key = credential ? findKey(keyConfigOf(credentials, 'passkey'), answer.rawId) : undefined;
-  const result = state && key ? await finishLogin(relyingParty(config), state, answer, key) : undefined;
+  const result = state && key ? await finishLogin(relyingParty(ctx.idp), state, answer, key) : undefined;
   // A re-authentication must be the session's own person.
   const other = flow.refresh && submission.auth !== undefined && submission.auth.identity.id !== identityId;
   if (!credential || !result || other) return refuse(messages.invalidWebAuthn(), identityId);
   const identity = await findIdentity(db.kysely, identityId);
   if (identity?.state !== 'active') {
-    await addPasskeyLogin(config, flow, flow.refresh ? submission.auth?.credentials : undefined);
+    await addPasskeyLogin(ctx.idp, flow, flow.refresh ? submission.auth?.credentials : undefined);
     addFlowMessage(flow.ui, messages.accountDisabled());
     return flowAgain(flow);
   }
@@ -148,7 +148,7 @@ export async function submitSecurityKey(submission: LoginSubmission): Promise<Ou
   const throttleKey = identifierKey('second_factor', auth.identity.id);
   const locked = await ctx.services.throttle.isLocked(throttleKey);
   const result =
-    !locked && state && answer && key ? await finishLogin(relyingParty(config), state, answer, key) : undefined;
+    !locked && state && answer && key ? await finishLogin(relyingParty(ctx.idp), state, answer, key) : undefined;
   if (!result) {
     const { maxFailures, lockMs } = config.throttling;
     const counted = await ctx.services.throttle.recordFailure(throttleKey, maxFailures, lockMs, lockMs);
@@ -159,7 +159,7 @@ export async function submitSecurityKey(submission: LoginSubmission): Promise<Ou
       identityId: auth.identity.id,
       clientAddress: clientAddress(ctx.request),
     });
-    await addSecurityKeyLogin(config, flow, auth.credentials, auth.identity.traits.email);
+    await addSecurityKeyLogin(ctx.idp, flow, auth.credentials, auth.identity.traits.email);
     addFlowMessage(
       flow.ui,
       answer ? messages.invalidWebAuthn() : messages.generic('Unable to parse WebAuthn response.'),
@@ -168,7 +168,7 @@ export async function submitSecurityKey(submission: LoginSubmission): Promise<Ou
   }
   const credential = auth.credentials.find((c) => c.type === 'webauthn')!;
   if (!(await recordKeyUse(ctx, credential, result, 'webauthn'))) {
-    await addSecurityKeyLogin(config, flow, auth.credentials, auth.identity.traits.email);
+    await addSecurityKeyLogin(ctx.idp, flow, auth.credentials, auth.identity.traits.email);
     addFlowMessage(flow.ui, messages.invalidWebAuthn());
     return flowAgain(flow);
   }

@@ -1,4 +1,4 @@
-import type { IdpConfig } from '../../config.js';
+import type { IdpContext } from '../../context.js';
 import type { CredentialRecord } from '../../identities/identity-repository.js';
 import { keepCeremonyState, relyingParty, startLogin } from '../../credentials/webauthn/ceremonies.js';
 import { keyConfigOf, secondFactorKeys } from '../../credentials/webauthn/credential-config.js';
@@ -21,17 +21,21 @@ function placeKeyNodes(flow: Flow, added: UiNode[]): void {
  * re-authentication (`refreshing` with the session's credentials) only the identity's passkeys are allowed, and
  * none are offered when it has none.
  */
-export async function addPasskeyLogin(config: IdpConfig, flow: Flow, refreshing?: CredentialRecord[]): Promise<void> {
+export async function addPasskeyLogin(
+  idp: Pick<IdpContext, 'config' | 'clock'>,
+  flow: Flow,
+  refreshing?: CredentialRecord[],
+): Promise<void> {
   const allow = refreshing ? keyConfigOf(refreshing, 'passkey').credentials : undefined;
   if (allow?.length === 0) return;
-  const { options, state } = await startLogin(relyingParty(config), 'passkey', allow);
+  const { options, state } = await startLogin(relyingParty(idp), 'passkey', allow);
   keepCeremonyState(flow.internal, 'passkey', state);
   const identifier = flow.ui.nodes.find((n) => n.type === 'input' && n.attributes.name === 'identifier');
   if (identifier && identifier.attributes.type !== 'hidden') {
     const { node_type, ...rest } = identifier.attributes;
     identifier.attributes = { ...rest, autocomplete: 'username webauthn', node_type };
   }
-  placeKeyNodes(flow, passkeyLoginNodes(config, options, flow.type === 'browser'));
+  placeKeyNodes(flow, passkeyLoginNodes(idp.config, options, flow.type === 'browser'));
 }
 
 /**
@@ -39,15 +43,15 @@ export async function addPasskeyLogin(config: IdpConfig, flow: Flow, refreshing?
  * options allow only the identity's second-factor keys.
  */
 export async function addSecurityKeyLogin(
-  config: IdpConfig,
+  idp: Pick<IdpContext, 'config' | 'clock'>,
   flow: Flow,
   credentials: CredentialRecord[],
   identifier: string,
 ): Promise<void> {
   const keys = secondFactorKeys(credentials);
   if (flow.type !== 'browser' || keys.length === 0) return;
-  const { options, state } = await startLogin(relyingParty(config), 'webauthn', keys);
+  const { options, state } = await startLogin(relyingParty(idp), 'webauthn', keys);
   keepCeremonyState(flow.internal, 'webauthn', state);
   flow.ui.nodes = flow.ui.nodes.filter((n) => !(n.type === 'input' && n.attributes.name === 'identifier'));
-  placeKeyNodes(flow, webAuthnLoginNodes(config, options, identifier));
+  placeKeyNodes(flow, webAuthnLoginNodes(idp.config, options, identifier));
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { IdpConfig } from '../../config.js';
+import type { IdpContext } from '../../context.js';
 import { HttpError } from '../../errors/herodot.js';
 import { insertIdentity, saveCredential } from '../../identities/identity-repository.js';
 import type { Traits } from '../../identities/identity-schema.js';
@@ -33,9 +33,14 @@ const newUserHandle = () =>
  * The passkey nodes of the credential step, with a fresh challenge kept in the flow. The options are wrapped as
  * Kratos wraps them for registration: `credentialOptions`, and the field the script reads the person's name from.
  */
-export async function passkeyRegistrationNodes(config: IdpConfig, flow: Flow, traits: Traits): Promise<UiNode[]> {
+export async function passkeyRegistrationNodes(
+  idp: Pick<IdpContext, 'config' | 'clock'>,
+  flow: Flow,
+  traits: Traits,
+): Promise<UiNode[]> {
+  const { config } = idp;
   const user = { handle: newUserHandle(), name: traits.email };
-  const { options, state } = await startRegistration(relyingParty(config), 'passkey', user, []);
+  const { options, state } = await startRegistration(relyingParty(idp), 'passkey', user, []);
   keepCeremonyState(flow.internal, 'passkey', state);
   const browser = flow.type === 'browser';
   const createData = {
@@ -69,13 +74,13 @@ export async function registerWithPasskey(
   flow: Flow,
   input: { traits: Traits; answer: unknown },
 ): Promise<{ identityId: string } | { refusal: UiText } | undefined> {
-  const { db, clock, config } = ctx.idp;
+  const { db, clock } = ctx.idp;
   const state = takeCeremonyState(flow.internal, 'passkey');
   const answer = parseRegistrationAnswer(input.answer);
   if (!answer) return { refusal: messages.generic('Unable to parse WebAuthn response.') };
   const key =
     state?.user_id &&
-    (await finishRegistration(relyingParty(config), state, answer, {
+    (await finishRegistration(relyingParty(ctx.idp), state, answer, {
       displayName: '',
       passwordless: true,
       now: clock.now(),

@@ -92,7 +92,7 @@ export async function submitRegistrationFlow(ctx: FlowContext): Promise<Outcome>
 async function showCredentialStep(ctx: FlowContext, flow: Flow, traits: Traits): Promise<void> {
   const nodes = credentialStepNodes(traits);
   const back = nodes.pop()!;
-  nodes.push(...(await passkeyRegistrationNodes(ctx.idp.config, flow, traits)), back);
+  nodes.push(...(await passkeyRegistrationNodes(ctx.idp, flow, traits)), back);
   flow.ui.nodes = nodes;
 }
 

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { IdpConfig } from '../../config.js';
+import type { IdpContext } from '../../context.js';
 import { keepCeremonyState, relyingParty, startRegistration } from '../../credentials/webauthn/ceremonies.js';
 import { keyConfigOf } from '../../credentials/webauthn/credential-config.js';
 import { passkeySettingsNodes, webAuthnSettingsNodes } from '../../credentials/webauthn/nodes.js';
@@ -29,18 +29,24 @@ const allKeys = (view: SettingsView) => [
 ];
 
 /** Security keys on the settings screen (browser flows only, as in Kratos), with a fresh challenge in the flow. */
-export async function securityKeySettingsNodes(config: IdpConfig, view: SettingsView): Promise<UiNode[]> {
+export async function securityKeySettingsNodes(
+  idp: Pick<IdpContext, 'config' | 'clock'>,
+  view: SettingsView,
+): Promise<UiNode[]> {
   if (view.flow.type !== 'browser') return [];
   const user = { handle: securityKeyUserHandle(view.identity.id), name: view.identity.traits.email };
-  const { options, state } = await startRegistration(relyingParty(config), 'webauthn', user, allKeys(view));
+  const { options, state } = await startRegistration(relyingParty(idp), 'webauthn', user, allKeys(view));
   keepCeremonyState(view.flow.internal, 'webauthn', state);
-  return webAuthnSettingsNodes(config, view.credentials, options);
+  return webAuthnSettingsNodes(idp.config, view.credentials, options);
 }
 
 /** Passkeys on the settings screen, with a fresh challenge in the flow. */
-export async function passkeySettingsNodesOf(config: IdpConfig, view: SettingsView): Promise<UiNode[]> {
+export async function passkeySettingsNodesOf(
+  idp: Pick<IdpContext, 'config' | 'clock'>,
+  view: SettingsView,
+): Promise<UiNode[]> {
   const user = { handle: passkeyUserHandle(view), name: view.identity.traits.email };
-  const { options, state } = await startRegistration(relyingParty(config), 'passkey', user, allKeys(view));
+  const { options, state } = await startRegistration(relyingParty(idp), 'passkey', user, allKeys(view));
   keepCeremonyState(view.flow.internal, 'passkey', state);
   return passkeySettingsNodes(view.credentials, options, view.flow.type === 'browser');
 }

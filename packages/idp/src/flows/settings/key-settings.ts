@@ -64,7 +64,7 @@ async function newKey(
   if (!answer) return { refusal: await refused(submission, messages.generic('Unable to parse WebAuthn response.')) };
   const key =
     state &&
-    (await finishRegistration(relyingParty(ctx.idp.config), state, answer, {
+    (await finishRegistration(relyingParty(ctx.idp), state, answer, {
       displayName,
       passwordless: kind === 'passkey',
       now: ctx.idp.clock.now(),

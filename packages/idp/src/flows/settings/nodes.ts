@@ -94,8 +94,8 @@ async function totpNodes(services: IdpServices, view: SettingsView): Promise<UiN
  */
 export async function settingsNodes(services: IdpServices, view: SettingsView): Promise<UiNode[]> {
   const { config } = services.ctx;
-  const securityKeys = await securityKeySettingsNodes(config, view);
-  const passkeys = await passkeySettingsNodesOf(config, view);
+  const securityKeys = await securityKeySettingsNodes(services.ctx, view);
+  const passkeys = await passkeySettingsNodesOf(services.ctx, view);
   const script = securityKeys.length === 0 && view.flow.type === 'browser' ? [webAuthnScriptNode(config)] : [];
   return [
     csrfNode(''),
