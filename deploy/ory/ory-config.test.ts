@@ -189,7 +189,12 @@ describe('identity.schema.json', () => {
     expect(Object.keys(traits.properties).sort()).toEqual(['email', 'name']);
     expect(Object.keys(traits.properties.name.properties).sort()).toEqual(['first', 'last']);
     expect(traits.properties.email['ory.sh/kratos']).toEqual({
-      credentials: { password: { identifier: true }, totp: { account_name: true } },
+      credentials: {
+        password: { identifier: true },
+        webauthn: { identifier: true },
+        passkey: { display_name: true },
+        totp: { account_name: true },
+      },
       verification: { via: 'email' },
       recovery: { via: 'email' },
     });

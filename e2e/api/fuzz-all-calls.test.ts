@@ -347,6 +347,7 @@ const API_ROUTES: ApiRoute[] = [
   { method: 'GET', path: '/config' },
   { method: 'GET', path: '/users/whoami' },
   { method: 'GET', path: '/users/configured-credentials' },
+  { method: 'GET', path: '/users/security-keys' },
   { method: 'GET', path: '/users/admins' },
   { method: 'GET', path: '/services' },
   { method: 'GET', path: '/users/password-recovery', query: ['email'], writes: true },

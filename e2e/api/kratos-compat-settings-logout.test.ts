@@ -252,7 +252,6 @@ describe('logout', () => {
 describe('features this product switched off', () => {
   it('answer as Kratos does with them off; /.well-known/change-password leads to settings', async () => {
     const base = portaal.publicUrl;
-    expect((await fetch(`${base}/.well-known/ory/webauthn.js`)).status).toBe(404);
     expect((await fetch(`${base}/self-service/fed-cm/parameters`)).status).toBe(404);
     const exchange = await fetch(`${base}/sessions/token-exchange?init_code=x&return_to_code=y`);
     expect(exchange.status).toBe(404);

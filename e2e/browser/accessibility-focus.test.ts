@@ -125,7 +125,7 @@ describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.
     expect(await page.title()).toBe(titled('Inloggen'));
 
     // An empty form: the summary names each field and what to do.
-    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
     const summary = page.getByRole('alert', { name: 'Controleer de volgende velden:' });
     await expectFocusOn(page, summary, 'the error summary of an empty sign-in');
     expect(await summary.getByRole('listitem').allInnerTexts()).toEqual([
@@ -137,14 +137,14 @@ describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.
     // A wrong password: the refusal has the focus.
     await page.getByLabel('E-mailadres').fill(colleague.email);
     await page.getByLabel('Wachtwoord', { exact: true }).fill('Fout-Wachtwoord-1');
-    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
     const refusal = page.getByRole('alert').filter({ hasText: 'Het e-mailadres of wachtwoord klopt niet.' });
     await expectFocusOn(page, refusal, 'the refusal of a wrong password');
     await expectAccessible(page, 'sign-in refused');
 
     // The right password: the second step, with the focus in its code field and its own title.
     await page.getByLabel('Wachtwoord', { exact: true }).fill(colleague.password);
-    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
     const code = page.getByLabel('Verificatiecode');
     await expectFocusOn(page, code, 'the code field of the second step');
     await expect.poll(() => page.title()).toBe(titled('Inloggen – tweede stap'));

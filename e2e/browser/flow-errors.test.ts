@@ -28,7 +28,7 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     await page.waitForTimeout(3_500);
     await page.getByLabel('E-mailadres').fill(colleague.email);
     await page.getByLabel('Wachtwoord', { exact: true }).fill(colleague.password);
-    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
     await page.getByText('Het inloggen duurde te lang. Probeer het opnieuw.').waitFor();
     expect(new URL(page.url()).searchParams.get('flow')).not.toBe(expiredFlow);
     await expectAccessible(page, 'expired sign-in flow');
@@ -52,7 +52,7 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     await page.waitForURL((url) => url.pathname === '/login');
     await loginForm(page).fill(colleague.email);
     await page.getByLabel('Wachtwoord', { exact: true }).fill(colleague.password);
-    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/settings');
     await page.getByRole('heading', { name: 'Account instellingen', level: 1 }).waitFor();
   });
@@ -68,7 +68,7 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     await context.addCookies(kept);
     await page.getByLabel('E-mailadres').fill(colleague.email);
     await page.getByLabel('Wachtwoord', { exact: true }).fill(colleague.password);
-    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
     await page
       .getByText(
         'Het formulier kon niet veilig worden verstuurd. Misschien was het verlopen of in een ander ' +
@@ -91,7 +91,7 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     const page = await journey.person();
     await page.goto('/login');
     await loginForm(page).waitFor();
-    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
     const summary = page.getByRole('alert', { name: 'Controleer de volgende velden:' });
     await summary.waitFor();
     await expect.poll(() => summary.evaluate((element) => element === document.activeElement)).toBe(true);

@@ -101,7 +101,7 @@ async function member(org: string, first: string, last: string) {
 async function signIn(page: Page, email: string) {
   await page.getByLabel('E-mailadres').fill(email);
   await page.getByLabel('Wachtwoord', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Inloggen' }).click();
+  await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
 }
 
 const received = async (page: Page) => JSON.parse(await page.locator('#ontvangen').innerText());

@@ -96,12 +96,14 @@ describe("Ory's React components on the embedded provider", () => {
     await page.getByLabel('First Name').fill('Eva');
     await page.getByLabel('Last Name').fill('Elements');
     await page.getByRole('button', { name: 'Sign up' }).click();
-    // The provider answers the profile with the second step, the password (as Kratos' two-step registration); the
-    // address above it leads back to the first step, filled in as it was.
+    // The provider answers the profile with the second step, a password or a passkey to choose from (as Kratos'
+    // two-step registration); the address above it leads back to the first step, filled in as it was.
+    await page.getByRole('button', { name: /^Password/ }).click();
     await page.getByLabel('Password', { exact: true }).waitFor();
     await page.getByRole('button', { name: email }).click();
     await expect.poll(() => page.getByLabel('First Name').inputValue()).toBe('Eva');
     await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('button', { name: /^Password/ }).click();
     await page.getByLabel('Password', { exact: true }).fill(STRONG_PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
 

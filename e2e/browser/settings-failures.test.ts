@@ -75,7 +75,7 @@ describe('journey 7b: a failing save on the settings says why', () => {
       .waitFor();
     await expectAccessible(page, 'sign-in again, with the reason');
     await page.getByLabel('Wachtwoord', { exact: true }).fill(colleague.password);
-    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
     const code = page.getByLabel('Verificatiecode');
     await Promise.race([code.waitFor(), page.waitForURL((url) => url.pathname === '/settings')]);
     if (await code.isVisible()) await enterTotpCode(page, colleague.secret!, 1);

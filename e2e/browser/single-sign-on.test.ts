@@ -72,7 +72,7 @@ describe('journey 21: single sign-on for the data services', () => {
     expect(new URL(page.url()).searchParams.get('return_to')).toMatch(/\/oidc\/interaction\//);
     await page.getByLabel('E-mailadres').fill(EMAIL);
     await page.getByLabel('Wachtwoord', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
     await page.getByLabel('Verificatiecode').waitFor();
     await enterTotpCode(page, secret);
     await page.waitForURL((url) => url.href.startsWith(jeugdzorg.url));

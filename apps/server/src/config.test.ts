@@ -101,6 +101,25 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes the WebAuthn relying party from the public URL, or a domain it lies in', () => {
+    const portal = {
+      PUBLIC_URL: 'https://portaal.gemeente.nl',
+      SECRETS_COOKIE: 'een-geheim-van-minstens-32-tekens-lang',
+    };
+    expect(loadConfig(env(portal)).idp.webauthn).toEqual({
+      rpId: 'portaal.gemeente.nl',
+      rpDisplayName: 'portaal.gemeente.nl',
+    });
+    expect(
+      loadConfig(env({ ...portal, WEBAUTHN_RP_ID: 'Gemeente.nl', WEBAUTHN_RP_DISPLAY_NAME: 'Datavoorzieningen' })).idp
+        .webauthn,
+    ).toEqual({ rpId: 'gemeente.nl', rpDisplayName: 'Datavoorzieningen' });
+    expect(refusal({ ...portal, WEBAUTHN_RP_ID: 'andere-gemeente.nl' })).toBe(
+      "WEBAUTHN_RP_ID 'andere-gemeente.nl' moet de host van PUBLIC_URL (portaal.gemeente.nl) of een domein " +
+        'daarvan zijn.',
+    );
+  });
+
   it('drains for the given time on SIGTERM, or not at all with 0', () => {
     expect(loadConfig(env({ SHUTDOWN_DRAIN: '0', SHUTDOWN_TIMEOUT: '30s' })).shutdown).toEqual({
       drainMs: 0,

@@ -132,6 +132,20 @@ function sessionCookieDomain(env: Env, publicUrl: URL, cookieName: string | unde
   return domain;
 }
 
+/**
+ * The WebAuthn relying party (docs/kratos-compatibility.md#passkeys-and-security-keys): `WEBAUTHN_RP_ID` must be the
+ * public URL's host or a domain it lies in, since browsers refuse keys for any other; passkeys made for one RP ID do
+ * not work under another, so it must stay the same once people have passkeys.
+ */
+function webauthn(env: Env, publicUrl: URL): { rpId: string; rpDisplayName: string } {
+  const host = publicUrl.hostname;
+  const rpId = read(env, 'WEBAUTHN_RP_ID')?.toLowerCase() ?? host;
+  if (host !== rpId && !host.endsWith(`.${rpId}`)) {
+    throw new ConfigError(`WEBAUTHN_RP_ID '${rpId}' moet de host van PUBLIC_URL (${host}) of een domein daarvan zijn.`);
+  }
+  return { rpId, rpDisplayName: read(env, 'WEBAUTHN_RP_DISPLAY_NAME') ?? host };
+}
+
 /** Kratos' own variables for the screens of another UI (`selfservice.flows.<flow>.ui_url` and the default return). */
 function uiUrls(env: Env): Partial<Record<UiScreen, URL>> {
   const names: [UiScreen, string][] = [
@@ -368,6 +382,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
         hashQueueLimit: positiveInt(env, 'HASH_QUEUE_LIMIT', 64),
       },
       totpIssuer: read(env, 'TOTP_ISSUER') ?? publicUrl.hostname,
+      webauthn: webauthn(env, publicUrl),
       uiUrls: uiUrls(env),
       sessionCookieName: sessionCookieName(env, publicUrl),
       sessionCookieDomain: sessionCookieDomain(env, publicUrl, read(env, 'SESSION_COOKIE_NAME')),

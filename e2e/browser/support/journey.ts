@@ -17,8 +17,14 @@ interface OpenPage {
 
 export interface Journey {
   readonly portaal: Portaal;
-  /** A fresh browser profile (its own cookies and storage) with one page; closed after the test. */
-  person(label?: string, options?: { width?: number; height?: number; userAgent?: string }): Promise<Page>;
+  /**
+   * A fresh browser profile (its own cookies and storage) with one page; closed after the test. `baseURL`: another
+   * address of the portal than `portaal.publicUrl` (`localhost` where WebAuthn needs a host name).
+   */
+  person(
+    label?: string,
+    options?: { width?: number; height?: number; userAgent?: string; baseURL?: string },
+  ): Promise<Page>;
 }
 
 /**
@@ -65,7 +71,7 @@ export function useJourney(options: PortaalOptions = {}): Journey {
     async person(label = 'persoon', size = {}) {
       if (!browser || !portaal) throw new Error('the journey has not started');
       const context = await browser.newContext({
-        baseURL: portaal.publicUrl,
+        baseURL: size.baseURL ?? portaal.publicUrl,
         locale: 'nl-NL',
         viewport: { width: size.width ?? 1280, height: size.height ?? 900 },
         ...(size.userAgent ? { userAgent: size.userAgent } : {}),

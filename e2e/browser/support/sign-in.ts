@@ -8,7 +8,7 @@ export async function signInWithPassword(page: Page, email: string, password: st
   await page.goto(path);
   await page.getByLabel('E-mailadres').fill(email);
   await page.getByLabel('Wachtwoord', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Inloggen' }).click();
+  await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
 }
 
 /** Answers the second-factor step with the current code of the authenticator app. */

@@ -41,6 +41,12 @@ export interface IdpConfig {
   /** Issuer shown in authenticator apps. */
   totpIssuer: string;
   /**
+   * The WebAuthn relying party of passkeys and security keys (Kratos' `selfservice.methods.<method>.config.rp`): its
+   * id, a host name that the public URL's host equals or ends in, and the name authenticators show; both default to
+   * the public URL's host.
+   */
+  webauthn?: { rpId?: string; rpDisplayName?: string };
+  /**
    * Where the flows' screens live, as Kratos' `selfservice.flows.<flow>.ui_url`, `selfservice.flows.error.ui_url`
    * and `selfservice.default_browser_return_url`; each left out is the portal's own path on the public URL.
    */

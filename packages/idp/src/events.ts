@@ -3,11 +3,16 @@ import type { IdpContext } from './context.js';
 /** Sign-in events for the audit log (docs/architecture.md#the-audit-log): who, how and from where, never a secret. */
 export interface AuthEvent {
   type: 'login.success' | 'login.failure' | 'login.locked';
-  method: 'password' | 'totp' | 'lookup_secret';
+  method: 'password' | 'totp' | 'lookup_secret' | 'webauthn' | 'passkey';
   identityId: string | null;
   /** The identifier typed at sign-in (an e-mail address), when there is one. */
   identifier?: string;
   clientAddress: string;
+  /**
+   * A passkey or security key signed in, but its counter did not rise: a copy of the key may be in use
+   * (docs/security.md#53-passkeys-and-security-keys). The sign-in itself succeeded, as in Kratos.
+   */
+  cloneWarning?: boolean;
 }
 
 export type AuthEventListener = (event: AuthEvent) => Promise<void> | void;

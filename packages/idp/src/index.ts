@@ -40,3 +40,4 @@ export { normaliseEmail } from './identities/identity-schema.js';
 export { hasHiddenCharacters } from './identities/hidden-characters.js';
 export { countMailsByStatus, enqueueMail, listMails, retryAbandonedMails, type MailStatus } from './courier/index.js';
 export { createRecoveryLink } from './flows/recovery/admin-recovery.js';
+export { removeSecurityKeys } from './credentials/webauthn/security-keys.js';

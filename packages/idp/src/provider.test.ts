@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,7 +89,33 @@ describe('the public API plugin', () => {
         message: 'The requested resource could not be found',
       },
     });
-    expect((await app.inject({ url: '/.well-known/ory/webauthn.js' })).json()).toEqual(NOT_FOUND);
+  });
+
+  it('serves the WebAuthn script with its type, a validator and the integrity the nodes name', async () => {
+    const app = await listener('publicApi');
+    const script = await app.inject({ url: '/.well-known/ory/webauthn.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.headers['cache-control']).toBe('public, no-cache');
+    expect(script.headers['x-content-type-options']).toBe('nosniff');
+    for (const name of [
+      'oryWebAuthnRegistration',
+      'oryWebAuthnLogin',
+      'oryPasskeyLogin',
+      'oryPasskeyLoginAutocompleteInit',
+      'oryPasskeyRegistration',
+      'oryPasskeySettingsRegistration',
+    ])
+      expect(script.body).toContain(name.slice(3));
+    const integrity = `sha512-${createHash('sha512').update(script.body).digest('base64')}`;
+    const login = (await app.inject({ url: '/self-service/login/browser', headers: JSON_ACCEPT })).json();
+    const node = login.ui.nodes.find((n: { attributes: { id?: string } }) => n.attributes.id === 'webauthn_script');
+    expect(node.attributes.integrity).toBe(integrity);
+    const again = await app.inject({
+      url: '/.well-known/ory/webauthn.js',
+      headers: { 'if-none-match': String(script.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
   });
 
   it('refuses a browser flow submitted without its CSRF cookie, and an API flow with an Origin', async () => {

@@ -6,7 +6,7 @@ export { createOryBackend, type OryUrls } from './adapters/ory-backend.js';
 export type { Backend, IdentityPort, RelationsPort, MailPort, Ports, UserIdentity } from './ports.js';
 export { withOrganisationRecord } from './users/organisation-record.js';
 export { createAuditLog, type AuditLog, type AuditEntry } from './audit/audit-log.js';
-export { signInAuditor } from './audit/sign-in-audit.js';
+export { signInAuditor, type CredentialEvent } from './audit/sign-in-audit.js';
 export { createInvitationStore } from './invitations/invitation-store.js';
 export { createCatalogueSource, DEMO_CATALOGUE_FILE, type CatalogueSource } from './catalogue/catalogue-source.js';
 export { CatalogueError, parseCatalogue, type Catalogue } from './catalogue/catalogue.js';

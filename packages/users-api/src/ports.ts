@@ -37,6 +37,12 @@ export interface OrganisationRecord {
 export interface CallerSession {
   sessionId: string;
   aal: 'aal0' | 'aal1' | 'aal2';
+  /**
+   * The names of the session's authentication methods (Kratos' `authentication_methods[].method`: `password`,
+   * `totp`, `passkey`, `webauthn`, …): the portal's second-factor policy is decided from them
+   * (users/second-factor.ts).
+   */
+  methods: string[];
   /** When the person last signed in (ISO 8601): `auth_time` of the OpenID Connect provider's ID tokens. */
   authenticatedAt?: string;
   identity: UserIdentity;
@@ -49,6 +55,19 @@ export interface OutgoingMail {
   templateType: string;
 }
 
+/**
+ * A security key or passkey as the person's settings list it, from the stored credential (Kratos' shape, never its
+ * public key): `id` is the credential id in hex, as the settings flow's remove button carries it; `synced` is the
+ * authenticator's backup state (a passkey kept in iCloud Keychain or Google Password Manager), absent when unknown.
+ */
+export interface KeyInfo {
+  kind: 'security_key' | 'passkey';
+  id: string;
+  name: string;
+  addedAt?: string;
+  synced?: boolean;
+}
+
 /** The identity side of the Users API (embedded provider or Ory Kratos). */
 export interface IdentityPort {
   sessionOf(request: FastifyRequest): Promise<CallerSession | undefined>;
@@ -59,7 +78,10 @@ export interface IdentityPort {
   setOrganisationRecord(id: string, record: OrganisationRecord): Promise<void>;
   update(id: string, changes: { traits?: UserTraits; state?: IdentityState }): Promise<UserIdentity>;
   delete(id: string): Promise<void>;
+  /** Removes the authenticator app, backup codes and security keys (users/second-factor.ts `RESET_CREDENTIALS`). */
   removeSecondFactors(id: string): Promise<void>;
+  /** The person's security keys and passkeys (users/key-info.ts reads Kratos' stored shape). */
+  keysOf(id: string): Promise<KeyInfo[]>;
   revokeSessions(id: string): Promise<void>;
   /** Lifts the lock after too many failed sign-ins; false when the backend has no such lock (Ory Kratos). */
   unlock(id: string): Promise<boolean>;

@@ -75,6 +75,8 @@ export interface PortalUser {
   traits: { email: string; name: { first: string; last: string } };
   created_at: string;
   credentials: string[];
+  /** The kinds of factor the person has; the home organisation sees them (absent from older servers). */
+  factors?: FactorKind[];
   verified: boolean;
   permissions: Permission[];
   userType: { id: 'administrator' | 'analyst'; label: string };
@@ -116,7 +118,14 @@ export interface CurrentUser {
   activeOrg: { id: string; label: string; subdivisions: { id: string; label: string }[] } | null;
   isAdmin: boolean;
   authenticator_assurance_level: 'aal0' | 'aal1' | 'aal2';
+  /** The session's authentication methods by name: `password`, `totp`, `passkey`, `webauthn`, … */
+  authentication_methods?: string[];
   aal2Required: boolean;
+  /**
+   * Whether this sign-in meets the second-factor policy: the server decides (a passkey or security key counts,
+   * docs/organisations.md); absent from older servers, where only aal2 counts.
+   */
+  secondFactorMet?: boolean;
   // Optional: a server from before people could belong to several organisations leaves these out.
   homeOrganisation?: string | null;
   organisations?: Membership[];
@@ -128,9 +137,16 @@ export interface CurrentUser {
  * session has none yet: the second-factor step, or enrolment when no authenticator app is linked.
  */
 export function secondFactorGate(user: CurrentUser): string | undefined {
-  if (!user.aal2Required || user.authenticator_assurance_level === 'aal2') return undefined;
-  return user.identity.credentials.includes('totp') ? '/login?aal=aal2' : '/settings/2fa-app';
+  if (!user.aal2Required || (user.secondFactorMet ?? user.authenticator_assurance_level === 'aal2')) return undefined;
+  const credentials = user.identity.credentials;
+  if (credentials.includes('totp') || credentials.includes('webauthn')) return '/login?aal=aal2';
+  // A passkey is no second step in Kratos but a way to sign in: signing out and in again with it meets the policy.
+  if (credentials.includes('passkey')) return '/uitloggen?passkey=1';
+  return '/settings/2fa-app';
 }
+
+/** The kinds of factor the Users API names (its `users/second-factor.ts`). */
+export type FactorKind = 'app' | 'backup_codes' | 'security_key' | 'passkey';
 
 export interface PortalConfig {
   title: string;

@@ -5,6 +5,8 @@ import { placeFieldMessages } from './field-messages';
 import { FlowMessages } from './FlowMessages';
 import { FlowNode } from './FlowNode';
 import type { FlowUi, FlowValues, UiNode } from './ui-types';
+import { useWebAuthn } from './webauthn/use-webauthn';
+import { withoutWebAuthn } from './webauthn/triggers';
 
 interface FlowFormProps {
   ui: FlowUi;
@@ -89,12 +91,28 @@ export function FlowForm({ ui, groups, onSubmit, children, showMessages = true }
     (button?.isConnected && !button.disabled ? button : firstFieldOf(form.current))?.focus();
   }, [loading]);
 
+  /** Sends a security key's or passkey's answer as the form's body (webauthn/use-webauthn.ts). */
+  async function sendCeremony(body: FlowValues) {
+    setSubmitted(true);
+    setLoading(true);
+    try {
+      await onSubmit(toJsonBody(body));
+    } finally {
+      setLoading(false);
+    }
+  }
+  const webauthn = useWebAuthn(ui, values, sendCeremony);
+  const failureRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (webauthn.failure) failureRef.current?.focus();
+  }, [webauthn.failure]);
+
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (loading) return;
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     lastSubmitter.current = submitter;
-    const merged: FlowValues = { ...values };
+    const merged: FlowValues = withoutWebAuthn(values);
     if (submitter?.name) merged[submitter.name] = submitter.value;
     // Buttons such as `lookup_secret_regenerate` name their method only by their group (as Ory Elements sends it).
     const group = submitter?.dataset.group;
@@ -116,19 +134,28 @@ export function FlowForm({ ui, groups, onSubmit, children, showMessages = true }
       method={ui.method}
       onSubmit={submit}
       noValidate
-      aria-busy={loading}
+      aria-busy={loading || webauthn.busy}
     >
       {showMessages && (
         <FlowMessages messages={shown.messages} focusOn={submitted && fieldErrors.length === 0 ? ui : undefined} />
       )}
       <ErrorSummary messages={submitted ? fieldErrors : []} focusOn={ui} />
+      {webauthn.failure && (
+        <div ref={failureRef} tabIndex={-1} className="utrecht-alert utrecht-alert--error" role="alert">
+          <p className="utrecht-paragraph">{webauthn.failure}</p>
+        </div>
+      )}
       {shown.nodes.map((node, index) => (
         <FlowNode
           // biome-ignore lint/suspicious/noArrayIndexKey: nodes have no id; the index separates nodes sharing a name
           key={`${node.group}-${node.attributes.name ?? node.attributes.id ?? index}-${index}`}
           node={node}
           values={values}
-          disabled={loading}
+          disabled={loading || webauthn.busy}
+          onCeremony={(button) => {
+            lastSubmitter.current = document.activeElement as HTMLButtonElement | null;
+            void webauthn.run(button);
+          }}
           onChange={(name, value) => setValues((current) => ({ ...current, [name]: value }))}
         />
       ))}

@@ -2,12 +2,15 @@ import { useId, useState, type ClipboardEvent, type ReactNode } from 'react';
 import { translate } from '../i18n/kratos-messages';
 import { ProviderText } from '../i18n/ProviderText';
 import type { FlowValues, UiNode } from './ui-types';
+import { ceremonyOf } from './webauthn/triggers';
 
 interface NodeProps {
   node: UiNode;
   values: FlowValues;
   disabled: boolean;
   onChange(name: string, value: unknown): void;
+  /** A WebAuthn button (security key, passkey) was pressed: the form runs its ceremony. */
+  onCeremony?(node: UiNode): void;
 }
 
 /** Autocomplete values where the provider sends none (WCAG 1.3.5). */
@@ -186,7 +189,7 @@ function ScriptNode({ node }: { node: UiNode }) {
   );
 }
 
-function InputNode({ node, values, disabled, onChange }: NodeProps) {
+function InputNode({ node, values, disabled, onChange, onCeremony }: NodeProps) {
   const inputId = useId();
   const messagesId = `${inputId}-messages`;
   const attributes = node.attributes;
@@ -208,6 +211,7 @@ function InputNode({ node, values, disabled, onChange }: NodeProps) {
           value={String(attributes.value ?? '')}
           disabled={isDisabled}
           className={`utrecht-button utrecht-button--${buttonAppearance(node)}`}
+          onClick={ceremonyOf(node) && onCeremony ? () => onCeremony(node) : undefined}
         >
           {labelOf(node)}
         </button>

@@ -14,6 +14,8 @@ export interface NodeAttributes {
   maxlength?: number;
   onclick?: string;
   onclickTrigger?: string;
+  /** Kratos' name of a function to run when the form loads (`oryPasskeyLoginAutocompleteInit`); never evaluated. */
+  onloadTrigger?: string;
   id?: string;
   href?: string;
   title?: UiText;

@@ -99,3 +99,40 @@ describe('translate', () => {
     expect(untranslated).toEqual([]);
   });
 });
+
+describe('security keys and passkeys', () => {
+  it('has Dutch for every message id of the webauthn and passkey methods', () => {
+    const english: [number, string][] = [
+      [1010008, 'Sign in with a hardware key'],
+      [1010011, 'Sign in with a hardware key'],
+      [1010012, 'Prepare your WebAuthn device (e.g. security key, biometrics scanner, ...) and press continue.'],
+      [1010021, 'Sign in with passkey'],
+      [1040004, 'Sign up with security key'],
+      [1040007, 'Sign up with passkey'],
+      [1050012, 'Add security key'],
+      [1050013, 'Name of the security key'],
+      [1050018, 'Remove security key "x"'],
+      [1050019, 'Add passkey'],
+      [1050020, 'Remove passkey "x"'],
+      [4000013, 'You have no WebAuthn device set up.'],
+      [4000015, 'This account does not exist or has no security key set up.'],
+      [4000043, 'The provided web authn login is invalid, please try again.'],
+    ];
+    for (const [id, text] of english) {
+      const dutch = translate({ id, text });
+      expect([id, dutch]).not.toEqual([id, text]);
+      expect(dutch).not.toMatch(/security|hardware|sign|add|remove/i);
+    }
+    expect(translate({ id: 1010021, text: 'Sign in with passkey' })).toBe('Inloggen met een passkey');
+  });
+
+  it('names the key in its remove button, and leaves the name out when there is none', () => {
+    const context = { display_name: 'Sleutelbos', added_at: '2026-11-01T10:00:00Z' };
+    expect(translate({ id: 1050018, text: 'Remove security key "Sleutelbos"', context })).toBe(
+      'Beveiligingssleutel "Sleutelbos" verwijderen',
+    );
+    expect(translate({ id: 1050020, text: 'Remove passkey ""', context: { display_name: '' } })).toBe(
+      'Passkey verwijderen',
+    );
+  });
+});

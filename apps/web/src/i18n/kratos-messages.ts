@@ -14,6 +14,12 @@ const minutesUntil = (context: Record<string, unknown> | undefined, key: string)
 /** `field`: the name of the node the message is about (its own node, or the field a form-level message concerns). */
 type Translate = (context: Record<string, unknown> | undefined, field: string | undefined) => string;
 
+/** 'Beveiligingssleutel "Werk" verwijderen': a remove button with the name the person gave the key, if any. */
+const named = (kind: string, context: Record<string, unknown> | undefined) => {
+  const name = typeof context?.display_name === 'string' ? context.display_name.trim() : '';
+  return name ? `${kind} "${name}" verwijderen` : `${kind} verwijderen`;
+};
+
 /** '1 teken', '8 tekens': a count of characters in correct Dutch. */
 const characters = (count: unknown) => (String(count) === '1' ? '1 teken' : `${String(count ?? '')} tekens`);
 
@@ -29,13 +35,19 @@ const byId: Record<number, Translate> = {
   1010005: () => 'Bevestigen',
   1010006: () => 'Verificatiecode',
   1010007: () => 'Back-upcode',
+  1010008: () => 'Gebruik je beveiligingssleutel',
   1010009: () => 'Gebruik je authenticator-app',
   1010010: () => 'Gebruik een back-upcode',
+  1010011: () => 'Gebruik je beveiligingssleutel',
+  1010012: () => 'Houd je beveiligingssleutel of telefoon bij de hand en klik op verder.',
   1010013: () => 'Verder',
   1010015: () => 'Stuur een inlogcode',
+  1010021: () => 'Inloggen met een passkey',
   1010022: () => 'Inloggen',
   1040001: () => 'Account maken',
   1040003: () => 'Verder',
+  1040004: () => 'Account maken met een beveiligingssleutel',
+  1040007: () => 'Account maken met een passkey',
   1040008: () => 'Terug',
   1040009: () => 'Kies hoe je wilt bevestigen dat jij het bent.',
   1050001: () => 'Je gegevens zijn aangepast.',
@@ -50,13 +62,16 @@ const byId: Record<number, Translate> = {
   1050010: () => 'Dit zijn je back-upcodes. Bewaar ze op een veilige plek!',
   1050011: () => 'Back-upcodes bevestigen',
   1050012: () => 'Beveiligingssleutel toevoegen',
+  1050013: () => 'Naam van de beveiligingssleutel',
   // The spec's own word for a used backup code; screens mark it as English (`lang="en"`).
   1050014: () => 'Used',
   1050015: () => 'Je back-upcodes',
   // Kratos sends 1050016 ('Disable this method') only for the backup codes.
   1050016: () => 'Back-upcodes uitschakelen',
   1050017: () => 'Sleutel om handmatig in je authenticator-app in te voeren',
-  1050018: () => 'Beveiligingssleutel verwijderen',
+  1050018: (c) => named('Beveiligingssleutel', c),
+  1050019: () => 'Passkey toevoegen',
+  1050020: (c) => named('Passkey', c),
   1060001: (c) => {
     const minutes = minutesUntil(c, 'privileged_session_expires_at');
     return `Je account is hersteld. Kies ${minutes ? `binnen ${minutes} minuten ` : ''}een nieuw wachtwoord.`;
@@ -97,8 +112,10 @@ const byId: Record<number, Translate> = {
   4000010: () => 'Je account is nog niet geverifieerd. Verifieer eerst je e-mailadres.',
   4000011: () => 'Je hebt nog geen authenticator-app ingesteld.',
   4000012: () => 'Deze back-upcode is al gebruikt. Vul een andere back-upcode in.',
-  4000013: () => 'Je hebt geen back-upcodes meer. Vraag de beheerder van je gemeente om hulp.',
+  // Kratos' 4000013 is 'You have no WebAuthn device set up' (text/id.go), not about backup codes.
+  4000013: () => 'Je hebt nog geen beveiligingssleutel ingesteld.',
   4000014: () => 'Je hebt geen back-upcodes ingesteld.',
+  4000015: () => 'Dit account bestaat niet of heeft geen beveiligingssleutel of passkey.',
   4000016: () => 'Deze back-upcode klopt niet. Controleer de code en vul hem opnieuw in.',
   4000017: (c, field) =>
     FIELDS[field ?? '']
@@ -116,6 +133,7 @@ const byId: Record<number, Translate> = {
   4000037: () => 'Dit account bestaat niet of heeft geen wachtwoord.',
   4000039: () => 'Het nieuwe wachtwoord moet anders zijn dan je huidige wachtwoord.',
   4000040: () => 'Vul een geldig e-mailadres in, zoals naam@gemeente.nl.',
+  4000043: () => 'Inloggen met je beveiligingssleutel of passkey is niet gelukt. Probeer het opnieuw.',
   4010001: () => 'Het inloggen duurde te lang. Probeer het opnieuw.',
   4010002: () => 'Inloggen op deze manier is niet mogelijk.',
   4010003: () => 'Inloggen op deze manier is niet mogelijk.',

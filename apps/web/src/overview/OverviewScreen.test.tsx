@@ -70,6 +70,7 @@ const routes = (
   <>
     <Route path="/" element={<OverviewScreen />} />
     <Route path="/login" element={<p>Login-pagina</p>} />
+    <Route path="/uitloggen" element={<p>Uitlog-pagina</p>} />
     <Route path="/permissies" element={<p>Datavoorzieningen-pagina</p>} />
     <Route path="/settings/2fa-app" element={<p>Koppel-pagina</p>} />
   </>
@@ -446,5 +447,68 @@ describe('OverviewScreen', () => {
     await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Verwijderen: anna Test' }));
     await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Verwijderen' }));
     expect(await screen.findByText('Gebruiker verwijderd.')).toBeInTheDocument();
+  });
+
+  it('shows the kinds of factor of each person, and offers Reset 2FA for a security key too', async () => {
+    const keyed = [
+      user('me', 'Bea', 'bea@voorbeeldstad.nl', {
+        userType: { id: 'administrator', label: 'Beheerder' },
+        credentials: ['password', 'totp'],
+        factors: ['app'],
+        home: true,
+      }),
+      user('u3', 'Sanne', 'sanne@voorbeeldstad.nl', {
+        credentials: ['lookup_secret', 'passkey', 'password', 'webauthn'],
+        factors: ['backup_codes', 'security_key', 'passkey'],
+        home: true,
+      }),
+      user('u4', 'Piet', 'piet@voorbeeldstad.nl', { credentials: ['passkey', 'password'], factors: ['passkey'] }),
+      user('u5', 'Geen', 'geen@voorbeeldstad.nl', { factors: [] }),
+    ];
+    standardNetwork((url, init) =>
+      url.pathname === '/api/users' && (!init?.method || init.method === 'GET')
+        ? { status: 200, body: keyed }
+        : undefined,
+    );
+    const { container } = renderAt('/', routes);
+    await screen.findByText('Sanne Test');
+    const row = (name: string) => screen.getByText(name).closest('tr')!;
+    expect(
+      within(row('Sanne Test')).getByText('Tweede factor: back-upcodes, beveiligingssleutel, passkey'),
+    ).toBeVisible();
+    expect(within(row('Bea Test')).getByText('Tweede factor: authenticator-app')).toBeVisible();
+    expect(within(row('Geen Test')).getByText('Geen tweede factor')).toBeVisible();
+    expect(within(row('Sanne Test')).getByRole('button', { name: 'Reset 2FA: Sanne Test' })).toBeInTheDocument();
+    // A passkey is a way to sign in, which 'Reset 2FA' does not remove: nothing to reset.
+    expect(within(row('Piet Test')).queryByRole('button', { name: /^Reset 2FA/ })).toBeNull();
+    expect(await axeViolations(container)).toEqual([]);
+  });
+
+  it('lets in an administrator who signed in with a passkey, where the provider says aal1', async () => {
+    const withPasskey = { ...me().identity, credentials: ['password', 'passkey'] };
+    standardNetwork(
+      undefined,
+      me({
+        authenticator_assurance_level: 'aal1',
+        authentication_methods: ['passkey'],
+        secondFactorMet: true,
+        identity: withPasskey,
+      }),
+    );
+    renderAt('/', routes);
+    expect(await screen.findByText('anna Test')).toBeInTheDocument();
+    vi.unstubAllGlobals();
+    // Signed in with the password only: sign out and in again, with the passkey (it is no second step in Kratos).
+    standardNetwork(
+      undefined,
+      me({
+        authenticator_assurance_level: 'aal1',
+        authentication_methods: ['password'],
+        secondFactorMet: false,
+        identity: withPasskey,
+      }),
+    );
+    renderAt('/', routes);
+    expect(await screen.findByText('Uitlog-pagina')).toBeInTheDocument();
   });
 });

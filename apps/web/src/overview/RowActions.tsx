@@ -31,12 +31,15 @@ export const isGuest = (user: PortalUser) => user.home === false && !user.invita
  * is to take back. The account itself (second factor, blocking) is for its home organisation only, so a guest has
  * none of those; and nobody blocks or deletes themselves (the server refuses it too).
  */
+const RESETTABLE = ['totp', 'lookup_secret', 'webauthn'];
+
 export function rowActionsOf(user: PortalUser, me: string): RowActionKind[] {
   if (user.invitation) return ['withdraw'];
   const guest = isGuest(user);
   const self = user.id === me;
   const actions: RowActionKind[] = [];
-  if (!guest && user.credentials.includes('totp')) actions.push('reset');
+  // 'Reset 2FA' removes the app, backup codes and security keys (a passkey stays: it is a way to sign in).
+  if (!guest && RESETTABLE.some((type) => user.credentials.includes(type))) actions.push('reset');
   actions.push('edit');
   if (!guest && isLocked(user)) actions.push('unlock');
   // One's own other sessions end on the account settings; a blocked account has none.

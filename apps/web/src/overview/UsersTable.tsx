@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { PortalUser } from '../api/users-api';
+import type { FactorKind, PortalUser } from '../api/users-api';
 import { isGuest, isLocked, RowActions, type RowActionKind, rowActionsOf } from './RowActions';
 import { fullName, longDate, longDateTime, type SortKey } from './sorting';
 
@@ -14,6 +14,20 @@ function EmailAddress({ address }: { address: string }) {
       {address.slice(at)}
     </>
   );
+}
+
+const FACTOR_NAMES: Record<FactorKind, string> = {
+  app: 'authenticator-app',
+  backup_codes: 'back-upcodes',
+  security_key: 'beveiligingssleutel',
+  passkey: 'passkey',
+};
+
+/** 'Tweede factor: authenticator-app, beveiligingssleutel', for the home organisation (the Users API's `factors`). */
+function factorsNote(user: PortalUser): string | undefined {
+  if (!user.factors || user.invitation || isGuest(user)) return undefined;
+  const names = user.factors.map((kind) => FACTOR_NAMES[kind]);
+  return names.length > 0 ? `Tweede factor: ${names.join(', ')}` : 'Geen tweede factor';
 }
 
 const COLUMNS = ['Naam', 'E-mailadres', 'Type gebruiker', 'Datarol', 'Aangemaakt', 'Acties'] as const;
@@ -44,6 +58,7 @@ const UserRow = memo(function UserRow({ user, me, onAction }: RowProps) {
           </>
         )}
         {isGuest(user) && <span className="dvp-row-note">Account van een andere organisatie</span>}
+        {factorsNote(user) && <span className="dvp-row-note">{factorsNote(user)}</span>}
         {isLocked(user) && user.lockedUntil && (
           <>
             <span className="dvp-row-state">Vergrendeld</span>

@@ -110,7 +110,8 @@ const CONFIRMATIONS: Record<ConfirmKind, Confirmation> = {
     danger: true,
     text: (user) =>
       `Weet je zeker dat je de tweestapsverificatie van ${fullName(user)} wil resetten? De gebruiker moet daarna ` +
-      'bij de volgende keer inloggen de authenticator-app opnieuw instellen.',
+      'bij de volgende keer inloggen de authenticator-app opnieuw instellen.' +
+      (user.credentials.includes('webauthn') ? ' Ook de beveiligingssleutels worden verwijderd.' : ''),
     call: (user) => usersApi(`/users/${user.id}/totp`, { method: 'DELETE' }),
     success: () => '2FA reset succesvol',
     fallback: 'Fout opgetreden bij het resetten van 2FA.',

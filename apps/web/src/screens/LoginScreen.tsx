@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { LoginFlow } from '@ory/client-fetch';
 import { forgetCachedAnswers } from '../api/cached-answers';
@@ -65,6 +65,8 @@ export default function LoginScreen() {
   const adminPath = location.pathname.includes('admin');
   const aal = params.get('aal') ?? undefined;
   const refresh = params.get('refresh') === 'true';
+  // The second-factor gate's way for a person whose only strong factor is a passkey (api/users-api.ts).
+  const passkeyAgain = params.get('passkey') === '1';
   const returnTo = params.get('return_to') ?? undefined;
   const [idleMinutes] = useState(idleSignOut);
   const [signedOut] = useState(justSignedOut);
@@ -89,8 +91,15 @@ export default function LoginScreen() {
           },
     onSubmitError: async ({ status, body }) => {
       if (status === 422 && typeof body.redirect_browser_to === 'string') {
-        // The second factor follows: an aal2 flow for the same return_to, on the administrator path if this was one.
         await forgetCachedAnswers();
+        // A passkey is aal1 to the provider, which then asks for the code too (as Kratos does); the portal's policy
+        // takes the passkey as the second factor (docs/organisations.md), so the person is signed in already.
+        const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
+        if (user?.secondFactorMet && flowRef.current) {
+          signedIn(flowRef.current, user);
+          return true;
+        }
+        // The second factor follows: an aal2 flow for the same return_to, on the administrator path if this was one.
         setFocusField('totp_code');
         const next = portalPathOf(body.redirect_browser_to);
         navigate(adminPath ? next.replace(/^\/login(?=[?#]|$)/, '/admin-login') : next, { replace: true });
@@ -102,21 +111,31 @@ export default function LoginScreen() {
     },
   });
 
-  async function submit(values: FlowValues) {
-    if (!flow || (await send(values)).kind !== 'done') return;
+  /** Says so and goes on after a moment: to the flow's return_to, enrolment, the dashboard or /permissies. */
+  function signedIn(on: LoginFlow, user: CurrentUser | undefined) {
     setDone(true);
-    await forgetCachedAnswers();
-    const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
-    const to = destination(flow, adminPath, user);
+    const to = destination(on, adminPath, user);
     window.setTimeout(
       () => (isElsewhere(to) ? window.location.assign(to) : navigate(to, { replace: true })),
       REDIRECT_DELAY_MS,
     );
   }
 
+  async function submit(values: FlowValues) {
+    if (!flow || (await send(values)).kind !== 'done') return;
+    setDone(true);
+    await forgetCachedAnswers();
+    signedIn(flow, await usersApi<CurrentUser>('/users/whoami').catch(() => undefined));
+  }
+
+  const flowRef = useRef(flow);
+  flowRef.current = flow;
+
   // One `ui` per flow: the form starts over on a new one, so a fresh object on every render would wipe what was typed.
   const ui = useMemo(() => flow && relabel(flow.ui as unknown as FlowUi), [flow]);
   const secondFactor = flow?.requested_aal === 'aal2';
+  const securityKey = ui?.nodes.some((node) => node.group === 'webauthn' && node.attributes.type === 'button');
+  const appCode = ui?.nodes.some((node) => node.group === 'totp');
   usePageTitle('Inloggen', secondFactor && 'tweede stap');
 
   useEffect(() => {
@@ -137,11 +156,24 @@ export default function LoginScreen() {
             : 'Log in om de datavoorzieningen van je gemeente te bekijken en te gebruiken.'}
         </p>
       )}
+      {passkeyAgain && !secondFactor && (
+        <p className="utrecht-paragraph">
+          Je organisatie vraagt om een tweede factor. Log opnieuw in met je passkey om verder te gaan.
+        </p>
+      )}
       {secondFactor && (
         <>
-          <p className="utrecht-paragraph">
-            Open de authentiatie app op uw telefoon of tablet en voer de verificatiecode in.
-          </p>
+          {(appCode || !securityKey) && (
+            <p className="utrecht-paragraph">
+              Open de authentiatie app op uw telefoon of tablet en voer de verificatiecode in.
+            </p>
+          )}
+          {securityKey && (
+            <p className="utrecht-paragraph">
+              {appCode ? 'Of gebruik je beveiligingssleutel: ' : 'Gebruik je beveiligingssleutel: '}
+              kies &lsquo;Gebruik je beveiligingssleutel&rsquo; en volg de stappen van je browser.
+            </p>
+          )}
           <p className="utrecht-paragraph">
             Ben je de toegang tot je authenticator-app en je back-upcodes kwijt? Vraag dan de beheerder van je gemeente
             om een nieuw account.
@@ -197,11 +229,21 @@ export default function LoginScreen() {
   );
 }
 
-/** The second-factor submit reads 'Log in'; everything else keeps the provider's labels. */
+const KEY_GROUPS = new Set(['passkey', 'webauthn']);
+
+/**
+ * The second-factor submit reads 'Log in'; everything else keeps the provider's labels. The passkey and security-key
+ * buttons come after the password and code forms (the provider may put them between the e-mail address and the
+ * password), so that the fields stay together in the tab order.
+ */
 function relabel(ui: FlowUi): FlowUi {
+  const ordered = [
+    ...ui.nodes.filter((node) => !KEY_GROUPS.has(node.group)),
+    ...ui.nodes.filter((node) => KEY_GROUPS.has(node.group)),
+  ];
   return {
     ...ui,
-    nodes: ui.nodes.map((node) =>
+    nodes: ordered.map((node) =>
       node.group === 'totp' && node.attributes.type === 'submit'
         ? { ...node, meta: { label: { id: 0, text: 'Log in', type: 'info' } } }
         : node,

@@ -4,6 +4,7 @@ import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Address, fakeNetwork, holdBack, posted, renderAt } from '../test-support';
 import { axeViolations } from '../test-axe';
+import { creationOptions, fakeAuthenticator } from '../test-webauthn';
 import RegistrationScreen from './RegistrationScreen';
 
 type Answer = { status: number; body?: unknown };
@@ -291,5 +292,48 @@ describe('RegistrationScreen', () => {
     });
     renderAt('/registration', routes);
     expect(await screen.findByText('Adres: /permissies')).toBeInTheDocument();
+  });
+
+  it('makes the account with a passkey instead of a password, sending the traits with it', async () => {
+    const requests = fakeAuthenticator();
+    const createData = JSON.stringify({
+      credentialOptions: JSON.parse(creationOptions),
+      displayNameFieldName: 'traits.email',
+      displayNameFieldNames: ['traits.email'],
+    });
+    const withPasskey = flow([
+      ...credentialStep().ui.nodes,
+      input('passkey', 'passkey_create_data', 'hidden', { value: createData }),
+      {
+        ...input('passkey', 'passkey_register_trigger', 'button', {
+          label: { id: 1040007, text: 'Sign up with passkey' },
+        }),
+        attributes: {
+          name: 'passkey_register_trigger',
+          type: 'button',
+          onclickTrigger: 'oryPasskeyRegistration',
+          node_type: 'input',
+        },
+      },
+      input('passkey', 'passkey_register', 'hidden'),
+    ]);
+    const calls = network({
+      registrationEnabled: true,
+      create: { status: 200, body: withPasskey },
+      update: () => ({ status: 200, body: { identity: { id: 'nieuw' } } }),
+    });
+    const { container } = renderAt('/registration', routes);
+    const button = await screen.findByRole('button', { name: 'Account maken met een passkey' });
+    expect(await axeViolations(container)).toEqual([]);
+    await userEvent.click(button);
+    await screen.findByText(/Je account is gemaakt/);
+    expect(requests.map((r) => r.kind)).toEqual(['create']);
+    const [sent] = posted(calls);
+    expect(sent?.body).toMatchObject({
+      method: 'passkey',
+      traits: { email: person.email, name: { first: person.first, last: person.last } },
+      passkey_register: expect.stringContaining('attestationObject'),
+    });
+    expect(sent?.body).not.toHaveProperty('passkey_create_data');
   });
 });

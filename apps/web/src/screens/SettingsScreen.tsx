@@ -20,6 +20,7 @@ import { BUSY, SupportContact, UNREACHABLE } from '../components/SupportContact'
 import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
 import { OtherSessions } from '../sessions/OtherSessions';
 import { OrganisationsSection } from '../organisations/OrganisationsSection';
+import { SecurityKeysSection } from '../security-keys/SecurityKeysSection';
 
 /** The fields in the order of the form; 'root' holds 'Geen van de velden is aangepast.'. */
 const SUMMARY_FIELDS = ['firstName', 'lastName', 'email', 'password', 'confirmPassword', 'root'] as const;
@@ -118,7 +119,9 @@ function AccountSettings() {
   }
 
   const traits = user.data?.identity.traits;
-  const hasTotp = user.data?.identity.credentials.includes('totp');
+  const credentials = user.data?.identity.credentials ?? [];
+  // An authenticator app, a security key or a passkey each meet the second-factor policy (docs/organisations.md).
+  const hasSecondFactor = ['totp', 'webauthn', 'passkey'].some((type) => credentials.includes(type));
   return (
     <Shell>
       <main className="dvp-main" id="inhoud">
@@ -184,7 +187,7 @@ function AccountSettings() {
             <h2 id="dvp-2fa" className="utrecht-heading-2">
               Twee-factor-authenticatie configureren
             </h2>
-            {user.data && !hasTotp && (
+            {user.data && !hasSecondFactor && (
               <div className="utrecht-alert utrecht-alert--warning">
                 <p className="utrecht-paragraph">Let op! Je hebt nog geen 2FA geconfigureerd.</p>
               </div>
@@ -218,6 +221,12 @@ function AccountSettings() {
             Terug naar overzicht - bewerkingen worden niet opgeslagen
           </Link>
         </form>
+        <SecurityKeysSection
+          ui={flow?.ui as unknown as FlowUi | undefined}
+          submit={submit}
+          hasBackupCodes={credentials.includes('lookup_secret')}
+          onChanged={() => queryClient.invalidateQueries()}
+        />
         <OrganisationsSection />
         <OtherSessions />
       </main>

@@ -13,6 +13,7 @@ import {
   unreachable,
 } from '../test-support';
 import { axeViolations } from '../test-axe';
+import { creationOptions, fakeAuthenticator, webauthnNode } from '../test-webauthn';
 import TwoFactorScreen from './TwoFactorScreen';
 
 type Answer = { status: number; body?: unknown };
@@ -821,5 +822,48 @@ describe('TwoFactorScreen', () => {
       expect(clipboardData.setData).toHaveBeenCalledWith('text/plain', long);
       expect(await axeViolations(container)).toEqual([]);
     });
+  });
+
+  it('offers a security key or passkey instead of the app, and then to sign in again with it', async () => {
+    fakeAuthenticator();
+    const passkeyNodes = [
+      webauthnNode(
+        'passkey_register_trigger',
+        'passkey',
+        'button',
+        { onclickTrigger: 'oryPasskeySettingsRegistration', value: '' },
+        { id: 1050019, text: 'Add passkey' },
+      ),
+      webauthnNode('passkey_settings_register', 'passkey', 'hidden'),
+      webauthnNode('passkey_create_data', 'passkey', 'hidden', { value: creationOptions }),
+    ];
+    let added = false;
+    const calls = fakeNetwork((url, init) => {
+      if (url.pathname === '/sessions') return { status: 200, body: [] };
+      if (url.pathname === '/self-service/settings/browser')
+        return { status: 200, body: flow('f1', [regenerate, ...totpEnrolment(), ...passkeyNodes]) };
+      if (url.pathname === '/self-service/settings' && init?.method === 'POST') {
+        added = true;
+        return { status: 200, body: flow('f1', [regenerate, ...totpEnrolment(), ...passkeyNodes]) };
+      }
+      if (url.pathname === '/api/users/whoami') {
+        const me = whoami();
+        const credentials = added ? ['passkey', 'password'] : ['password'];
+        return { status: 200, body: { ...me, identity: { ...me.identity, credentials }, secondFactorMet: false } };
+      }
+      if (url.pathname === '/api/config') return { status: 200, body: {} };
+      return undefined;
+    });
+    const { container } = renderAt('/settings/2fa-app', routes);
+    const keys = await screen.findByRole('region', { name: 'Beveiligingssleutels en passkeys' });
+    expect(await axeViolations(container)).toEqual([]);
+    await userEvent.click(within(keys).getByRole('button', { name: 'Passkey toevoegen' }));
+    await within(keys).findByText('Je passkey is toegevoegd. Je kunt er voortaan mee inloggen.');
+    expect(posted(calls)[0]?.body).toMatchObject({ method: 'passkey', passkey_settings_register: expect.any(String) });
+    // The portal's policy counts the passkey once it is used to sign in.
+    const again = await screen.findByRole('link', {
+      name: 'Log opnieuw in met je beveiligingssleutel of passkey om verder te gaan',
+    });
+    expect(again).toHaveAttribute('href', '/uitloggen?passkey=1');
   });
 });

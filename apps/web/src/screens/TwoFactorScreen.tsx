@@ -18,6 +18,7 @@ import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { RestartNotice } from '../components/RestartNotice';
 import { Loading } from '../components/Loading';
+import { SecurityKeysSection } from '../security-keys/SecurityKeysSection';
 
 const CODES_NODE = 'lookup_secret_codes';
 const codesNodeOf = (ui: FlowUi) => ui.nodes.find((n) => n.attributes.id === CODES_NODE);
@@ -122,6 +123,9 @@ export default function TwoFactorScreen() {
   const codesNode = codesNodeOf(ui);
   const codes = codesOf(ui);
   const next = user.data?.isAdmin ? '/' : '/permissies';
+  // A security key or passkey added here meets the policy once used to sign in (api/users-api.ts secondFactorGate).
+  const gate = user.data && secondFactorGate(user.data);
+  const keyGate = gate && gate !== '/settings/2fa-app' && !linked ? gate : undefined;
   // On the way to a data service (LoginScreen.tsx): its sign-in at the portal's provider goes on from here.
   const service = serviceSignInPath(params.get('verder'));
   return (
@@ -188,6 +192,22 @@ export default function TwoFactorScreen() {
             )}
           </p>
         </section>
+      )}
+      <SecurityKeysSection
+        ui={ui}
+        submit={send}
+        hasBackupCodes={Boolean(user.data?.identity.credentials.includes('lookup_secret'))}
+        onChanged={async () => {
+          setChanged(true);
+          await queryClient.invalidateQueries();
+        }}
+      />
+      {keyGate && (
+        <p className="utrecht-paragraph">
+          <Link className="utrecht-link" to={keyGate}>
+            Log opnieuw in met je beveiligingssleutel of passkey om verder te gaan
+          </Link>
+        </p>
       )}
       {wayOut}
     </main>

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdpServices } from '../services.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
-import { deleteCredential, findIdentity } from '../identities/identity-repository.js';
+import { deleteCredential, findCredential, findIdentity } from '../identities/identity-repository.js';
+import { removeSecurityKeys } from '../credentials/webauthn/security-keys.js';
 import { revokeSessionsOfIdentity } from '../sessions/session-repository.js';
 import { isUuid } from './identity-reads.js';
 
@@ -33,8 +34,15 @@ export function registerCredentialRoutes(app: FastifyInstance, services: IdpServ
       }
       const identityId = id.toLowerCase();
       if (!(await findIdentity(db.kysely, identityId))) throw kratosErrors.identityNotFound();
+      if (type === 'passkey') {
+        if (!(await findCredential(db.kysely, identityId, type))) throw kratosErrors.credentialNotFound();
+        throw kratosErrors.badRequest('Credentials type passkey cannot be deleted.');
+      }
       const deleted = await db.kysely.transaction().execute(async (trx) => {
-        const removed = await deleteCredential(trx, clock, identityId, type);
+        const removed =
+          type === 'webauthn'
+            ? await removeSecurityKeys(trx, clock, identityId)
+            : await deleteCredential(trx, clock, identityId, type);
         // Sessions that were raised to aal2 with the removed factor must not outlive it.
         if (removed) await revokeSessionsOfIdentity(trx, identityId);
         return removed;

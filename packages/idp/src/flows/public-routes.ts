@@ -16,6 +16,7 @@ import { createSettingsFlow } from './settings/create.js';
 import { submitSettingsFlow } from './settings/submit.js';
 import { registerLogoutRoutes } from './logout/logout-routes.js';
 import { registerErrorRoutes } from './errors/error-routes.js';
+import { registerWebAuthnScriptRoute } from '../credentials/webauthn/script-route.js';
 import { queryOf } from './flow-request.js';
 import { HashingBusyError } from '../credentials/password/password-hasher.js';
 
@@ -79,6 +80,7 @@ export function registerSelfServiceRoutes(app: FastifyInstance, services: IdpSer
   registerLogoutRoutes(app, services);
   registerErrorRoutes(app, services);
   registerFeaturesOff(app, services);
+  registerWebAuthnScriptRoute(app);
 }
 
 /** Calls for features this product does not use, answered as Kratos does with them switched off. */
@@ -86,7 +88,6 @@ function registerFeaturesOff(app: FastifyInstance, services: IdpServices): void 
   const notFound = async () => {
     throw kratosErrors.routeNotFound();
   };
-  app.get('/.well-known/ory/webauthn.js', notFound);
   app.get('/self-service/fed-cm/parameters', notFound);
   app.post('/self-service/fed-cm/token', notFound);
   app.get('/sessions/token-exchange', async () => {

@@ -206,6 +206,21 @@ export async function findIdentityIdByIdentifier(
   return row?.identity_id;
 }
 
+/** The identity whose credential of `type` has exactly this identifier (a passkey's user handle), if any. */
+export async function findIdentityIdByExactIdentifier(
+  db: DbExecutor,
+  type: string,
+  identifier: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('identity_credential_identifiers')
+    .select('identity_id')
+    .where('type', '=', type)
+    .where('identifier', '=', identifier)
+    .executeTakeFirst();
+  return row?.identity_id;
+}
+
 /** The identity with this recovery (or verification) address. */
 export async function findIdentityIdByAddress(db: DbExecutor, address: string): Promise<string | undefined> {
   const row = await db
@@ -388,8 +403,8 @@ export async function deleteCredential(
 }
 
 /**
- * Replaces traits; when the e-mail changes, the password identifier and the addresses follow (new address
- * unverified). Throws 409 when the new e-mail belongs to another identity.
+ * Replaces traits; when the e-mail changes, the password and security-key identifiers and the addresses follow (new
+ * address unverified). Throws 409 when the new e-mail belongs to another identity.
  */
 export async function updateIdentity(
   db: DbExecutor,
@@ -428,7 +443,8 @@ export async function updateIdentity(
         .updateTable('identity_credential_identifiers')
         .set({ identifier: email })
         .where('identity_id', '=', id)
-        .where('type', '=', 'password')
+        // Both are keyed on the e-mail trait by the schema (`ory.sh/kratos.credentials.<type>.identifier`).
+        .where('type', 'in', ['password', 'webauthn'])
         .execute();
     }
   } catch (error) {

@@ -5,7 +5,7 @@ import { messages, type UiText } from '../ui/messages.js';
 // checked in code (hasHiddenCharacters), since a JSON-schema pattern cannot say it. The joiner stands in the pattern
 // as itself, not as `\u200d`: Ory Kratos compiles patterns with Go's regexp, which has no `\u` escape and would
 // refuse the schema (deploy/ory/README.md).
-const NAME_PATTERN = '^(?:[^\\p{Cc}\\p{Cf}]|\u200d)*$';
+export const NAME_PATTERN = '^(?:[^\\p{Cc}\\p{Cf}]|\u200d)*$';
 
 export const DEFAULT_SCHEMA_ID = 'default';
 
@@ -28,6 +28,8 @@ export const identitySchema = {
           'ory.sh/kratos': {
             credentials: {
               password: { identifier: true },
+              webauthn: { identifier: true },
+              passkey: { display_name: true },
               totp: { account_name: true },
             },
             verification: { via: 'email' },

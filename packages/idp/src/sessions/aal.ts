@@ -1,4 +1,5 @@
 import type { CredentialRecord } from '../identities/identity-repository.js';
+import { secondFactorKeys } from '../credentials/webauthn/credential-config.js';
 
 export interface AuthenticationMethod {
   method: string;
@@ -25,5 +26,5 @@ export function availableAal(credentials: CredentialRecord[]): Aal {
       c.type === 'totp' ||
       (c.type === 'lookup_secret' && Array.isArray(c.config.recovery_codes) && c.config.recovery_codes.length > 0),
   );
-  return second ? 'aal2' : 'aal1';
+  return second || secondFactorKeys(credentials).length > 0 ? 'aal2' : 'aal1';
 }

@@ -128,7 +128,7 @@ export async function upgradeSession(
 export function raiseToAal2(
   idp: Pick<IdpContext, 'db' | 'clock' | 'config'>,
   session: SessionRecord,
-  method: 'totp' | 'lookup_secret',
+  method: 'totp' | 'lookup_secret' | 'webauthn',
 ): Promise<{ session: SessionRecord; token: string }> {
   const { db, clock, config } = idp;
   const completed = { method, aal: 'aal2', completed_at: clock.now().toISOString() } as const;

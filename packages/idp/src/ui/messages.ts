@@ -16,6 +16,15 @@ const error = (id: number, text: string, context?: Record<string, unknown>): UiT
 const success = (id: number, text: string, context?: Record<string, unknown>): UiText =>
   context ? { id, text, type: 'success', context } : { id, text, type: 'success' };
 
+const generic = (reason: string) => error(4000001, reason, { reason });
+
+/** Go's JSON time (RFC 3339, no fraction when whole seconds) and its Unix seconds, as Kratos gives `added_at`. */
+const added = (name: string, addedAt: Date) => ({
+  display_name: name,
+  added_at: addedAt.toISOString().replace('.000Z', 'Z'),
+  added_at_unix: Math.floor(addedAt.getTime() / 1000),
+});
+
 const minutes = (ms: number) => (ms / 60_000).toFixed(2);
 
 export const messages = {
@@ -27,9 +36,12 @@ export const messages = {
   backupRecoveryCode: () => info(1010007, 'Backup recovery code'),
   useAuthenticator: () => info(1010009, 'Use Authenticator'),
   useBackupRecoveryCode: () => info(1010010, 'Use backup recovery code'),
+  signInWithHardwareKey: () => info(1010008, 'Sign in with a hardware key'),
+  signInWithPasskey: () => info(1010021, 'Sign in with passkey'),
   signInWithPassword: () => info(1010022, 'Sign in with password'),
   // registration
   signUp: () => info(1040001, 'Sign up'),
+  signUpWithPasskey: () => info(1040007, 'Sign up with passkey'),
   back: () => info(1040008, 'Back'),
   chooseCredential: () => info(1040009, 'Please choose a credential to authenticate yourself with.'),
   // settings
@@ -52,6 +64,12 @@ export const messages = {
   disableMethod: () => info(1050016, 'Disable this method'),
   totpSecretLabel: () =>
     info(1050017, 'This is your authenticator app secret. Use it if you can not scan the QR code.'),
+  addSecurityKey: () => info(1050012, 'Add security key'),
+  securityKeyName: () => info(1050013, 'Name of the security key'),
+  removeSecurityKey: (name: string, addedAt: Date) =>
+    info(1050018, `Remove security key "${name}"`, added(name, addedAt)),
+  addPasskey: () => info(1050019, 'Add passkey'),
+  removePasskey: (name: string, addedAt: Date) => info(1050020, `Remove passkey "${name}"`, added(name, addedAt)),
   // recovery
   recoverySuccessful: (privilegedUntil: Date, now: Date) =>
     success(
@@ -98,7 +116,7 @@ export const messages = {
         'you registered with.',
     ),
   // validation errors
-  generic: (reason: string) => error(4000001, reason, { reason }),
+  generic: (reason: string) => generic(reason),
   missingProperty: (property: string) => error(4000002, `Property ${property} is missing.`, { property }),
   tooShort: (minLength: number, actual: number) =>
     error(4000003, `length must be >= ${minLength}, but got ${actual}`, {
@@ -149,6 +167,11 @@ export const messages = {
     error(4000034, 'The password has been found in data breaches and must no longer be used.', { breaches }),
   samePassword: () => error(4000039, 'The new password must be different from the old password.'),
   invalidEmail: (value: string) => error(4000040, 'Enter a valid email address', { value }),
+  noWebAuthnDevice: () => error(4000013, 'You have no WebAuthn device set up.'),
+  noWebAuthnUser: () => error(4000015, 'This account does not exist or has no security key set up.'),
+  invalidWebAuthn: () => error(4000043, 'The provided web authn login is invalid, please try again.'),
+  keyAlreadyRegistered: () => generic('this security key or passkey is already registered with your account'),
+  lastCredential: () => generic('unable to remove this security key because it would lock you out of your account'),
   // flow errors
   loginFlowExpired: (expiredAt: Date, now: Date) => expired(4010001, 'login', expiredAt, now),
   noLoginStrategy: () =>

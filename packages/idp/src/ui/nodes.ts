@@ -1,9 +1,18 @@
 import type { UiText } from './messages.js';
 
-export type NodeGroup = 'default' | 'password' | 'profile' | 'code' | 'link' | 'totp' | 'lookup_secret';
+export type NodeGroup =
+  | 'default'
+  | 'password'
+  | 'profile'
+  | 'code'
+  | 'link'
+  | 'totp'
+  | 'lookup_secret'
+  | 'webauthn'
+  | 'passkey';
 
 export interface UiNode {
-  type: 'input' | 'text' | 'img' | 'a';
+  type: 'input' | 'text' | 'img' | 'a' | 'script';
   group: NodeGroup;
   attributes: Record<string, unknown>;
   messages: UiText[];
@@ -29,6 +38,11 @@ export function inputNode(
     pattern?: string;
     maxlength?: number;
     disabled?: boolean;
+    /** Kratos' browser-script hooks: the raw JavaScript and the name of the global function it calls. */
+    onclick?: string;
+    onclickTrigger?: string;
+    onload?: string;
+    onloadTrigger?: string;
   } = {},
 ): UiNode {
   const attributes: Record<string, unknown> = { name, type };
@@ -38,6 +52,8 @@ export function inputNode(
   if (options.pattern) attributes.pattern = options.pattern;
   if (options.maxlength) attributes.maxlength = options.maxlength;
   attributes.disabled = options.disabled ?? false;
+  for (const hook of ['onclick', 'onclickTrigger', 'onload', 'onloadTrigger'] as const)
+    if (options[hook] !== undefined) attributes[hook] = options[hook];
   attributes.node_type = 'input';
   return { type: 'input', group, attributes, messages: [], meta: options.label ? { label: options.label } : {} };
 }

@@ -7,6 +7,8 @@ import {
   deleteIdentity,
   enqueueMail,
   findIdentity,
+  findCredentialsOf,
+  removeSecurityKeys,
   findIdentityIdByAddress,
   HttpError,
   insertIdentity,
@@ -26,6 +28,8 @@ import { sql } from 'kysely';
 import { errors } from '../http/api-error.js';
 import { ConflictError, type Backend, type IdentityPort, type Ports, type UserIdentity } from '../ports.js';
 import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
+import { RESET_CREDENTIALS } from '../users/second-factor.js';
+import { keysInConfig } from '../users/key-info.js';
 
 const toUser = (identity: IdentityRecord, credentials: CredentialRecord[]): UserIdentity => ({
   id: identity.id,
@@ -137,6 +141,7 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
       return {
         sessionId: auth.session.id,
         aal: sessionAal(auth.session.methods),
+        methods: auth.session.methods.map((m) => m.method),
         authenticatedAt: auth.session.authenticatedAt,
         identity: toUser(auth.identity, auth.credentials),
       };
@@ -175,8 +180,15 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
       await deleteIdentity(db, id);
     },
     async removeSecondFactors(id) {
-      await deleteCredential(db, clock, id, 'totp');
-      await deleteCredential(db, clock, id, 'lookup_secret');
+      // Security keys as Kratos' admin API removes them: keys for passwordless sign-in stay.
+      for (const type of RESET_CREDENTIALS) {
+        if (type === 'webauthn') await removeSecurityKeys(db, clock, id);
+        else await deleteCredential(db, clock, id, type);
+      }
+    },
+    async keysOf(id) {
+      const credentials = (await findCredentialsOf(db, [id])).get(id) ?? [];
+      return credentials.flatMap((credential) => keysInConfig(credential.type, credential.config));
     },
     async revokeSessions(id) {
       await revokeSessionsOfIdentity(db, id);

@@ -11,6 +11,8 @@ import {
   type UserIdentity,
 } from '../ports.js';
 import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
+import { RESET_CREDENTIALS } from '../users/second-factor.js';
+import { keysInConfig } from '../users/key-info.js';
 
 export interface OryUrls {
   kratosPublicUrl: URL;
@@ -78,6 +80,7 @@ function identityPort({ Configuration, FrontendApi, IdentityApi }: OrySdk, urls:
         return {
           sessionId: data.id,
           aal,
+          methods: (data.authentication_methods ?? []).flatMap((m) => (m.method ? [m.method] : [])),
           ...(data.authenticated_at ? { authenticatedAt: data.authenticated_at } : {}),
           identity: await getOne(data.identity.id),
         };
@@ -147,8 +150,13 @@ function identityPort({ Configuration, FrontendApi, IdentityApi }: OrySdk, urls:
       await identities.deleteIdentity({ id }).catch(ignore404);
     },
     async removeSecondFactors(id) {
-      for (const type of ['totp', 'lookup_secret'] as const)
-        await identities.deleteIdentityCredentials({ id, type }).catch(ignore404);
+      for (const type of RESET_CREDENTIALS) await identities.deleteIdentityCredentials({ id, type }).catch(ignore404);
+    },
+    async keysOf(id) {
+      const { data } = await identities.getIdentity({ id, includeCredential: ['webauthn', 'passkey'] });
+      return Object.entries(data.credentials ?? {}).flatMap(([type, credential]) =>
+        keysInConfig(type, credential.config),
+      );
     },
     async revokeSessions(id) {
       await identities.deleteIdentitySessions({ id }).catch(ignore404);

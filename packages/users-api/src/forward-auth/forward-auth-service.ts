@@ -5,6 +5,7 @@ import { type ApiContext, auditAbout } from '../http/api-context.js';
 import { errors } from '../http/api-error.js';
 import { type Caller, resolveCaller } from '../users/caller.js';
 import { mayUse } from '../users/person-service.js';
+import { hasSecondStep, secondFactorMet } from '../users/second-factor.js';
 import type { FirstUses } from './first-uses.js';
 import { identityHeaders } from './identity-headers.js';
 import { chooseService, firstValue } from './service-choice.js';
@@ -50,10 +51,11 @@ export async function checkForwardAuth(
   const session = await ctx.backend.identities.sessionOf(request);
   if (!session) return signIn(false, false);
   const caller = await resolveCaller(session, ctx.backend.relations, catalogue, ctx.options.dashboardAllowlist);
-  if (caller.aal2Required && session.aal !== 'aal2') {
+  if (caller.aal2Required && !secondFactorMet(session)) {
     await refused(ctx, request, caller, service, firstUses, 'second factor required');
-    // Without an authenticator app yet the sign-in screen sends the person to link one.
-    return signIn(true, session.identity.credentials.includes('totp'));
+    // Without a second step (app, backup codes, security key) the sign-in screen sends the person on: to link an app,
+    // or, with a passkey only, to sign in again with it.
+    return signIn(true, hasSecondStep(session.identity.credentials));
   }
   if (!mayUse(service, caller.tuples)) {
     await refused(ctx, request, caller, service, firstUses, 'no access to the service');

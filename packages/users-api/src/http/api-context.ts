@@ -5,6 +5,7 @@ import type { InvitationStore } from '../invitations/invitation-store.js';
 import type { Organisation } from '../catalogue/catalogue.js';
 import type { Backend } from '../ports.js';
 import { resolveCaller, type Caller } from '../users/caller.js';
+import { secondFactorMet } from '../users/second-factor.js';
 import { errors } from './api-error.js';
 
 export interface UsersApiOptions {
@@ -49,7 +50,10 @@ export interface AdminCaller extends Caller {
   activeOrg: Organisation;
 }
 
-/** The caller of a request with a live session; `aal1` allows the calls the portal's guards need before aal2. */
+/**
+ * The caller of a request with a live session; `aal1` allows the calls the portal's guards need before the second
+ * factor, which `secondFactorMet` decides (a passkey or security key counts, docs/organisations.md).
+ */
 export async function callerOf(
   ctx: ApiContext,
   request: FastifyRequest,
@@ -63,7 +67,7 @@ export async function callerOf(
     await ctx.catalogue.current(),
     ctx.options.dashboardAllowlist,
   );
-  if (!options.aal1 && caller.aal2Required && session.aal !== 'aal2') {
+  if (!options.aal1 && caller.aal2Required && !secondFactorMet(session)) {
     throw errors.aal2Required(new URL('/self-service/login/browser?aal=aal2', ctx.options.publicUrl).toString());
   }
   return caller;

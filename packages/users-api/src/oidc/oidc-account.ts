@@ -9,7 +9,7 @@ import { serviceOfClient } from './oidc-clients.js';
 /** The person as the provider sees them: their identity, tuples and organisations, without a portal session. */
 async function personOf(ctx: ApiContext, identity: UserIdentity): Promise<Caller> {
   return resolveCaller(
-    { sessionId: '', aal: 'aal1', identity },
+    { sessionId: '', aal: 'aal1', methods: [], identity },
     ctx.backend.relations,
     await ctx.catalogue.current(),
     ctx.options.dashboardAllowlist,

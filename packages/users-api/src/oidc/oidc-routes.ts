@@ -5,6 +5,7 @@ import type { InteractionResults } from 'oidc-provider';
 import { auditAbout, type ApiContext } from '../http/api-context.js';
 import { resolveCaller } from '../users/caller.js';
 import { mayUse } from '../users/person-service.js';
+import { acrOf, amrOf, hasSecondFactor, hasSecondStep, secondFactorMet } from '../users/second-factor.js';
 import { serviceOfClient } from './oidc-clients.js';
 import { accessDeniedPage, errorPage } from './oidc-pages.js';
 import { OIDC_MOUNT, oidcIssuer } from './issuer.js';
@@ -46,13 +47,15 @@ async function completeInteraction(ctx: ApiContext, provider: Provider, request:
   }
   const caller = await resolveCaller(session, ctx.backend.relations, catalogue, ctx.options.dashboardAllowlist);
   const acrValues = String(interaction.params.acr_values ?? '').split(' ');
-  if ((caller.aal2Required || acrValues.includes('aal2')) && session.aal !== 'aal2') {
+  if ((caller.aal2Required || acrValues.includes('aal2')) && !secondFactorMet(session)) {
     // Without a second factor yet, the sign-in screen sends the person to link one first, with the way back here
     // (apps/web/src/screens/LoginScreen.tsx); with one, to the second step.
-    const hasSecondFactor = session.identity.credentials.some((c) => c === 'totp' || c === 'lookup_secret');
     // Only the client asks, and the portal would not have the person link an app: the client learns it cannot be.
-    if (!hasSecondFactor && !caller.aal2Required) return finishWith(provider, request, reply, UNMET_AAL2);
-    return reply.header('Cache-Control', 'no-store').redirect(loginAddress(ctx, interaction, hasSecondFactor), 303);
+    if (!hasSecondFactor(session.identity.credentials) && !caller.aal2Required) {
+      return finishWith(provider, request, reply, UNMET_AAL2);
+    }
+    const secondStep = hasSecondStep(session.identity.credentials);
+    return reply.header('Cache-Control', 'no-store').redirect(loginAddress(ctx, interaction, secondStep), 303);
   }
   const details = { service: service.id, clientId };
   if (!mayUse(service, caller.tuples)) {
@@ -66,8 +69,8 @@ async function completeInteraction(ctx: ApiContext, provider: Provider, request:
   const result: InteractionResults = {
     login: {
       accountId,
-      acr: session.aal,
-      amr: session.aal === 'aal2' ? ['pwd', 'otp'] : ['pwd'],
+      acr: acrOf(session),
+      amr: amrOf(session),
       ...(session.authenticatedAt ? { ts: Math.floor(Date.parse(session.authenticatedAt) / 1000) } : {}),
       // The provider's session ends with the browser; the portal's session is asked again at every sign-in anyway.
       remember: false,

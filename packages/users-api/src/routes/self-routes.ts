@@ -36,6 +36,11 @@ export function registerSelfRoutes(app: FastifyInstance, ctx: ApiContext): void 
     return { totp: credentials.includes('totp'), lookup_secret: credentials.includes('lookup_secret') };
   });
 
+  // The settings' list of security keys and passkeys also shows on the enrolment screen, before the second step.
+  app.get('/users/security-keys', { preValidation: signedIn(ctx, { aal1: true }) }, async (request) => ({
+    keys: await ctx.backend.identities.keysOf(callerIn(request).session.identity.id),
+  }));
+
   app.get('/users/admins', { preValidation: signedIn(ctx) }, (request) => otherAdministrators(ctx, callerIn(request)));
 
   app.get('/services', { preValidation: signedIn(ctx) }, (request) => servicesOf(ctx, callerIn(request)));

@@ -65,7 +65,7 @@ async function person(
 async function as(user: UserIdentity): Promise<PersonActing & { caller: AdminCaller }> {
   const [identity] = await ctx.backend.identities.get([user.id]);
   const caller = await resolveCaller(
-    { sessionId: 'test', aal: 'aal2', identity: identity! },
+    { sessionId: 'test', aal: 'aal2', methods: ['password', 'totp'], identity: identity! },
     ctx.backend.relations,
     await ctx.catalogue.current(),
     [],
@@ -110,7 +110,7 @@ beforeEach(async () => {
   const sessionOf = async (req: FastifyRequest) => {
     const id = req.headers[CALLER_HEADER];
     const [identity] = typeof id === 'string' ? await embedded.identities.get([id]) : [];
-    return identity ? { sessionId: 'test', aal: 'aal2' as const, identity } : undefined;
+    return identity ? { sessionId: 'test', aal: 'aal2' as const, methods: ['password', 'totp'], identity } : undefined;
   };
   ctx = {
     backend: { ...embedded, identities: { ...embedded.identities, sessionOf } },

@@ -7,6 +7,7 @@ import { expireInvitations } from '../invitations/expire-invitations.js';
 import { administers, type Caller, MEMBERSHIP, organisationIn } from './caller.js';
 import { oidcIssuer } from '../oidc/issuer.js';
 import { permissionsWithin, userJson } from './user-json.js';
+import { secondFactorMet } from './second-factor.js';
 
 /**
  * What a person sees of themselves (docs/organisations.md), apart from HTTP: whoami, the other administrators of
@@ -73,7 +74,11 @@ export async function whoami(ctx: ApiContext, caller: Caller) {
     invitations: await invitationsOf(ctx, caller.session.identity.id),
     isAdmin: caller.isAdmin,
     authenticator_assurance_level: caller.session.aal,
+    /** The session's authentication methods by name (`password`, `totp`, `passkey`, `webauthn`, …). */
+    authentication_methods: caller.session.methods,
     aal2Required: caller.aal2Required,
+    /** Whether this sign-in meets the second-factor policy (users/second-factor.ts): the portal's guards use it. */
+    secondFactorMet: secondFactorMet(caller.session),
   };
 }
 

@@ -2,6 +2,7 @@ import type { RelationTuple } from '@portaal/relations';
 import { dataRoleObject, type Organisation } from '../catalogue/catalogue.js';
 import type { Invitation } from '../invitations/invitation-store.js';
 import type { UserIdentity } from '../ports.js';
+import { factorKinds } from './second-factor.js';
 
 export interface Permission extends RelationTuple {
   label: string;
@@ -71,6 +72,8 @@ function entryOf(
     traits: identity.traits,
     created_at: identity.created_at,
     credentials: shown.credentials,
+    /** The kinds of factor the person has (app, backup codes, security key, passkey), for the overview. */
+    factors: factorKinds(shown.credentials),
     verified: identity.verified,
     ...(shown.lockedUntil ? { lockedUntil: shown.lockedUntil } : {}),
     permissions,

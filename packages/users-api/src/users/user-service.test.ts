@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { createIdentityProvider, migrateToLatest, openDatabase, systemClock, type Db } from '@portaal/idp';
+import { createIdentityProvider, migrateToLatest, openDatabase, sessionAal, systemClock, type Db } from '@portaal/idp';
 import { createRelationStore, migrateRelations } from '@portaal/relations';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmbeddedBackend } from '../adapters/embedded-backend.js';
@@ -33,6 +33,8 @@ const idpConfig = testIdpConfig();
 const { publicUrl } = idpConfig;
 
 const CALLER_HEADER = 'x-test-caller';
+/** The session's authentication methods, comma-separated; password and app (aal2) unless the test says otherwise. */
+const METHODS_HEADER = 'x-test-methods';
 const request = { ip: '192.0.2.7' };
 
 let db: Db;
@@ -66,12 +68,39 @@ async function person(
 async function acting(user: UserIdentity): Promise<Acting> {
   const [identity] = await ctx.backend.identities.get([user.id]);
   const caller = await resolveCaller(
-    { sessionId: 'test', aal: 'aal2', identity: identity! },
+    { sessionId: 'test', aal: 'aal2', methods: ['password', 'totp'], identity: identity! },
     ctx.backend.relations,
     await ctx.catalogue.current(),
     [],
   );
   return { caller: caller as AdminCaller, request };
+}
+
+/** Kratos' authentication methods with their levels: a passkey is aal1, a security key aal2, as Kratos has them. */
+const methodsOf = (names: string[]) =>
+  names.map((method) => ({
+    method,
+    aal: ['totp', 'lookup_secret', 'webauthn'].includes(method) ? ('aal2' as const) : ('aal1' as const),
+    completed_at: '2026-01-01T00:00:00.000Z',
+  }));
+
+/** Gives a person a credential of a type as the identity provider stores it (the Users API only reads its type). */
+async function giveCredential(user: UserIdentity, type: string, config: object = {}) {
+  const now = new Date().toISOString();
+  await db.kysely
+    .insertInto('identity_credentials' as never)
+    .values({
+      id: crypto.randomUUID(),
+      identity_id: user.id,
+      type,
+      config: JSON.stringify(config),
+      version: 0,
+      revision: 0,
+      last_used_step: null,
+      created_at: now,
+      updated_at: now,
+    } as never)
+    .execute();
 }
 
 /** The refusal a call ends with: the catalogue's error, or a failure of the test when it passes. */
@@ -111,7 +140,9 @@ beforeEach(async () => {
   const sessionOf = async (req: FastifyRequest) => {
     const id = req.headers[CALLER_HEADER];
     const [identity] = typeof id === 'string' ? await embedded.identities.get([id]) : [];
-    return identity ? { sessionId: 'test', aal: 'aal2' as const, identity } : undefined;
+    const named = req.headers[METHODS_HEADER];
+    const methods = typeof named === 'string' ? named.split(',') : ['password', 'totp'];
+    return identity ? { sessionId: 'test', aal: sessionAal(methodsOf(methods)), methods, identity } : undefined;
   };
   ctx = {
     backend: { ...embedded, identities: { ...embedded.identities, sessionOf } },
@@ -417,6 +448,7 @@ describe('the routes', () => {
       traits: anne.traits,
       created_at: anne.created_at,
       credentials: [],
+      factors: [],
       verified: false,
       permissions: [
         { ...orgRelation('voorbeeldstad'), subject_id: anne.id, label: 'Gemeente Voorbeeldstad' },
@@ -444,5 +476,105 @@ describe('the routes', () => {
     expect((await identityOf(admin))?.state).toBe('active');
     const [entry] = await ctx.audit.list('voorbeeldstad', { size: 10 });
     expect(entry).toMatchObject({ action: 'user.delete', actorId: anne.id, result: 'denied', objectId: null });
+  });
+
+  it('accept a passkey or security key sign-in where a second factor is required, not a password', async () => {
+    const as = (methods: string) => ({ [CALLER_HEADER]: anne.id, [METHODS_HEADER]: methods });
+    const whoami = (methods: string) => app.inject({ method: 'GET', url: '/api/services', headers: as(methods) });
+    for (const methods of ['passkey', 'password,webauthn', 'password,totp'])
+      expect([methods, (await whoami(methods)).statusCode]).toEqual([methods, 200]);
+    const refused = await whoami('password');
+    expect([refused.statusCode, refused.json().error.id]).toEqual([403, 'session_aal2_required']);
+    const me = await app.inject({ method: 'GET', url: '/api/users/whoami', headers: as('passkey') });
+    expect(me.json()).toMatchObject({
+      authenticator_assurance_level: 'aal1',
+      authentication_methods: ['passkey'],
+      aal2Required: true,
+      secondFactorMet: true,
+    });
+  });
+});
+
+describe('security keys and passkeys', () => {
+  it('show in the overview as kinds of factor, for the home organisation only', async () => {
+    for (const type of ['password', 'totp', 'lookup_secret', 'webauthn', 'passkey']) await giveCredential(anne, type);
+    await giveCredential(gast, 'webauthn');
+    const list = await app.inject({
+      method: 'GET',
+      url: '/api/users',
+      headers: { [CALLER_HEADER]: admin.id, origin: publicUrl.origin },
+    });
+    const byEmail = new Map(list.json().map((u: { traits: { email: string } }) => [u.traits.email, u]));
+    expect(byEmail.get(anne.traits.email)).toMatchObject({
+      factors: ['app', 'backup_codes', 'security_key', 'passkey'],
+    });
+    expect(byEmail.get(admin.traits.email)).toMatchObject({ factors: [] });
+    expect(byEmail.get(gast.traits.email)).toMatchObject({ credentials: [], factors: [] });
+  });
+
+  it("'Reset 2FA' removes the app, backup codes and security keys but not passkeys, and audits what went", async () => {
+    for (const type of ['password', 'totp', 'lookup_secret', 'passkey']) await giveCredential(anne, type);
+    const key = (id: string, passwordless: boolean) => ({
+      id: Buffer.from(id).toString('base64'),
+      public_key: 'cHVibGlj',
+      display_name: id,
+      is_passwordless: passwordless,
+    });
+    await giveCredential(anne, 'webauthn', { credentials: [key('second', false)], user_handle: 'dQ==' });
+    await giveCredential(gast, 'webauthn', { credentials: [key('x', false)], user_handle: 'dQ==' });
+    await resetSecondFactor(ctx, await acting(admin), anne.id);
+    expect((await identityOf(anne))?.credentials).toEqual(['passkey', 'password']);
+    // Only this person's keys went.
+    expect((await identityOf(gast))?.credentials).toContain('webauthn');
+    const [entry] = (await auditOn(anne)).filter((e) => e.action === 'user.reset_2fa');
+    expect(entry).toMatchObject({
+      result: 'success',
+      details: { removed: ['app', 'backup_codes', 'security_key'] },
+    });
+    expect(await mailCount()).toBe(1);
+  });
+
+  it('lists the person their own keys, synced or not, also before the second step, never the public key', async () => {
+    const key = (id: string, name: string, synced: boolean) => ({
+      id: Buffer.from(id).toString('base64'),
+      public_key: 'cHVibGlj',
+      display_name: name,
+      added_at: '2026-11-01T10:00:00Z',
+      flags: { backup_eligible: synced, backup_state: synced },
+    });
+    await giveCredential(anne, 'webauthn', { credentials: [key('key-1', 'YubiKey', false)], user_handle: 'dQ==' });
+    await giveCredential(anne, 'passkey', { credentials: [key('key-2', 'anne', true)], user_handle: 'dQ==' });
+    await giveCredential(admin, 'passkey', { credentials: [key('key-3', 'bea', true)], user_handle: 'dQ==' });
+    const answer = await app.inject({
+      method: 'GET',
+      url: '/api/users/security-keys',
+      headers: { [CALLER_HEADER]: anne.id, [METHODS_HEADER]: 'password' },
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({
+      keys: [
+        { kind: 'passkey', id: '6b65792d32', name: 'anne', addedAt: '2026-11-01T10:00:00Z', synced: true },
+        { kind: 'security_key', id: '6b65792d31', name: 'YubiKey', addedAt: '2026-11-01T10:00:00Z', synced: false },
+      ],
+    });
+    expect(answer.body).not.toContain('cHVibGlj');
+    expect((await app.inject({ method: 'GET', url: '/api/users/security-keys' })).statusCode).toBe(401);
+  });
+
+  it("'Reset 2FA' keeps a security key registered for passwordless sign-in, as Kratos' admin API does", async () => {
+    const key = (id: string, passwordless: boolean) => ({
+      id: Buffer.from(id).toString('base64'),
+      public_key: 'cHVibGlj',
+      display_name: id,
+      added_at: '2026-11-01T10:00:00Z',
+      is_passwordless: passwordless,
+    });
+    await giveCredential(anne, 'password');
+    await giveCredential(anne, 'webauthn', {
+      credentials: [key('second', false), key('without-password', true)],
+      user_handle: 'dQ==',
+    });
+    await resetSecondFactor(ctx, await acting(admin), anne.id);
+    expect((await ctx.backend.identities.keysOf(anne.id)).map((k) => k.name)).toEqual(['without-password']);
   });
 });

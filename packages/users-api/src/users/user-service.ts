@@ -12,6 +12,7 @@ import { membershipsOf, settledRecord } from './home-organisation.js';
 import { memberTuples, permittedRelations, removalWithin, type RequestedPermission, tuplesFor } from './membership.js';
 import { refuseGuest, targetOf } from './target.js';
 import { invitedJson, memberJson, permissionsWithin, withinOrganisation } from './user-json.js';
+import { factorKinds, RESET_CREDENTIALS } from './second-factor.js';
 
 /**
  * The administrators' rules on the people of their organisation (docs/organisations.md), apart from HTTP: the routes
@@ -261,7 +262,10 @@ export async function deleteUser(ctx: ApiContext, acting: Acting, id: string): P
   await ctx.audit.record(auditAbout(caller, request, action, target, 'success', details));
 }
 
-/** Removes the authenticator app and backup codes, ends every session and tells the person: home organisation only. */
+/**
+ * Removes the authenticator app, backup codes and security keys (passkeys stay: they are a way to sign in, which the
+ * admin API does not remove), ends every session and tells the person: home organisation only.
+ */
 export async function resetSecondFactor(ctx: ApiContext, acting: Acting, id: string): Promise<void> {
   const { user: target } = await homeMember(ctx, acting, id, 'user.reset_2fa');
   await ctx.backend.atomically(async (ports) => {
@@ -273,7 +277,10 @@ export async function resetSecondFactor(ctx: ApiContext, acting: Acting, id: str
       templateType: 'two_factor_reset',
     });
   });
-  await ctx.audit.record(auditAbout(acting.caller, acting.request, 'user.reset_2fa', target, 'success'));
+  const removed = factorKinds(
+    target.credentials.filter((type) => (RESET_CREDENTIALS as readonly string[]).includes(type)),
+  );
+  await ctx.audit.record(auditAbout(acting.caller, acting.request, 'user.reset_2fa', target, 'success', { removed }));
 }
 
 /** Ends every session of a member ('Afmelden op alle apparaten'): home organisation only. */

@@ -11,13 +11,14 @@ import type { Outcome } from '../outcome.js';
 import { alreadySignedIn } from '../steps.js';
 import { passwordLoginNodes, refreshLoginNodes, secondFactorNodes } from './nodes.js';
 import { type FlowStart, startFields, startOfRequest } from '../flow-start.js';
+import { addPasskeyLogin, addSecurityKeyLogin } from './key-nodes.js';
 
 /** Builds a login flow for the given session state; used at init and when an expired flow is replaced. */
-export function buildLoginFlow(
+export async function buildLoginFlow(
   services: IdpServices,
   init: FlowStart & { refresh: boolean; aal: 'aal1' | 'aal2' },
   auth: Authenticated | undefined,
-): Flow {
+): Promise<Flow> {
   const flow = newFlow(services.ctx, services.ctx.config.lifespans.flowMs, {
     kind: 'login',
     ...startFields(init),
@@ -26,12 +27,15 @@ export function buildLoginFlow(
   });
   if (init.aal === 'aal2' && auth) {
     flow.ui.nodes = secondFactorNodes(auth.credentials);
+    await addSecurityKeyLogin(services.ctx, flow, auth.credentials, auth.identity.traits.email);
     addFlowMessage(flow.ui, messages.secondFactorChallenge());
   } else if (init.refresh && auth) {
     flow.ui.nodes = refreshLoginNodes(auth.identity.traits.email);
+    await addPasskeyLogin(services.ctx, flow, auth.credentials);
     addFlowMessage(flow.ui, messages.confirmIdentity());
   } else {
     flow.ui.nodes = passwordLoginNodes();
+    await addPasskeyLogin(services.ctx, flow);
   }
   return flow;
 }
@@ -59,7 +63,7 @@ export async function createLoginFlow(ctx: FlowContext): Promise<Outcome> {
   const refresh = auth !== undefined && ctx.query.refresh === 'true';
   if (auth && !refresh && alreadyEnough(auth, aal)) return alreadySignedIn('login', returnUrlOf(services, returnTo));
 
-  const flow = buildLoginFlow(services, { ...startOfRequest(ctx, returnTo), refresh, aal }, auth);
+  const flow = await buildLoginFlow(services, { ...startOfRequest(ctx, returnTo), refresh, aal }, auth);
   await insertFlow(ctx.idp.db.kysely, flow);
   return { kind: 'flow', flow, status: 200 };
 }

@@ -9,12 +9,10 @@ import {
   type CredentialRecord,
   type IdentityRecord,
 } from '../../identities/identity-repository.js';
-import type { Authenticated } from '../../sessions/authenticate.js';
-import { availableAal, type AuthenticationMethod } from '../../sessions/aal.js';
-import { insertSession, raiseToAal2, upgradeSession } from '../../sessions/session-repository.js';
+import { availableAal } from '../../sessions/aal.js';
 import { messages, type UiText } from '../../ui/messages.js';
-import { addFlowMessage, addNodeMessage, setNodeValue } from '../../ui/nodes.js';
-import { clientAddress, userAgent } from '../../http/client-info.js';
+import { addFlowMessage, setNodeValue } from '../../ui/nodes.js';
+import { clientAddress } from '../../http/client-info.js';
 import { clientAddressKey, identifierKey } from '../../throttle/index.js';
 import { emitAuthEvent } from '../../events.js';
 import { secretOfTotpUrl, verifyTotpCode } from '../../credentials/totp/totp.js';
@@ -22,20 +20,19 @@ import { findRecoveryCode, recoveryCodesOf, type RecoveryCode } from '../../cred
 import type { Flow } from '../flow.js';
 import type { FlowContext } from '../flow-context.js';
 import { returnUrlOf } from '../flow-request.js';
-import { flowAgain, type IssuedSession, type Outcome } from '../outcome.js';
+import { flowAgain, type Outcome } from '../outcome.js';
 import { openFlow } from '../steps.js';
 import { buildLoginFlow } from './create.js';
+import {
+  completeSecondFactor,
+  issueFirstFactorSession,
+  requiredString,
+  secondFactorSession,
+  type LoginSubmission,
+} from './login-submission.js';
 import { loginSucceeded, secondFactorRequired } from './complete.js';
 import { startReplacing, storeStartedFlow } from '../flow-start.js';
-
-/** One login submission: the request's context, the opened flow and what was submitted. */
-interface LoginSubmission {
-  ctx: FlowContext;
-  flow: Flow;
-  body: Record<string, unknown>;
-  json: boolean;
-  auth: Authenticated | undefined;
-}
+import { submitPasskey, submitSecurityKey } from './key-login.js';
 
 /** An expired login flow is replaced by one for the same session state. */
 async function restartLogin(ctx: FlowContext, old: Flow, message: UiText): Promise<Flow> {
@@ -43,17 +40,21 @@ async function restartLogin(ctx: FlowContext, old: Flow, message: UiText): Promi
   const start = startReplacing(old, message);
   const refresh = old.refresh && auth !== undefined;
   const aal = old.requestedAal === 'aal2' && auth ? 'aal2' : 'aal1';
-  const replacement = buildLoginFlow(ctx.services, { ...start, refresh, aal }, auth);
+  const replacement = await buildLoginFlow(ctx.services, { ...start, refresh, aal }, auth);
   return storeStartedFlow(ctx.idp.db.kysely, replacement, start);
 }
 
-/** The method of a submission; a body with an identifier but no method is a password login, as in Kratos. */
-const methodOf = (body: Record<string, unknown>): string | undefined =>
-  typeof body.method === 'string'
-    ? body.method
-    : body.identifier !== undefined || body.password_identifier !== undefined
-      ? 'password'
-      : undefined;
+/**
+ * The method of a submission. As in Kratos, a body with a key's answer but no method is that key's method, and one
+ * with an identifier but no method a password login.
+ */
+function methodOf(body: Record<string, unknown>): string | undefined {
+  if (typeof body.method === 'string') return body.method;
+  if (typeof body.passkey_login === 'string' && body.passkey_login !== '') return 'passkey';
+  if (typeof body.webauthn_login === 'string' && body.webauthn_login !== '') return 'webauthn';
+  if (body.identifier !== undefined || body.password_identifier !== undefined) return 'password';
+  return undefined;
+}
 
 /** `POST /self-service/login?flow=` (docs/kratos-compatibility.md#submitting-a-login-flow). */
 export async function submitLoginFlow(ctx: FlowContext): Promise<Outcome> {
@@ -81,35 +82,14 @@ export async function submitLoginFlow(ctx: FlowContext): Promise<Outcome> {
       return submitTotp(submission);
     case 'lookup_secret':
       return submitLookupSecret(submission);
+    case 'passkey':
+      return submitPasskey(submission);
+    case 'webauthn':
+      return submitSecurityKey(submission);
     default:
       addFlowMessage(flow.ui, messages.noLoginStrategy());
       return flowAgain(flow);
   }
-}
-
-/**
- * A required string field: a node message for missing / empty / wrong-typed values, else the value. Forms that send
- * an empty value read as missing, unless `json` (the second factor's codes count as JSON always).
- */
-function requiredString(
-  submission: Pick<LoginSubmission, 'flow' | 'body' | 'json'>,
-  name: string,
-  minLength = 1,
-): string | undefined {
-  const { flow, body, json } = submission;
-  const value = body[name];
-  let message: UiText | undefined;
-  if (value === undefined || value === null) message = messages.missingProperty(name);
-  else if (typeof value !== 'string')
-    message = messages.wrongType('string', Array.isArray(value) ? 'array' : typeof value);
-  else if ([...value].length < minLength)
-    message =
-      json || value.length > 0 ? messages.tooShort(minLength, [...value].length) : messages.missingProperty(name);
-  if (message) {
-    addNodeMessage(flow.ui, name, message);
-    return undefined;
-  }
-  return value as string;
 }
 
 /** The identifier and password of a password submission, or undefined with node messages set. */
@@ -209,35 +189,6 @@ async function checkPassword(
   return { ok: true, identity, credentials };
 }
 
-/** A new aal1 session, or, re-authenticating the same identity (`refresh`), the current one renewed. */
-async function issueFirstFactorSession(submission: LoginSubmission, identity: IdentityRecord): Promise<IssuedSession> {
-  const { ctx, flow, auth } = submission;
-  const { db, clock, config } = ctx.idp;
-  const method: AuthenticationMethod = { method: 'password', aal: 'aal1', completed_at: clock.now().toISOString() };
-  const issued =
-    flow.refresh && auth && auth.identity.id === identity.id
-      ? await upgradeSession(db.kysely, clock, auth.session, [method], {
-          reauthenticated: true,
-          lifespanMs: config.lifespans.sessionMs,
-        })
-      : await insertSession(db.kysely, clock, {
-          identityId: identity.id,
-          methods: [method],
-          lifespanMs: config.lifespans.sessionMs,
-          ipAddress: clientAddress(ctx.request),
-          userAgent: userAgent(ctx.request),
-        });
-  return { ...issued, identity };
-}
-
-/** The second factor needs the aal1 session of the first; the flow is bound to its identity. */
-function secondFactorSession(submission: LoginSubmission): Authenticated {
-  const { flow, auth } = submission;
-  if (!auth) throw kratosErrors.sessionAal1Required();
-  if (flow.identityId === null) flow.identityId = auth.identity.id;
-  return auth;
-}
-
 /** A refused second-factor code: counted against the identity (a lock after too many), audited, field emptied. */
 async function refuseSecondFactor(
   submission: LoginSubmission,
@@ -318,21 +269,4 @@ async function submitLookupSecret(submission: LoginSubmission): Promise<Outcome>
   if (failure) return refuseSecondFactor(submission, { method: 'lookup_secret', locked, message: failure });
   await ctx.services.throttle.reset(key);
   return completeSecondFactor(submission, 'lookup_secret');
-}
-
-/** The aal1 session becomes aal2 (with a new token) and the login is done. */
-async function completeSecondFactor(submission: LoginSubmission, method: 'totp' | 'lookup_secret'): Promise<Outcome> {
-  const { ctx, flow } = submission;
-  const { log } = ctx.idp;
-  const auth = submission.auth!;
-  const identity = auth.identity;
-  const upgraded = await raiseToAal2(ctx.idp, auth.session, method);
-  log.info({ event: 'login.success', identity: identity.id, method }, 'second factor passed');
-  emitAuthEvent(ctx.idp, {
-    type: 'login.success',
-    method,
-    identityId: identity.id,
-    clientAddress: clientAddress(ctx.request),
-  });
-  return loginSucceeded(ctx, flow, { ...upgraded, identity });
 }

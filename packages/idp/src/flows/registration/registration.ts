@@ -14,6 +14,7 @@ import { flowAgain, type Outcome } from '../outcome.js';
 import { alreadySignedIn, openFlow, type OpenedFlow } from '../steps.js';
 import { sendVerificationCode, startVerificationFlow } from '../verification/verification.js';
 import { credentialStepNodes, profileStepNodes } from './nodes.js';
+import { isPasskeyRegistration, passkeyRegistrationNodes, registerWithPasskey } from './passkey-registration.js';
 import { type FlowStart, startFields, startOfRequest, startReplacing, storeStartedFlow } from '../flow-start.js';
 
 async function startRegistrationFlow(services: IdpServices, init: FlowStart): Promise<Flow> {
@@ -74,16 +75,36 @@ export async function submitRegistrationFlow(ctx: FlowContext): Promise<Outcome>
     // Kratos answers the successful first step with 400 and the second step's nodes
     // (docs/kratos-compatibility.md#validation-errors-travel-inside-the-flow).
     flow.internal.traits = traits;
-    flow.ui.nodes = credentialStepNodes(traits);
+    await showCredentialStep(ctx, flow, traits);
     addFlowMessage(flow.ui, messages.chooseCredential());
     return flowAgain(flow);
   }
+  if (isPasskeyRegistration(body)) return submitPasskey(ctx, flow, { traits, answer: body.passkey_register });
   if (body.method !== 'password') {
     addFlowMessage(flow.ui, messages.noRegistrationStrategy());
     return flowAgain(flow);
   }
-  flow.ui.nodes = credentialStepNodes(traits);
+  await showCredentialStep(ctx, flow, traits);
   return submitPassword(ctx, opened, traits);
+}
+
+/** The credential step: the password, or a passkey with a fresh challenge. */
+async function showCredentialStep(ctx: FlowContext, flow: Flow, traits: Traits): Promise<void> {
+  const nodes = credentialStepNodes(traits);
+  const back = nodes.pop()!;
+  nodes.push(...(await passkeyRegistrationNodes(ctx.idp, flow, traits)), back);
+  flow.ui.nodes = nodes;
+}
+
+/** The passkey step: the identity is created with the new passkey as its only credential. */
+async function submitPasskey(ctx: FlowContext, flow: Flow, input: { traits: Traits; answer: unknown }) {
+  const created = await registerWithPasskey(ctx, flow, input);
+  if (!created || 'refusal' in created) {
+    await showCredentialStep(ctx, flow, input.traits);
+    addFlowMessage(flow.ui, created ? created.refusal : messages.duplicateIdentifier());
+    return flowAgain(flow);
+  }
+  return registered(ctx, flow, { identityId: created.identityId, traits: input.traits });
 }
 
 /** The password step: policy, then the identity and its password credential in one transaction. */

@@ -5,6 +5,8 @@ import { csrfNode, imageNode, inputNode, textNode, type UiNode } from '../../ui/
 import { recoveryCodesOf, recoveryCodesText, type RecoveryCode } from '../../credentials/lookup/lookup-secrets.js';
 import { newTotpSecret, secretOfTotpUrl, totpQrDataUrl, totpUrl } from '../../credentials/totp/totp.js';
 import type { Flow } from '../flow.js';
+import { webAuthnScriptNode } from '../../credentials/webauthn/nodes.js';
+import { passkeySettingsNodesOf, securityKeySettingsNodes } from './key-nodes.js';
 
 /** What the settings form shows: the flow (with its pending secrets), the identity and its credentials. */
 export interface SettingsView {
@@ -86,13 +88,23 @@ async function totpNodes(services: IdpServices, view: SettingsView): Promise<UiN
   ];
 }
 
-/** All settings nodes in Kratos' group order: default, profile, password, lookup_secret, totp. */
+/**
+ * All settings nodes in Kratos' group order: default, profile, password, lookup_secret, webauthn, passkey, totp. The
+ * WebAuthn script node belongs to the `webauthn` group; passkeys need it too when security keys are not offered.
+ */
 export async function settingsNodes(services: IdpServices, view: SettingsView): Promise<UiNode[]> {
+  const { config } = services.ctx;
+  const securityKeys = await securityKeySettingsNodes(services.ctx, view);
+  const passkeys = await passkeySettingsNodesOf(services.ctx, view);
+  const script = securityKeys.length === 0 && view.flow.type === 'browser' ? [webAuthnScriptNode(config)] : [];
   return [
     csrfNode(''),
     ...profileNodes(view.identity),
     ...passwordNodes(),
     ...lookupSecretNodes(view.flow, view.credentials),
+    ...securityKeys,
+    ...script,
+    ...passkeys,
     ...(await totpNodes(services, view)),
   ];
 }

@@ -5,42 +5,58 @@ import {
   claimTotpStep,
   deleteCredential,
   findCredential,
-  findCredentials,
-  findIdentity,
   saveCredential,
   updateIdentity,
 } from '../../identities/identity-repository.js';
 import { normaliseEmail, validateTraits } from '../../identities/identity-schema.js';
-import type { Authenticated } from '../../sessions/authenticate.js';
 import { ensureHighestAvailableAal } from '../../sessions/session-routes.js';
-import { raiseToAal2, renewSessionToken } from '../../sessions/session-repository.js';
+import { renewSessionToken } from '../../sessions/session-repository.js';
 import { setSessionCookie } from '../../http/cookies.js';
 import { messages } from '../../ui/messages.js';
 import { addFlowMessage, addNodeMessage, setNodeValue } from '../../ui/nodes.js';
 import { newRecoveryCodes, type RecoveryCode } from '../../credentials/lookup/lookup-secrets.js';
 import { secretOfTotpUrl, verifyTotpCode } from '../../credentials/totp/totp.js';
-import { saveFlow, type Flow } from '../flow.js';
 import type { FlowContext } from '../flow-context.js';
-import { flowUiUrl } from '../flow-http.js';
-import { returnUrlOf } from '../flow-request.js';
 import { failWith, flowAgain, type Outcome } from '../outcome.js';
 import { openFlow, requireFlow } from '../steps.js';
 import { queueChangeNotice } from './change-notice.js';
 import { settingsNodes } from './nodes.js';
 import { startSettingsFlow } from './create.js';
 import { startReplacing } from '../flow-start.js';
+import {
+  addSecondFactorToSession,
+  ensurePrivileged,
+  settingsAgain,
+  settingsSaved,
+  type SettingsSubmission,
+} from './settings-submission.js';
+import { submitPasskeySettings, submitSecurityKeySettings } from './key-settings.js';
 
 const isTrue = (value: unknown) => value === true || value === 'true';
 
-/** One settings submission: the request's context, the opened flow, what was submitted, and whose session. */
-interface SettingsSubmission {
-  ctx: FlowContext;
-  flow: Flow;
-  body: Record<string, unknown>;
-  auth: Authenticated;
+type Method = (submission: SettingsSubmission) => Promise<Outcome>;
+
+const filled = (value: unknown) => typeof value === 'string' && value !== '';
+
+/**
+ * The method of a submission. The key scripts submit their form without a button, so, as in Kratos, a key's answer
+ * or a remove value names its method when `method` is absent.
+ */
+function settingsMethodOf(body: Record<string, unknown>): string | undefined {
+  if (typeof body.method === 'string') return body.method;
+  if (filled(body.webauthn_register) || filled(body.webauthn_remove)) return 'webauthn';
+  if (filled(body.passkey_settings_register) || filled(body.passkey_remove)) return 'passkey';
+  return undefined;
 }
 
-type Method = (submission: SettingsSubmission) => Promise<Outcome>;
+const methods: Record<string, Method> = {
+  profile: (submission) => submitProfile(submission),
+  password: (submission) => submitPassword(submission),
+  totp: (submission) => submitTotp(submission),
+  lookup_secret: (submission) => submitLookupSecret(submission),
+  webauthn: submitSecurityKeySettings,
+  passkey: submitPasskeySettings,
+};
 
 /** `POST /self-service/settings?flow=` (docs/kratos-compatibility.md#settings). */
 export async function submitSettingsFlow(ctx: FlowContext): Promise<Outcome> {
@@ -60,66 +76,13 @@ export async function submitSettingsFlow(ctx: FlowContext): Promise<Outcome> {
   if (opened.kind !== 'opened') return opened;
   const { flow, body } = opened;
   flow.state = 'show_form';
-  const method: Method | undefined =
-    body.method === 'profile'
-      ? submitProfile
-      : body.method === 'password'
-        ? submitPassword
-        : body.method === 'totp'
-          ? submitTotp
-          : body.method === 'lookup_secret'
-            ? submitLookupSecret
-            : undefined;
+  const name = settingsMethodOf(body);
+  const method = name !== undefined && Object.hasOwn(methods, name) ? methods[name] : undefined;
   if (!method) {
     addFlowMessage(flow.ui, messages.noSettingsStrategy());
     return flowAgain(flow, 400, auth.identity);
   }
   return method({ ctx, flow, body, auth });
-}
-
-/**
- * Changes of password, address and second factor need a recent sign-in
- * (docs/kratos-compatibility.md#privileged-session).
- */
-function ensurePrivileged(submission: SettingsSubmission): void {
-  const { ctx, flow, auth } = submission;
-  const { config, clock } = ctx.idp;
-  const fresh =
-    new Date(auth.session.authenticatedAt).getTime() + config.lifespans.privilegedSessionMs > clock.now().getTime();
-  if (!fresh) {
-    const back = publicUrlOf(config, '/self-service/settings', { flow: flow.id });
-    throw kratosErrors.sessionRefreshRequired(
-      publicUrlOf(config, '/self-service/login/browser', { refresh: 'true', return_to: back }),
-    );
-  }
-}
-
-/** The flow again with its messages and the identity (settings flows carry it); 400 unless told. */
-const settingsAgain = (submission: SettingsSubmission, status = 400): Outcome =>
-  flowAgain(submission.flow, status, submission.auth.identity);
-
-/**
- * A change is saved: the flow shows the new state. Kratos (settings/hook.go) tells browser clients where to go next:
- * the return_to, else the settings UI with this flow; API clients get no redirect.
- */
-async function settingsSaved(submission: SettingsSubmission): Promise<Outcome> {
-  const { ctx, flow, auth } = submission;
-  const { services } = ctx;
-  const { db, clock } = ctx.idp;
-  const identity = (await findIdentity(db.kysely, auth.identity.id))!;
-  const credentials = await findCredentials(db.kysely, identity.id);
-  delete flow.internal.pending_recovery_codes;
-  delete flow.internal.reveal_recovery_codes;
-  delete flow.internal.totp_url;
-  delete flow.internal.continue_with;
-  flow.state = 'success';
-  flow.ui.nodes = await settingsNodes(services, { flow, identity, credentials });
-  addFlowMessage(flow.ui, messages.changesSaved());
-  const next = flow.returnTo ? returnUrlOf(services, flow.returnTo) : flowUiUrl(services, flow);
-  if (flow.type === 'browser')
-    flow.internal.continue_with = [{ action: 'redirect_browser_to', redirect_browser_to: next }];
-  await saveFlow(db.kysely, clock, flow);
-  return { kind: 'flow', flow, status: 200, identity, browserTo: next };
 }
 
 async function submitProfile(submission: SettingsSubmission): Promise<Outcome> {
@@ -217,20 +180,6 @@ async function renewTokenAfterPasswordChange(submission: SettingsSubmission): Pr
   if (auth.via !== 'cookie') return;
   const token = await renewSessionToken(db.kysely, clock, auth.session.id);
   setSessionCookie(ctx.reply, config, token, new Date(auth.session.expiresAt), clock.now());
-}
-
-/**
- * A second factor set up within an aal1 session raises the session to aal2, with a new token: a cookie for browsers,
- * `X-Session-Token` for clients that sent a token.
- */
-async function addSecondFactorToSession(submission: SettingsSubmission, method: 'totp' | 'lookup_secret') {
-  const { ctx, auth } = submission;
-  const { clock, config } = ctx.idp;
-  if (auth.session.methods.some((m) => m.aal === 'aal2')) return;
-  const upgraded = await raiseToAal2(ctx.idp, auth.session, method);
-  if (auth.via === 'cookie')
-    setSessionCookie(ctx.reply, config, upgraded.token, new Date(upgraded.session.expiresAt), clock.now());
-  else ctx.reply.header('X-Session-Token', upgraded.token);
 }
 
 async function submitTotp(submission: SettingsSubmission): Promise<Outcome> {
