@@ -132,6 +132,25 @@ export async function saveFlow(db: DbExecutor, clock: Clock, flow: Flow): Promis
   await db.updateTable('selfservice_flows').set(changes).where('id', '=', id).execute();
 }
 
+/**
+ * Stores the flow only if no other request stored it since this one read it (its `updated_at`): what makes a
+ * one-time value in the internal context, such as a WebAuthn challenge, usable once among concurrent requests
+ * (docs/security.md#50-counters-and-one-time-secrets-are-atomic). False when another request was first.
+ */
+export async function saveFlowIfUnchanged(db: DbExecutor, clock: Clock, flow: Flow): Promise<boolean> {
+  const read = flow.updatedAt;
+  const now = clock.now().getTime();
+  flow.updatedAt = new Date(Math.max(now, Date.parse(read) + 1)).toISOString();
+  const { id, submit_count: _count, ...changes } = toRow(flow);
+  const result = await db
+    .updateTable('selfservice_flows')
+    .set(changes)
+    .where('id', '=', id)
+    .where('updated_at', '=', read)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function findFlow(db: DbExecutor, kind: FlowKind, id: unknown): Promise<Flow | undefined> {

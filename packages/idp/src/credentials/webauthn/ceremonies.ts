@@ -8,6 +8,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { IdpContext } from '../../context.js';
+import { saveFlowIfUnchanged, type Flow } from '../../flows/flow.js';
 import { base64ToBase64Url, fromBase64, toBase64, type KeyKind, type StoredWebAuthnKey } from './credential-config.js';
 
 // go-webauthn's defaults, which Kratos uses: five minutes, and these algorithms in this order.
@@ -156,10 +157,24 @@ export function keepCeremonyState(internal: Record<string, unknown>, kind: KeyKi
 }
 
 /** A challenge is answered once: it leaves the flow before the answer is checked. */
-export function takeCeremonyState(internal: Record<string, unknown>, kind: KeyKind): CeremonyState | undefined {
+function takeCeremonyState(internal: Record<string, unknown>, kind: KeyKind): CeremonyState | undefined {
   const state = ceremonyStateOf(internal, kind);
   delete internal[kind];
   return state;
+}
+
+/**
+ * Takes the flow's challenge and stores the flow without it at once, only if no other request changed the flow
+ * since it was read: of concurrent requests answering the same challenge, only the first gets it.
+ */
+export async function claimCeremonyState(
+  idp: Pick<IdpContext, 'db' | 'clock'>,
+  flow: Flow,
+  kind: KeyKind,
+): Promise<CeremonyState | undefined> {
+  const state = takeCeremonyState(flow.internal, kind);
+  if (!state) return undefined;
+  return (await saveFlowIfUnchanged(idp.db.kysely, idp.clock, flow)) ? state : undefined;
 }
 
 /**

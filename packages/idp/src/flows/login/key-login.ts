@@ -9,7 +9,7 @@ import {
   finishLogin,
   parseLoginAnswer,
   relyingParty,
-  takeCeremonyState,
+  claimCeremonyState,
   type LoginResult,
 } from '../../credentials/webauthn/ceremonies.js';
 import { findKey, keyConfigOf, secondFactorKeys, type KeyKind } from '../../credentials/webauthn/credential-config.js';
@@ -76,7 +76,7 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
     addFlowMessage(flow.ui, messages.noLoginStrategy());
     return flowAgain(flow);
   }
-  const state = takeCeremonyState(flow.internal, 'passkey');
+  const state = await claimCeremonyState(ctx.idp, flow, 'passkey');
   const ipKey = clientAddressKey('login', clientAddress(ctx.request));
   const refuse = async (message: UiText, identityId: string | null) => {
     const { maxFailuresPerAddress, lockMs } = config.throttling;
@@ -141,7 +141,7 @@ export async function submitSecurityKey(submission: LoginSubmission): Promise<Ou
   }
   const auth = secondFactorSession(submission);
   if (requiredString(submission, 'identifier') === undefined) return flowAgain(flow);
-  const state = takeCeremonyState(flow.internal, 'webauthn');
+  const state = await claimCeremonyState(ctx.idp, flow, 'webauthn');
   const answer = parseLoginAnswer(body.webauthn_login);
   const keys = { credentials: secondFactorKeys(auth.credentials), user_handle: '' };
   const key = answer ? findKey(keys, answer.rawId) : undefined;

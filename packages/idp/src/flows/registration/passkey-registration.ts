@@ -9,7 +9,7 @@ import {
   parseRegistrationAnswer,
   relyingParty,
   startRegistration,
-  takeCeremonyState,
+  claimCeremonyState,
 } from '../../credentials/webauthn/ceremonies.js';
 import { toBase64 } from '../../credentials/webauthn/credential-config.js';
 import { webAuthnScriptNode } from '../../credentials/webauthn/nodes.js';
@@ -75,7 +75,7 @@ export async function registerWithPasskey(
   input: { traits: Traits; answer: unknown },
 ): Promise<{ identityId: string } | { refusal: UiText } | undefined> {
   const { db, clock } = ctx.idp;
-  const state = takeCeremonyState(flow.internal, 'passkey');
+  const state = await claimCeremonyState(ctx.idp, flow, 'passkey');
   const answer = parseRegistrationAnswer(input.answer);
   if (!answer) return { refusal: messages.generic('Unable to parse WebAuthn response.') };
   const key =

@@ -5,7 +5,7 @@ import {
   finishRegistration,
   parseRegistrationAnswer,
   relyingParty,
-  takeCeremonyState,
+  claimCeremonyState,
 } from '../../credentials/webauthn/ceremonies.js';
 import {
   countFirstFactors,
@@ -59,7 +59,7 @@ async function newKey(
   displayName: string,
 ): Promise<{ key: StoredWebAuthnKey; userHandle: string } | { refusal: Outcome }> {
   const { ctx, flow, auth } = submission;
-  const state = takeCeremonyState(flow.internal, kind);
+  const state = await claimCeremonyState(ctx.idp, flow, kind);
   const answer = parseRegistrationAnswer(answerText);
   if (!answer) return { refusal: await refused(submission, messages.generic('Unable to parse WebAuthn response.')) };
   const key =
