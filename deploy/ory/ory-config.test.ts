@@ -93,10 +93,25 @@ describe('kratos.yml gives the portal what it relies on', () => {
     expect(read('packages/idp/src/http/cookies.ts')).toContain("SESSION_COOKIE = 'ory_kratos_session'");
   });
 
-  it('enables just the methods the portal uses: password, authenticator app, backup codes, codes, links', () => {
+  it('enables just the methods the portal uses: password, app, backup codes, keys, passkeys, codes, links', () => {
     const methods = kratos.selfservice.methods;
     const enabled = Object.keys(methods).filter((name) => methods[name].enabled === true);
-    expect(enabled.sort()).toEqual(['code', 'link', 'lookup_secret', 'password', 'profile', 'totp']);
+    expect(enabled.sort()).toEqual([
+      'code',
+      'link',
+      'lookup_secret',
+      'passkey',
+      'password',
+      'profile',
+      'totp',
+      'webauthn',
+    ]);
+    // Security keys stay a second factor; passkeys are the passwordless way, both for the portal's own host.
+    expect(methods.webauthn.config.passwordless).toBe(false);
+    for (const method of [methods.webauthn, methods.passkey]) {
+      expect(method.config.rp.id).toBe(publicUrl.hostname);
+      expect(method.config.rp.origins).toEqual([publicUrl.origin]);
+    }
     expect(methods.code.passwordless_enabled).toBe(false);
     expect(methods.code.mfa_enabled).toBe(false);
     // The Users API's invitations and recovery mails are admin recovery links (ory-backend.ts recoveryLink).

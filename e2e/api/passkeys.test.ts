@@ -29,6 +29,7 @@ import {
   nodeNamed,
 } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
+import { portaalCli } from '../support/portal-users.js';
 import { loginWithPassword } from '../support/flows.js';
 import { type CeremonyTweaks, SoftwareAuthenticator } from '../support/software-authenticator.js';
 
@@ -52,6 +53,20 @@ async function signedInUser() {
   const browser = newBrowser(portaal.publicUrl);
   await explained(loginWithPassword(browser, user.email, user.password));
   return { ...user, browser, authenticator: new SoftwareAuthenticator(portaal.publicUrl) };
+}
+
+/** The audit entries about a person's keys (from their data export), oldest first, once there are `count`. */
+async function auditedKeyEntries(email: string, count: number): Promise<{ action: string; details: unknown }[]> {
+  // The audit listener writes after the answer: wait for it rather than race it.
+  let entries: { action: string; details: unknown }[] = [];
+  await expect
+    .poll(() => {
+      const exported = JSON.parse(portaalCli(portaal, ['user', 'export', '--email', email]).stdout);
+      entries = exported.audit.filter((e: { action: string }) => /^(passkey|security_key)\./.test(e.action));
+      return entries.length;
+    })
+    .toBe(count);
+  return entries;
 }
 
 /** Someone without a password (an invited person), signed in through an admin recovery code. */
@@ -575,6 +590,7 @@ describe('refusals', () => {
     expect(removed.status).toBe(200);
     expect(await storedKeys(user.id, 'passkey')).toBeUndefined();
     expect((await passkeyLogin(user.authenticator)).status).toBe(400);
+    expect((await auditedKeyEntries(user.email, 2)).map((e) => e.action)).toEqual(['passkey.add', 'passkey.remove']);
   });
 
   it('refuses a security key name that is too long or hides characters', async () => {
@@ -613,6 +629,10 @@ describe('refusals', () => {
     });
     expect(removed.status).toBe(200);
     expect(await storedKeys(user.id, 'webauthn')).toBeUndefined();
+    expect(await auditedKeyEntries(user.email, 2)).toEqual([
+      expect.objectContaining({ action: 'security_key.add', details: { display_name: 'Sleutelbos' } }),
+      expect.objectContaining({ action: 'security_key.remove', details: { display_name: 'Sleutelbos' } }),
+    ]);
   });
 });
 

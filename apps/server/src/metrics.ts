@@ -38,8 +38,10 @@ export function createMetrics() {
     labelNames: ['method', 'outcome'] as const,
     registers: [registry],
   });
-  const countSignIn = (event: AuthEvent) =>
-    signIns.inc({ method: event.method, outcome: event.type.replace('login.', '') });
+  const countSignIn = (event: AuthEvent) => {
+    if (event.type.startsWith('login.'))
+      signIns.inc({ method: event.method, outcome: event.type.replace('login.', '') });
+  };
 
   /** Gauges read from the database at each scrape; during an outage they are left out and `database_up` is 0. */
   function observeDatabase(db: Db): void {

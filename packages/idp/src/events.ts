@@ -1,7 +1,7 @@
 import type { IdpContext } from './context.js';
 
 /** Sign-in events for the audit log (docs/architecture.md#the-audit-log): who, how and from where, never a secret. */
-export interface AuthEvent {
+export interface SignInEvent {
   type: 'login.success' | 'login.failure' | 'login.locked';
   method: 'password' | 'totp' | 'lookup_secret' | 'webauthn' | 'passkey';
   identityId: string | null;
@@ -14,6 +14,17 @@ export interface AuthEvent {
    */
   cloneWarning?: boolean;
 }
+
+/** A security key or passkey added or removed in the settings: its kind and the name it was given, never the key. */
+export interface KeyChangeEvent {
+  type: 'credential.added' | 'credential.removed';
+  method: 'webauthn' | 'passkey';
+  identityId: string;
+  displayName?: string;
+  clientAddress: string;
+}
+
+export type AuthEvent = SignInEvent | KeyChangeEvent;
 
 export type AuthEventListener = (event: AuthEvent) => Promise<void> | void;
 

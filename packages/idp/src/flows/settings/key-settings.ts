@@ -15,6 +15,8 @@ import {
   type KeyKind,
   type StoredWebAuthnKey,
 } from '../../credentials/webauthn/credential-config.js';
+import { emitAuthEvent } from '../../events.js';
+import { clientAddress } from '../../http/client-info.js';
 import { messages, type UiText } from '../../ui/messages.js';
 import { addFlowMessage, addNodeMessage } from '../../ui/nodes.js';
 import type { Outcome } from '../outcome.js';
@@ -43,6 +45,22 @@ async function refused(submission: SettingsSubmission, message: UiText, node?: s
   if (node) addNodeMessage(flow.ui, node, message);
   else addFlowMessage(flow.ui, message);
   return settingsAgain(submission);
+}
+
+/** Tells the audit listener (docs/architecture.md#the-audit-log) that a key came or went. */
+function keyChanged(
+  submission: SettingsSubmission,
+  type: 'credential.added' | 'credential.removed',
+  kind: KeyKind,
+  displayName: string | undefined,
+): void {
+  emitAuthEvent(submission.ctx.idp, {
+    type,
+    method: kind,
+    identityId: submission.auth.identity.id,
+    ...(displayName ? { displayName } : {}),
+    clientAddress: clientAddress(submission.ctx.request),
+  });
 }
 
 /** Whether a key with this id is on the identity already, as either kind. */
@@ -110,6 +128,7 @@ async function removeKey(submission: SettingsSubmission, kind: KeyKind, hexId: s
       credential.identifiers,
     );
   log.info({ event: `settings.${kind}_removed`, identity: auth.identity.id }, 'key removed');
+  keyChanged(submission, 'credential.removed', kind, target.display_name);
   return settingsSaved(submission);
 }
 
@@ -145,6 +164,7 @@ export async function submitSecurityKeySettings(submission: SettingsSubmission):
   );
   await addSecondFactorToSession(submission, 'webauthn');
   log.info({ event: 'settings.webauthn_added', identity: auth.identity.id }, 'security key added');
+  keyChanged(submission, 'credential.added', 'webauthn', name);
   return settingsSaved(submission);
 }
 
@@ -173,5 +193,6 @@ export async function submitPasskeySettings(submission: SettingsSubmission): Pro
     identifiers,
   );
   log.info({ event: 'settings.passkey_added', identity: auth.identity.id }, 'passkey added');
+  keyChanged(submission, 'credential.added', 'passkey', created.key.display_name);
   return settingsSaved(submission);
 }
