@@ -591,6 +591,8 @@ describe('refusals', () => {
     expect(await storedKeys(user.id, 'passkey')).toBeUndefined();
     expect((await passkeyLogin(user.authenticator)).status).toBe(400);
     expect((await auditedKeyEntries(user.email, 2)).map((e) => e.action)).toEqual(['passkey.add', 'passkey.remove']);
+    for (const notice of ['Er is een passkey aan je account toegevoegd', 'Er is een passkey van je account verwijderd'])
+      await portaal.mail.waitFor(user.email, { filter: (mail) => mail.subject === notice });
   });
 
   it('refuses a security key name that is too long or hides characters', async () => {
@@ -629,6 +631,11 @@ describe('refusals', () => {
     });
     expect(removed.status).toBe(200);
     expect(await storedKeys(user.id, 'webauthn')).toBeUndefined();
+    for (const notice of [
+      'Er is een beveiligingssleutel aan je account toegevoegd',
+      'Er is een beveiligingssleutel van je account verwijderd',
+    ])
+      await portaal.mail.waitFor(user.email, { filter: (mail) => mail.subject === notice });
     expect(await auditedKeyEntries(user.email, 2)).toEqual([
       expect.objectContaining({ action: 'security_key.add', details: { display_name: 'Sleutelbos' } }),
       expect.objectContaining({ action: 'security_key.remove', details: { display_name: 'Sleutelbos' } }),

@@ -85,4 +85,15 @@ describe('security notices', () => {
       'Je back-upcodes zijn uitgeschakeld',
     ]);
   });
+
+  it('tells of security keys and passkeys added or removed, without the name the key was given', () => {
+    const changes = ['security_key_added', 'security_key_removed', 'passkey_added', 'passkey_removed'] as const;
+    expect(changes.map((change) => securityNoticeMail({ change, at }).subject)).toEqual([
+      'Er is een beveiligingssleutel aan je account toegevoegd',
+      'Er is een beveiligingssleutel van je account verwijderd',
+      'Er is een passkey aan je account toegevoegd',
+      'Er is een passkey van je account verwijderd',
+    ]);
+    expect(securityNoticeMail({ change: 'passkey_added', at }).text).toContain('inloggen zonder wachtwoord');
+  });
 });

@@ -118,7 +118,16 @@ Heb je hier niet om gevraagd? Neem dan direct contact op met de beheerder van je
 }
 
 /** The account changes a person is told about by mail, so that a change they did not make does not go unnoticed. */
-export type AccountChange = 'password' | 'email' | 'totp_linked' | 'totp_unlinked' | 'backup_codes_disabled';
+export type AccountChange =
+  | 'password'
+  | 'email'
+  | 'totp_linked'
+  | 'totp_unlinked'
+  | 'backup_codes_disabled'
+  | 'security_key_added'
+  | 'security_key_removed'
+  | 'passkey_added'
+  | 'passkey_removed';
 
 const SUBJECTS: Record<AccountChange, string> = {
   password: 'Je wachtwoord is gewijzigd',
@@ -126,6 +135,10 @@ const SUBJECTS: Record<AccountChange, string> = {
   totp_linked: 'Er is een authenticator-app aan je account gekoppeld',
   totp_unlinked: 'De authenticator-app is losgekoppeld van je account',
   backup_codes_disabled: 'Je back-upcodes zijn uitgeschakeld',
+  security_key_added: 'Er is een beveiligingssleutel aan je account toegevoegd',
+  security_key_removed: 'Er is een beveiligingssleutel van je account verwijderd',
+  passkey_added: 'Er is een passkey aan je account toegevoegd',
+  passkey_removed: 'Er is een passkey van je account verwijderd',
 };
 
 const WHEN = new Intl.DateTimeFormat('nl-NL', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Amsterdam' });
@@ -145,6 +158,14 @@ function whatHappened(change: AccountChange, newEmail: string | undefined): stri
       return 'De authenticator-app is losgekoppeld van je account. De codes uit die app werken niet meer.';
     case 'backup_codes_disabled':
       return 'De back-upcodes van je account zijn uitgeschakeld. Ze werken niet meer.';
+    case 'security_key_added':
+      return 'Er is een beveiligingssleutel toegevoegd aan je account. Met die sleutel kun je inloggen.';
+    case 'security_key_removed':
+      return 'Er is een beveiligingssleutel verwijderd van je account. Die sleutel werkt niet meer.';
+    case 'passkey_added':
+      return 'Er is een passkey toegevoegd aan je account. Met die passkey kun je inloggen zonder wachtwoord.';
+    case 'passkey_removed':
+      return 'Er is een passkey verwijderd van je account. Die passkey werkt niet meer.';
   }
 }
 

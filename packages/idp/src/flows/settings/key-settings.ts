@@ -20,6 +20,7 @@ import { clientAddress } from '../../http/client-info.js';
 import { messages, type UiText } from '../../ui/messages.js';
 import { addFlowMessage, addNodeMessage } from '../../ui/nodes.js';
 import type { Outcome } from '../outcome.js';
+import { queueChangeNotice } from './change-notice.js';
 import { settingsNodes } from './nodes.js';
 import { securityKeyUserHandle } from './key-nodes.js';
 import {
@@ -117,16 +118,20 @@ async function removeKey(submission: SettingsSubmission, kind: KeyKind, hexId: s
   if (needed && countFirstFactors(auth.credentials) < 2)
     return refused(submission, messages.lastCredential(), 'webauthn_remove');
   const remaining = config.credentials.filter((key) => key !== target);
-  if (remaining.length === 0) await deleteCredential(db.kysely, clock, auth.identity.id, kind);
-  else
-    await saveCredential(
-      db.kysely,
-      clock,
-      auth.identity.id,
-      kind,
-      { ...config, credentials: remaining },
-      credential.identifiers,
-    );
+  await db.kysely.transaction().execute(async (trx) => {
+    if (remaining.length === 0) await deleteCredential(trx, clock, auth.identity.id, kind);
+    else
+      await saveCredential(
+        trx,
+        clock,
+        auth.identity.id,
+        kind,
+        { ...config, credentials: remaining },
+        credential.identifiers,
+      );
+    const change = kind === 'passkey' ? 'passkey_removed' : 'security_key_removed';
+    await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change });
+  });
   log.info({ event: `settings.${kind}_removed`, identity: auth.identity.id }, 'key removed');
   keyChanged(submission, 'credential.removed', kind, target.display_name);
   return settingsSaved(submission);
@@ -151,17 +156,20 @@ export async function submitSecurityKeySettings(submission: SettingsSubmission):
   const created = await newKey(submission, 'webauthn', body.webauthn_register, name);
   if ('refusal' in created) return created.refusal;
   const config = keyConfigOf(auth.credentials, 'webauthn');
-  await saveCredential(
-    db.kysely,
-    clock,
-    auth.identity.id,
-    'webauthn',
-    {
-      credentials: [...config.credentials, created.key],
-      user_handle: toBase64(securityKeyUserHandle(auth.identity.id)),
-    },
-    [normaliseEmail(auth.identity.traits.email)],
-  );
+  await db.kysely.transaction().execute(async (trx) => {
+    await saveCredential(
+      trx,
+      clock,
+      auth.identity.id,
+      'webauthn',
+      {
+        credentials: [...config.credentials, created.key],
+        user_handle: toBase64(securityKeyUserHandle(auth.identity.id)),
+      },
+      [normaliseEmail(auth.identity.traits.email)],
+    );
+    await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'security_key_added' });
+  });
   await addSecondFactorToSession(submission, 'webauthn');
   log.info({ event: 'settings.webauthn_added', identity: auth.identity.id }, 'security key added');
   keyChanged(submission, 'credential.added', 'webauthn', name);
@@ -184,14 +192,17 @@ export async function submitPasskeySettings(submission: SettingsSubmission): Pro
   const credential = auth.credentials.find((c) => c.type === 'passkey');
   const config = keyConfigOf(auth.credentials, 'passkey');
   const identifiers = [...new Set([...(credential?.identifiers ?? []), handle.toString('utf8')])];
-  await saveCredential(
-    db.kysely,
-    clock,
-    auth.identity.id,
-    'passkey',
-    { credentials: [...config.credentials, created.key], user_handle: toBase64(handle) },
-    identifiers,
-  );
+  await db.kysely.transaction().execute(async (trx) => {
+    await saveCredential(
+      trx,
+      clock,
+      auth.identity.id,
+      'passkey',
+      { credentials: [...config.credentials, created.key], user_handle: toBase64(handle) },
+      identifiers,
+    );
+    await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'passkey_added' });
+  });
   log.info({ event: 'settings.passkey_added', identity: auth.identity.id }, 'passkey added');
   keyChanged(submission, 'credential.added', 'passkey', created.key.display_name);
   return settingsSaved(submission);
