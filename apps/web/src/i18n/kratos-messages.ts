@@ -15,8 +15,14 @@ const minutesUntil = (context: Record<string, unknown> | undefined, key: string)
 type Translate = (context: Record<string, unknown> | undefined, field: string | undefined) => string;
 
 /** 'Beveiligingssleutel "Werk" verwijderen': a remove button with the name the person gave the key, if any. */
-const named = (kind: string, context: Record<string, unknown> | undefined) => {
+/** The name of a security key or passkey in a label's context; Kratos says 'unnamed' of one without (every passkey). */
+export function keyNameOf(context: Record<string, unknown> | undefined): string {
   const name = typeof context?.display_name === 'string' ? context.display_name.trim() : '';
+  return name === 'unnamed' ? '' : name;
+}
+
+const named = (kind: string, context: Record<string, unknown> | undefined) => {
+  const name = keyNameOf(context);
   return name ? `${kind} "${name}" verwijderen` : `${kind} verwijderen`;
 };
 

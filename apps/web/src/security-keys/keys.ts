@@ -1,9 +1,10 @@
 import type { FlowUi, UiNode } from '../flows/ui-types';
+import { keyNameOf } from '../i18n/kratos-messages';
 
 /** A security key or passkey of the signed-in person, as the settings flow's remove button describes it. */
 export interface RegisteredKey {
   kind: 'security_key' | 'passkey';
-  /** The name the person gave it; Kratos names a passkey after the account. */
+  /** The name the person gave it, or '' (passkeys have none). */
   name: string;
   /** When it was added (ISO 8601); absent when the provider does not say. */
   addedAt?: string;
@@ -36,7 +37,7 @@ export function keysOf(ui: FlowUi): RegisteredKey[] {
     const kind = KIND_OF_REMOVE[node.attributes.name ?? ''];
     if (!kind || node.type !== 'input') return [];
     const context = node.meta.label?.context ?? {};
-    const name = typeof context.display_name === 'string' ? context.display_name.trim() : '';
+    const name = keyNameOf(context);
     const at = typeof context.added_at === 'string' ? context.added_at : undefined;
     // Go's zero time (0001-01-01) means the date was not kept.
     const addedAt = at && !at.startsWith('0001-') && !Number.isNaN(Date.parse(at)) ? at : undefined;
