@@ -109,7 +109,7 @@ async function expectFits(page: Page, section: Locator, state: string) {
   }
 }
 
-describe('journey 20: passkeys and security keys', () => {
+describe('journey 22: passkeys and security keys', () => {
   it('adds a passkey in the settings, signs in with it by autofill and by the button; the counter rises', async () => {
     cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
     // Voorbeeldstad requires a second factor: the passkey alone must be enough for the portal.
