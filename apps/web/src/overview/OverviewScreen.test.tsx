@@ -226,18 +226,18 @@ describe('OverviewScreen', () => {
       const lines = (await all!.blob.text()).split('\r\n');
       expect(lines[0]).toBe(
         'Voornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;' +
-          'Aangemaakt;Status;Authenticator-app;E-mailadres bevestigd',
+          'Aangemaakt;Status;Authenticator-app;Tweede factor;E-mailadres bevestigd',
       );
       expect(lines.slice(1, 4)).toEqual([
-        'Bea;Test;bea@voorbeeldstad.nl;Beheerder;Ruimte en wonen;2026-03-01;actief;ja;ja',
-        'anna;Test;anna@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;actief;nee;ja',
-        'Karel;Test;karel@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;geblokkeerd;nee;ja',
+        'Bea;Test;bea@voorbeeldstad.nl;Beheerder;Ruimte en wonen;2026-03-01;actief;ja;;ja',
+        'anna;Test;anna@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;actief;nee;;ja',
+        'Karel;Test;karel@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;geblokkeerd;nee;;ja',
       ]);
 
       await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'karel');
       await userEvent.click(screen.getByRole('button', { name: 'Deze gebruiker downloaden (CSV)' }));
       expect((await downloads.files[1]!.blob.text()).split('\r\n').slice(1)).toEqual([
-        'Karel;Test;karel@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;geblokkeerd;nee;ja',
+        'Karel;Test;karel@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;geblokkeerd;nee;;ja',
         '',
       ]);
       await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'x');

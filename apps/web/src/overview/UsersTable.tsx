@@ -1,5 +1,6 @@
 import { memo } from 'react';
-import type { FactorKind, PortalUser } from '../api/users-api';
+import type { PortalUser } from '../api/users-api';
+import { factorNamesOf } from './factors';
 import { isGuest, isLocked, RowActions, type RowActionKind, rowActionsOf } from './RowActions';
 import { fullName, longDate, longDateTime, type SortKey } from './sorting';
 
@@ -16,17 +17,10 @@ function EmailAddress({ address }: { address: string }) {
   );
 }
 
-const FACTOR_NAMES: Record<FactorKind, string> = {
-  app: 'authenticator-app',
-  backup_codes: 'back-upcodes',
-  security_key: 'beveiligingssleutel',
-  passkey: 'passkey',
-};
-
 /** 'Tweede factor: authenticator-app, beveiligingssleutel', for the home organisation (the Users API's `factors`). */
 function factorsNote(user: PortalUser): string | undefined {
-  if (!user.factors || user.invitation || isGuest(user)) return undefined;
-  const names = user.factors.map((kind) => FACTOR_NAMES[kind]);
+  const names = factorNamesOf(user);
+  if (!names) return undefined;
   return names.length > 0 ? `Tweede factor: ${names.join(', ')}` : 'Geen tweede factor';
 }
 

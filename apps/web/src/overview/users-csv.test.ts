@@ -14,6 +14,7 @@ const user = (overrides: Partial<PortalUser> & { first: string; last: string; em
   permissions: overrides.permissions ?? [],
   userType: overrides.userType ?? { id: 'analyst', label: 'Medewerker' },
   ...(overrides.home !== undefined ? { home: overrides.home } : {}),
+  ...(overrides.factors ? { factors: overrides.factors } : {}),
   ...(overrides.invitation ? { invitation: overrides.invitation } : {}),
 });
 
@@ -24,6 +25,7 @@ describe('usersCsv', () => {
       last: 'de Vries; Jansen',
       email: 'anna@voorbeeldstad.nl',
       credentials: ['password', 'totp'],
+      factors: ['app', 'security_key'],
       userType: { id: 'administrator', label: 'Beheerder' },
       permissions: [
         { namespace: 'organizations', object: 'voorbeeldstad', relation: 'admin', label: 'Gemeente Voorbeeldstad' },
@@ -42,6 +44,7 @@ describe('usersCsv', () => {
       email: 'bert@voorbeeldstad.nl',
       state: 'inactive',
       verified: false,
+      factors: [],
       created_at: '2025-12-31T12:00:00Z',
     }),
   ]);
@@ -50,7 +53,7 @@ describe('usersCsv', () => {
     expect(
       csv.startsWith(
         '\uFEFFVoornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;' +
-          'Aangemaakt;Status;Authenticator-app;E-mailadres bevestigd\r\n',
+          'Aangemaakt;Status;Authenticator-app;Tweede factor;E-mailadres bevestigd\r\n',
       ),
     ).toBe(true);
   });
@@ -67,6 +70,7 @@ describe('usersCsv', () => {
       '2026-03-04',
       'actief',
       'ja',
+      'authenticator-app, beveiligingssleutel',
       'ja',
     ]);
     expect(csv).toContain(';"de Vries; Jansen";');
@@ -75,12 +79,12 @@ describe('usersCsv', () => {
   it('makes a cell that would start a formula plain text', () => {
     const rows = Papa.parse<string[]>(csv.slice(1).trim(), { delimiter: ';' }).data;
     expect(rows[2]!.slice(0, 2)).toEqual([`'=HYPERLINK("https://kwaad.example")`, `'@Bakker`]);
-    expect(rows[2]!.slice(5)).toEqual(['2025-12-31', 'geblokkeerd', 'nee', 'nee']);
+    expect(rows[2]!.slice(5)).toEqual(['2025-12-31', 'geblokkeerd', 'nee', 'geen', 'nee']);
   });
 });
 
 describe('usersCsv of people from other organisations', () => {
-  it('says invited for an invitation and leaves the authenticator app empty for guests and invited people', () => {
+  it('says invited for an invitation and leaves the second factors empty for guests and invited people', () => {
     const rows = Papa.parse<string[]>(
       usersCsv([
         user({ first: 'Gast', last: 'Elders', email: 'gast@dego.nl', home: false }),
@@ -92,16 +96,16 @@ describe('usersCsv of people from other organisations', () => {
           credentials: [],
           invitation: { id: 'i1', expiresAt: '2026-11-26T15:00:00Z' },
         }),
-        user({ first: 'Thuis', last: 'Lid', email: 'thuis@voorbeeldstad.nl', home: true }),
+        user({ first: 'Thuis', last: 'Lid', email: 'thuis@voorbeeldstad.nl', home: true, factors: ['passkey'] }),
       ])
         .slice(1)
         .trim(),
       { delimiter: ';' },
     ).data;
     expect(rows.slice(1).map((row) => row.slice(6))).toEqual([
-      ['actief', '', 'ja'],
-      ['uitgenodigd', '', 'ja'],
-      ['actief', 'nee', 'ja'],
+      ['actief', '', '', 'ja'],
+      ['uitgenodigd', '', '', 'ja'],
+      ['actief', 'nee', 'passkey', 'ja'],
     ]);
   });
 });

@@ -1,7 +1,13 @@
 import Papa from 'papaparse';
 import type { PortalUser } from '../api/users-api';
+import { factorNamesOf } from './factors';
 
 const yesNo = (value: boolean) => (value ? 'ja' : 'nee');
+/** 'authenticator-app, beveiligingssleutel', 'geen', or empty where this organisation does not see them. */
+const secondFactors = (user: PortalUser) => {
+  const names = factorNamesOf(user);
+  return names ? names.join(', ') || 'geen' : '';
+};
 const pad = (n: number) => String(n).padStart(2, '0');
 /** yyyy-mm-dd of the day in the person's time zone, as the table's long dates show it. */
 const day = (at: Date) => `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
@@ -24,6 +30,7 @@ export function usersCsv(users: PortalUser[]): string {
     user.invitation ? 'uitgenodigd' : user.state === 'inactive' ? 'geblokkeerd' : 'actief',
     // Another organisation's account (a guest, or someone invited) shows no credentials here: left empty, not 'nee'.
     user.home === false || user.invitation ? '' : yesNo(user.credentials.includes('totp')),
+    secondFactors(user),
     yesNo(user.verified),
   ]);
   const fields = [
@@ -35,6 +42,7 @@ export function usersCsv(users: PortalUser[]): string {
     'Aangemaakt',
     'Status',
     'Authenticator-app',
+    'Tweede factor',
     'E-mailadres bevestigd',
   ];
   return `\uFEFF${Papa.unparse({ fields, data: rows }, { delimiter: ';', newline: '\r\n', escapeFormulae: true })}\r\n`;
