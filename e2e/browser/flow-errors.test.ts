@@ -18,6 +18,16 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     );
   });
 
+  it('says why a passkey cannot work on an IP address such as 127.0.0.1, instead of asking to try again', async () => {
+    const page = await journey.person();
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Inloggen met een passkey' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'werken niet op dit adres van het portaal' });
+    await alert.waitFor();
+    expect(await alert.innerText()).not.toContain('Probeer het opnieuw');
+    await expectAccessible(page, 'the sign-in screen after a passkey on an IP address');
+  });
+
   it('offers a fresh form with a Dutch explanation when the flow expired', async () => {
     cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
     const colleague = await createColleague(journey, { withApp: false });

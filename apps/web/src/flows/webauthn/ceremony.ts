@@ -52,6 +52,13 @@ export function reasonOf(error: unknown, kind: 'get' | 'create'): string | undef
   if (name === 'ERROR_CEREMONY_ABORTED' || name === 'AbortError') return undefined;
   if (name === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED')
     return 'Deze beveiligingssleutel of passkey heb je al toegevoegd. Kies een andere.';
+  // Browsers allow keys only on a domain name, and only for the portal's own: trying again would not help.
+  if (name === 'ERROR_INVALID_DOMAIN' || name === 'ERROR_INVALID_RP_ID')
+    return (
+      'Beveiligingssleutels en passkeys werken niet op dit adres van het portaal: een browser staat ze alleen ' +
+      'toe op het adres met de domeinnaam waarvoor het portaal is ingesteld, niet op een IP-adres. Log in met je ' +
+      'wachtwoord, of vraag de beheerder van het portaal om het juiste adres.'
+    );
   const cause = error instanceof WebAuthnError ? (error.cause as { name?: unknown } | undefined) : undefined;
   const cancelled = cause?.name === 'NotAllowedError' || name === 'NotAllowedError';
   if (cancelled)
