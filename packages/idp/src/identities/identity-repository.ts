@@ -197,13 +197,7 @@ export async function findIdentityIdByIdentifier(
   type: string,
   identifier: string,
 ): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('identity_credential_identifiers')
-    .select('identity_id')
-    .where('type', '=', type)
-    .where('identifier', '=', normaliseEmail(identifier))
-    .executeTakeFirst();
-  return row?.identity_id;
+  return findIdentityIdByExactIdentifier(db, type, normaliseEmail(identifier));
 }
 
 /** The identity whose credential of `type` has exactly this identifier (a passkey's user handle), if any. */
