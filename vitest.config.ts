@@ -38,6 +38,7 @@ export default defineConfig({
           ],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          fileParallelism: false,
         },
       },
       {
