@@ -135,11 +135,7 @@ async function serve(args: string[]): Promise<number> {
   // The demo shows a support and a feedback address, as an installation would (unless the environment sets its own).
   const config: ServerConfig = loadConfig(values.demo === true ? withDemoAddresses(process.env) : process.env);
   const server = await createServer(config);
-  // Processes starting together on one database load the catalogue one after the other, as they migrate: two
-  // writers at once on SQLite could find the database locked.
-  await server.product.db.exclusively(() =>
-    loadConfiguredCatalogue(server.product, config.catalogueFile, server.publicApp.log),
-  );
+  await loadConfiguredCatalogue(server.product, config.catalogueFile, server.publicApp.log);
   if (values.demo === true) await loadDemo(server.product);
   await server.listen();
   printStartBanner(config, values.demo === true);
