@@ -6,10 +6,10 @@ import { startThrowawayPostgres } from './lib/throwaway-postgres.mjs';
 
 const vitest = (env, label, files = process.argv.slice(2)) => {
   console.log(`\n=== integration tests on ${label} ===`);
-  // One file at a time: two at a time took the runs from about 950 to 580 seconds, but made a known race in
-  // e2e/api/shared-database-start.test.ts ('database is locked' when two processes start on one new SQLite file)
-  // show up in about one run in three. Run them two at a time again once that race is fixed.
-  const result = spawnSync('npx', ['vitest', 'run', '--project', 'integration', ...files], {
+  // Two files at a time, each with its own portal and database: the files wait on sockets and timers much of the
+  // time. This took the runs from about 950 to 580 seconds. (vitest 3 reads maxWorkers only from the command line.)
+  const workers = ['--maxWorkers=2', '--minWorkers=1'];
+  const result = spawnSync('npx', ['vitest', 'run', '--project', 'integration', ...workers, ...files], {
     stdio: 'inherit',
     env: { ...process.env, ...env },
   });

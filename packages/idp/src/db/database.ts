@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Dialect, type Driver } from 'kysely';
 import { rethrowUnavailable, unavailableAwareDialect } from './database-unavailable.js';
 import type { FixedStatement } from './fixed-statement.js';
 import { preparedReader } from './postgres-prepared.js';
@@ -72,13 +72,16 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
   const file = sqliteFileOf(url) ?? url;
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
+  // Switching a new file to WAL takes a lock that SQLite does not wait for ('database is locked' at once), so two
+  // processes opening one new file together take turns through the side lock.
+  if (file === ':memory:') sqlite.pragma('journal_mode = WAL');
+  else withFileLockSync(`${file}.lock`, () => sqlite.pragma('journal_mode = WAL'));
   // NORMAL in WAL mode survives a crash of the process (SIGKILL); only an OS crash can roll back the last commit.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // Kysely prepares every query afresh; the cache compiles each distinct SQL text once (statement-cache.ts).
-  const kysely = open(new SqliteDialect({ database: new StatementCache(sqlite) }));
+  const kysely = open(new ImmediateSqliteDialect({ database: new StatementCache(sqlite) }));
   const exclusively = <T>(work: () => Promise<T>) =>
     file === ':memory:' ? work() : withFileLock(`${file}.lock`, work);
   const read = async <Row>(statement: FixedStatement, parameters: readonly unknown[]) =>
@@ -86,20 +89,56 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
   return { kysely, dialect: 'sqlite', exclusively, read, close: () => kysely.destroy() };
 }
 
+/**
+ * Transactions on SQLite take the write lock when they begin, waiting for it under busy_timeout. A deferred one
+ * (Kysely's `begin`) that reads first fails at once with SQLITE_BUSY_SNAPSHOT when another process wrote in between,
+ * as SQLite cannot let it write on an old snapshot. Within one process the single connection runs one at a time anyway.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
 // SQLite's own locking serves as a lock between processes: an exclusive transaction on a small side file.
 async function withFileLock<T>(lockFile: string, work: () => Promise<T>): Promise<T> {
+  const release = takeFileLock(lockFile);
+  try {
+    return await work();
+  } finally {
+    release();
+  }
+}
+
+function withFileLockSync<T>(lockFile: string, work: () => T): T {
+  const release = takeFileLock(lockFile);
+  try {
+    return work();
+  } finally {
+    release();
+  }
+}
+
+function takeFileLock(lockFile: string): () => void {
   const lock = new SQLite(lockFile);
   try {
     lock.pragma('busy_timeout = 60000');
     lock.exec('begin exclusive');
-    try {
-      return await work();
-    } finally {
-      lock.exec('rollback');
-    }
-  } finally {
+  } catch (error) {
     lock.close();
+    throw error;
   }
+  return () => {
+    try {
+      lock.exec('rollback');
+    } finally {
+      lock.close();
+    }
+  };
 }
 
 /** The file of a SQLite database URL (a path, `sqlite:` or `file:`); undefined for PostgreSQL. */
