@@ -245,15 +245,23 @@ describe('journey 22: passkeys and security keys', () => {
     await pressByKeyboard(page, keysSection(page).getByRole('button', { name: 'Passkey toevoegen' }));
     await keysSection(page).getByText('Je passkey is toegevoegd. Je kunt er voortaan mee inloggen.').waitFor();
     const again = page.getByRole('link', {
-      name: 'Log opnieuw in met je beveiligingssleutel of passkey om verder te gaan',
+      name: 'Ga verder met je passkey of beveiligingssleutel',
     });
     await expectAccessible(page, 'the enrolment screen after adding a passkey');
     await pressByKeyboard(page, again);
-    // Signed out, then the sign-in screen says why; the passkey's autofill answers at once in this browser.
-    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('passkey') === '1');
+    // Still signed in: the session is confirmed with the passkey alone (a password would not meet the policy).
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('refresh') === 'true');
+    await page.getByText('Bevestig met je passkey dat jij het bent om verder te gaan.', { exact: false }).waitFor();
+    expect(await page.getByLabel('Wachtwoord').count()).toBe(0);
+    await expectAccessible(page, 'the confirmation with a passkey');
+    await expectFits(page, page.getByRole('main'), 'the confirmation with a passkey');
+    await pressByKeyboard(page, page.getByRole('button', { name: 'Inloggen met een passkey' }));
     await page.waitForURL((url) => url.pathname === '/permissies');
-    expect(await usersApiWhoami(page)).toMatchObject({ secondFactorMet: true, aal2Required: true });
-    expect((await usersApiWhoami(page)).authentication_methods).toContain('passkey');
+    expect(await usersApiWhoami(page)).toMatchObject({
+      secondFactorMet: true,
+      aal2Required: true,
+      authentication_methods: ['password', 'passkey'],
+    });
     expect(await countersOf(authenticator)).toHaveLength(1);
 
     // The same authenticator again: it refuses a second passkey for this account, and the portal says so.

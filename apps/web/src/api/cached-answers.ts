@@ -8,5 +8,5 @@ export function onForgetCachedAnswers(dropAll: () => Promise<void>) {
   forget = dropAll;
 }
 
-/** Marks every cached server answer as stale, so that each screen fetches it again; nothing when none is cached. */
+/** Drops every cached server answer, so that each screen fetches it again; nothing when none is cached. */
 export const forgetCachedAnswers = () => forget();

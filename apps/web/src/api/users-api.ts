@@ -140,8 +140,9 @@ export function secondFactorGate(user: CurrentUser): string | undefined {
   if (!user.aal2Required || (user.secondFactorMet ?? user.authenticator_assurance_level === 'aal2')) return undefined;
   const credentials = user.identity.credentials;
   if (credentials.includes('totp') || credentials.includes('webauthn')) return '/login?aal=aal2';
-  // A passkey is no second step in Kratos but a way to sign in: signing out and in again with it meets the policy.
-  if (credentials.includes('passkey')) return '/uitloggen?passkey=1';
+  // A passkey is no second step in Kratos but a way to sign in: confirming the session with it (a refresh sign-in)
+  // adds it to the session's methods, which meets the policy.
+  if (credentials.includes('passkey')) return '/login?refresh=true&passkey=1';
   return '/settings/2fa-app';
 }
 

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  Address,
   captureDownloads,
   descriptionOf,
   errorSummary,
@@ -498,7 +499,7 @@ describe('OverviewScreen', () => {
     renderAt('/', routes);
     expect(await screen.findByText('anna Test')).toBeInTheDocument();
     vi.unstubAllGlobals();
-    // Signed in with the password only: sign out and in again, with the passkey (it is no second step in Kratos).
+    // Signed in with the password only: confirm the session with the passkey (it is no second step in Kratos).
     standardNetwork(
       undefined,
       me({
@@ -508,7 +509,13 @@ describe('OverviewScreen', () => {
         identity: withPasskey,
       }),
     );
-    renderAt('/', routes);
-    expect(await screen.findByText('Uitlog-pagina')).toBeInTheDocument();
+    renderAt(
+      '/',
+      <>
+        <Route path="/" element={<OverviewScreen />} />
+        <Route path="/login" element={<Address />} />
+      </>,
+    );
+    expect(await screen.findByText('Adres: /login?refresh=true&passkey=1')).toBeInTheDocument();
   });
 });

@@ -82,6 +82,23 @@ const secondStep = {
   },
 };
 
+/** A re-authentication of a person with a password and a passkey: the address fixed, both ways offered. */
+const refreshStep = {
+  ...firstStep,
+  id: 'f3',
+  refresh: true,
+  ui: {
+    ...firstStep.ui,
+    action: '/self-service/login?flow=f3',
+    messages: [{ ...info(1010003, 'Please confirm this action by verifying that it is you.'), type: 'info' }],
+    nodes: [
+      { ...csrf, group: 'default' },
+      { ...webauthnNode('identifier', 'passkey', 'hidden', { value: 'ali@dego.nl' }), group: 'default' },
+      ...firstStep.ui.nodes.slice(2),
+    ],
+  },
+};
+
 const routes = (
   <>
     <Route path="/login" element={<LoginScreen />} />
@@ -170,6 +187,27 @@ describe('LoginScreen with passkeys', () => {
     expect(Object.keys(body).filter((key) => key.startsWith('passkey'))).toEqual([]);
     expect(requests.map((r) => r.kind)).toEqual(['get']);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('confirms the session with the passkey alone when the second-factor policy sent the person here', async () => {
+    const requests = fakeAuthenticator({ autofill: 'answer' });
+    const calls = network(refreshStep);
+    const { container } = renderAt('/login?refresh=true&passkey=1', routes);
+    const button = await screen.findByRole('button', { name: 'Inloggen met een passkey' });
+    expect(
+      screen.getByText(
+        'Je organisatie vraagt om een tweede factor. Bevestig met je passkey dat jij het bent om verder te gaan.',
+      ),
+    ).toBeInTheDocument();
+    // A password would not meet the policy, and with the address hidden there is no field to suggest passkeys in.
+    expect(screen.queryByLabelText('Wachtwoord')).toBeNull();
+    expect(screen.queryByText('Bevestig met je wachtwoord dat jij het bent.')).toBeNull();
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Inloggen met een passkey']);
+    expect(await axeViolations(container)).toEqual([]);
+    await userEvent.click(button);
+    await screen.findByText('Je bent ingelogd. Even geduld…');
+    expect(requests.map((r) => 'mediation' in r.options && r.options.mediation)).toEqual([false]);
+    expect(postedBody(calls)).toMatchObject({ method: 'passkey', identifier: 'ali@dego.nl' });
   });
 
   it('offers a security key beside the app code on the second step, and signs in with it', async () => {

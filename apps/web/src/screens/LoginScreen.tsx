@@ -65,8 +65,9 @@ export default function LoginScreen() {
   const adminPath = location.pathname.includes('admin');
   const aal = params.get('aal') ?? undefined;
   const refresh = params.get('refresh') === 'true';
-  // The second-factor gate's way for a person whose only strong factor is a passkey (api/users-api.ts).
-  const passkeyAgain = params.get('passkey') === '1';
+  // The second-factor gate's way for a person whose only strong factor is a passkey (api/users-api.ts): confirm
+  // the session with it. The password would not meet the policy, so only the passkey is offered.
+  const passkeyOnly = refresh && params.get('passkey') === '1';
   const returnTo = params.get('return_to') ?? undefined;
   const [idleMinutes] = useState(idleSignOut);
   const [signedOut] = useState(justSignedOut);
@@ -132,7 +133,7 @@ export default function LoginScreen() {
   flowRef.current = flow;
 
   // One `ui` per flow: the form starts over on a new one, so a fresh object on every render would wipe what was typed.
-  const ui = useMemo(() => flow && relabel(flow.ui as unknown as FlowUi), [flow]);
+  const ui = useMemo(() => flow && relabel(flow.ui as unknown as FlowUi, passkeyOnly), [flow, passkeyOnly]);
   const secondFactor = flow?.requested_aal === 'aal2';
   const securityKey = ui?.nodes.some((node) => node.group === 'webauthn' && node.attributes.type === 'button');
   const appCode = ui?.nodes.some((node) => node.group === 'totp');
@@ -156,9 +157,9 @@ export default function LoginScreen() {
             : 'Log in om de datavoorzieningen van je gemeente te bekijken en te gebruiken.'}
         </p>
       )}
-      {passkeyAgain && !secondFactor && (
+      {passkeyOnly && !secondFactor && (
         <p className="utrecht-paragraph">
-          Je organisatie vraagt om een tweede factor. Log opnieuw in met je passkey om verder te gaan.
+          Je organisatie vraagt om een tweede factor. Bevestig met je passkey dat jij het bent om verder te gaan.
         </p>
       )}
       {secondFactor && (
@@ -230,19 +231,22 @@ export default function LoginScreen() {
 }
 
 const KEY_GROUPS = new Set(['passkey', 'webauthn']);
+const CONFIRM_WITH_PASSWORD = 1010003;
 
 /**
  * The second-factor submit reads 'Log in'; everything else keeps the provider's labels. The passkey and security-key
  * buttons come after the password and code forms (the provider may put them between the e-mail address and the
- * password), so that the fields stay together in the tab order.
+ * password), so that the fields stay together in the tab order. `passkeyOnly` leaves the password out, and the
+ * provider's 'confirm with your password' (the screen says to confirm with the passkey).
  */
-function relabel(ui: FlowUi): FlowUi {
+function relabel(ui: FlowUi, passkeyOnly: boolean): FlowUi {
   const ordered = [
-    ...ui.nodes.filter((node) => !KEY_GROUPS.has(node.group)),
+    ...ui.nodes.filter((node) => !KEY_GROUPS.has(node.group) && !(passkeyOnly && node.group === 'password')),
     ...ui.nodes.filter((node) => KEY_GROUPS.has(node.group)),
   ];
   return {
     ...ui,
+    messages: passkeyOnly ? ui.messages?.filter((message) => message.id !== CONFIRM_WITH_PASSWORD) : ui.messages,
     nodes: ordered.map((node) =>
       node.group === 'totp' && node.attributes.type === 'submit'
         ? { ...node, meta: { label: { id: 0, text: 'Log in', type: 'info' } } }

@@ -133,12 +133,4 @@ describe('LogoutScreen', () => {
     expect(client.getQueryCache().getAll()).toEqual([]);
     expect(window.localStorage.length).toBe(0);
   });
-
-  it('goes on to sign in with a passkey when the second-factor gate asked for that', async () => {
-    network();
-    // The real address carries ?passkey=1 (api/users-api.ts secondFactorGate); here the page stays on /login.
-    window.history.replaceState(null, '', '/login?passkey=1#start');
-    renderLogout();
-    await waitFor(() => expect(window.location.href).toBe(`${window.location.origin}/login?passkey=1`));
-  });
 });

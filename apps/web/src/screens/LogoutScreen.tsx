@@ -23,9 +23,7 @@ export default function LogoutScreen() {
       queryClient.clear();
       window.localStorage.clear();
       rememberSignOut();
-      // The second-factor gate signs out a person whose strong factor is a passkey, to sign in with it.
-      const passkey = new URLSearchParams(window.location.search).get('passkey') === '1';
-      window.location.replace(passkey ? '/login?passkey=1' : '/login');
+      window.location.replace('/login');
     })();
   }, [queryClient]);
   return (

@@ -862,8 +862,8 @@ describe('TwoFactorScreen', () => {
     expect(posted(calls)[0]?.body).toMatchObject({ method: 'passkey', passkey_settings_register: expect.any(String) });
     // The portal's policy counts the passkey once it is used to sign in.
     const again = await screen.findByRole('link', {
-      name: 'Log opnieuw in met je beveiligingssleutel of passkey om verder te gaan',
+      name: 'Ga verder met je passkey of beveiligingssleutel',
     });
-    expect(again).toHaveAttribute('href', '/uitloggen?passkey=1');
+    expect(again).toHaveAttribute('href', '/login?refresh=true&passkey=1');
   });
 });

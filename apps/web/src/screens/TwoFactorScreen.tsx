@@ -203,9 +203,9 @@ export default function TwoFactorScreen() {
         }}
       />
       {keyGate && (
-        <p className="utrecht-paragraph">
-          <Link className="utrecht-link" to={keyGate}>
-            Log opnieuw in met je beveiligingssleutel of passkey om verder te gaan
+        <p className="utrecht-paragraph dvp-next-step">
+          <Link className="utrecht-button-link utrecht-button-link--primary-action" to={keyGate}>
+            Ga verder met je passkey of beveiligingssleutel
           </Link>
         </p>
       )}

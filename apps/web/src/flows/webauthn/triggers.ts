@@ -42,9 +42,19 @@ const CEREMONIES: Record<string, Ceremony> = {
 export const ceremonyOf = (node: UiNode): Ceremony | undefined =>
   node.attributes.onclickTrigger ? CEREMONIES[node.attributes.onclickTrigger] : undefined;
 
-/** The node that asks for passkey autofill on the e-mail field when the screen loads (conditional mediation). */
+/**
+ * The node that asks for passkey autofill on the e-mail field when the screen loads (conditional mediation); none
+ * without such a field (a re-authentication keeps the address hidden: its passkey button is the way).
+ */
 export const autofillNodeOf = (ui: FlowUi): UiNode | undefined =>
-  ui.nodes.find((n) => n.attributes.onloadTrigger === 'oryPasskeyLoginAutocompleteInit');
+  ui.nodes.some(
+    (n) =>
+      n.attributes.name === 'identifier' &&
+      n.attributes.type !== 'hidden' &&
+      /\bwebauthn\b/.test(String(n.attributes.autocomplete)),
+  )
+    ? ui.nodes.find((n) => n.attributes.onloadTrigger === 'oryPasskeyLoginAutocompleteInit')
+    : undefined;
 
 export const AUTOFILL = CEREMONIES.oryPasskeyLoginAutocompleteInit!;
 
