@@ -146,6 +146,15 @@ export function secondFactorGate(user: CurrentUser): string | undefined {
   return '/settings/2fa-app';
 }
 
+/**
+ * The second-factor gate, coming back to `returnTo` afterwards when the gate is a sign-in step (the sign-in screen
+ * follows a return_to of the portal or of a data service's sign-in); enrolment has its own way on.
+ */
+export function secondFactorGateBackTo(user: CurrentUser, returnTo: string): string | undefined {
+  const gate = secondFactorGate(user);
+  return gate?.startsWith('/login?') ? `${gate}&return_to=${encodeURIComponent(returnTo)}` : gate;
+}
+
 /** The kinds of factor the Users API names (its `users/second-factor.ts`). */
 export type FactorKind = 'app' | 'backup_codes' | 'security_key' | 'passkey';
 

@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { NavLink, Navigate, useLocation } from 'react-router';
 import { useCurrentUser, useOrganisationAdmins } from '../api/queries';
 import { usePortalConfig } from '../api/portal-config';
-import { secondFactorGate } from '../api/users-api';
+import { secondFactorGateBackTo } from '../api/users-api';
 import { MobileNav, type NavItem } from './MobileNav';
 import { IdleWarning } from '../sessions/IdleWarning';
 import { InvitationNotice } from '../organisations/InvitationNotice';
@@ -32,7 +32,7 @@ export function Shell({ children }: { children: ReactNode }) {
   if (user.isPending) return <Loading />;
   if (user.isError || !user.data) return <Navigate to="/login" replace />;
   const me = user.data;
-  const gate = secondFactorGate(me);
+  const gate = secondFactorGateBackTo(me, `${window.location.origin}${location.pathname}${location.search}`);
   if (gate) return <Navigate to={gate} replace />;
   const org = me.activeOrg;
   // 'als beheerder' for every administrator of the organisation, as the overview lists them ('Beheerder'); the

@@ -516,6 +516,7 @@ describe('OverviewScreen', () => {
         <Route path="/login" element={<Address />} />
       </>,
     );
-    expect(await screen.findByText('Adres: /login?refresh=true&passkey=1')).toBeInTheDocument();
+    const back = encodeURIComponent(`${window.location.origin}/`);
+    expect(await screen.findByText(`Adres: /login?refresh=true&passkey=1&return_to=${back}`)).toBeInTheDocument();
   });
 });

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCurrentUser } from '../api/queries';
-import { secondFactorGate, usersApi, type PortalUser } from '../api/users-api';
+import { secondFactorGate, secondFactorGateBackTo, usersApi, type PortalUser } from '../api/users-api';
 import { downloadFile } from '../components/download';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useToast } from '../components/Toasts';
@@ -71,7 +71,7 @@ export default function OverviewScreen() {
 
   if (me.isPending) return null;
   if (me.isError || !me.data) return <Navigate to="/login" replace />;
-  const gate = secondFactorGate(me.data);
+  const gate = secondFactorGateBackTo(me.data, `${window.location.origin}/`);
   if (gate) return <Navigate to={gate} replace />;
   if (!me.data.isAdmin) return <Navigate to="/permissies" replace />;
 

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
@@ -339,7 +340,11 @@ describe('LoginScreen', () => {
     await waitFor(() => expect(assign).toHaveBeenCalledWith(interaction), { timeout: 2_500 });
   });
 
-  it('sends a person who must link an app first on the way to a data service to the app, with the way on', async () => {
+  /**
+   * On the way to a data service (an OpenID Connect interaction in return_to), a password sign-in of a person whose
+   * organisation requires a second factor the session does not have: `credentials` are the person's.
+   */
+  function signInOnTheWayToAService(credentials: string[], routes: ReactNode) {
     const interaction = `${window.location.origin}/oidc/interaction/abc123`;
     let signedIn = false;
     fakeNetwork((url, init) => {
@@ -356,22 +361,50 @@ describe('LoginScreen', () => {
           body: {
             isAdmin: false,
             aal2Required: true,
+            secondFactorMet: false,
             authenticator_assurance_level: 'aal1',
-            identity: { credentials: ['password'] },
+            identity: { credentials },
           },
         };
       return undefined;
     });
-    renderAt(
-      `/login?return_to=${encodeURIComponent(interaction)}`,
+    renderAt(`/login?return_to=${encodeURIComponent(interaction)}`, routes);
+    return interaction;
+  }
+
+  async function signInWithPassword() {
+    await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'goed-wachtwoord');
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+  }
+
+  it('sends a person who must link an app first on the way to a data service to the app, with the way on', async () => {
+    signInOnTheWayToAService(
+      ['password'],
       <>
         <Route path="/login" element={<LoginScreen />} />
         <Route path="/settings/2fa-app" element={<Address />} />
       </>,
     );
-    await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'goed-wachtwoord');
-    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+    await signInWithPassword();
     const onward = `Adres: /settings/2fa-app?verder=${encodeURIComponent('/oidc/interaction/abc123')}`;
+    await waitFor(() => expect(screen.getByText(onward)).toBeInTheDocument(), { timeout: 2_500 });
+  });
+
+  it('keeps the way on to a data service when a passkey must confirm the sign-in', async () => {
+    const interaction = signInOnTheWayToAService(
+      ['password', 'passkey'],
+      <Route
+        path="/login"
+        element={
+          <>
+            <LoginScreen />
+            <Address />
+          </>
+        }
+      />,
+    );
+    await signInWithPassword();
+    const onward = `Adres: /login?refresh=true&passkey=1&return_to=${encodeURIComponent(interaction)}`;
     await waitFor(() => expect(screen.getByText(onward)).toBeInTheDocument(), { timeout: 2_500 });
   });
 

@@ -3,7 +3,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { LoginFlow } from '@ory/client-fetch';
 import { forgetCachedAnswers } from '../api/cached-answers';
 import { usePortalConfig } from '../api/portal-config';
-import { secondFactorGate, usersApi, type CurrentUser } from '../api/users-api';
+import { secondFactorGate, secondFactorGateBackTo, usersApi, type CurrentUser } from '../api/users-api';
 import { FlowForm } from '../flows/FlowForm';
 import { portalPathOf } from '../flows/flow-errors';
 import { useSelfServiceFlow } from '../flows/use-flow';
@@ -44,13 +44,15 @@ function destination(flow: LoginFlow, adminPath: boolean, user: CurrentUser | un
 }
 
 /**
- * The second-factor gate; a person who links an app first on the way to a data service is offered to go on to the
- * service afterwards (TwoFactorScreen.tsx).
+ * The second-factor gate, keeping the way on to a data service: a person who links an app first is offered to go
+ * on to the service afterwards (TwoFactorScreen.tsx); a second step or a confirmation with the passkey returns there.
  */
 function gateOnTheWay(user: CurrentUser, returnTo: string | undefined): string | undefined {
   const gate = secondFactorGate(user);
   const service = serviceSignInPath(returnTo);
-  return gate === '/settings/2fa-app' && service ? `${gate}?verder=${encodeURIComponent(service)}` : gate;
+  if (!gate || !service) return gate;
+  if (gate === '/settings/2fa-app') return `${gate}?verder=${encodeURIComponent(service)}`;
+  return secondFactorGateBackTo(user, `${window.location.origin}${service}`);
 }
 
 const isElsewhere = (to: string) => /^https?:\/\//.test(to);

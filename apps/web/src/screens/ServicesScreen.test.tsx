@@ -181,7 +181,9 @@ describe('ServicesScreen', () => {
       { status: 200, body: me({ authenticator_assurance_level: 'aal1' }) },
     );
     renderAt('/permissies', routes);
-    expect(await screen.findByText('Adres: /login?aal=aal2')).toBeInTheDocument();
+    // Back to the page afterwards.
+    const back = encodeURIComponent(`${window.location.origin}/permissies`);
+    expect(await screen.findByText(`Adres: /login?aal=aal2&return_to=${back}`)).toBeInTheDocument();
     vi.unstubAllGlobals();
     network(
       { status: 403, body: { error: { id: 'session_aal2_required', code: 403 } } },
