@@ -200,7 +200,8 @@ describe('the overview’s confirmations when the server refuses or fails', () =
       const alert = await within(dialog).findByRole('alert');
       expect(alert).toHaveTextContent('Deze gebruiker hoort niet bij jouw organisatie.');
       expect(alert).not.toHaveTextContent('Blijft dit gebeuren?');
-      expect(alert).toHaveFocus();
+      // The focus moves once the alert is on screen (an effect after rendering).
+      await waitFor(() => expect(alert).toHaveFocus());
       expect(screen.getByRole('alertdialog', { name: c.title })).toBeInTheDocument();
       expect(toastTexts()).toEqual([]);
       expect(await axeViolations(container)).toEqual([]);
@@ -216,7 +217,7 @@ describe('the overview’s confirmations when the server refuses or fails', () =
         'href',
         'mailto:hulp@example.nl',
       );
-      expect(general).toHaveFocus();
+      await waitFor(() => expect(general).toHaveFocus());
       expect(toastTexts()).toEqual([]);
 
       // 3. Success: the dialog closes and the success toast shows.
