@@ -864,6 +864,8 @@ describe('TwoFactorScreen', () => {
     const again = await screen.findByRole('link', {
       name: 'Ga verder met je passkey of beveiligingssleutel',
     });
-    expect(again).toHaveAttribute('href', '/login?refresh=true&passkey=1');
+    // Signed in again, the person goes on to where linking an app would have taken them.
+    const back = encodeURIComponent(`${window.location.origin}/permissies`);
+    expect(again).toHaveAttribute('href', `/login?refresh=true&passkey=1&return_to=${back}`);
   });
 });

@@ -5,7 +5,7 @@ import { useCurrentUser } from '../api/queries';
 import { FlowForm } from '../flows/FlowForm';
 import { FlowMessages } from '../flows/FlowMessages';
 import { BackupCodeList } from '../flows/FlowNode';
-import { secondFactorGate } from '../api/users-api';
+import { secondFactorGate, secondFactorGateBackTo } from '../api/users-api';
 import { useSelfServiceFlow } from '../flows/use-flow';
 import type { FlowUi, FlowValues, UiNode } from '../flows/ui-types';
 import { translate } from '../i18n/kratos-messages';
@@ -123,11 +123,12 @@ export default function TwoFactorScreen() {
   const codesNode = codesNodeOf(ui);
   const codes = codesOf(ui);
   const next = user.data?.isAdmin ? '/' : '/permissies';
-  // A security key or passkey added here meets the policy once used to sign in (api/users-api.ts secondFactorGate).
-  const gate = user.data && secondFactorGate(user.data);
-  const keyGate = gate && gate !== '/settings/2fa-app' && !linked ? gate : undefined;
   // On the way to a data service (LoginScreen.tsx): its sign-in at the portal's provider goes on from here.
   const service = serviceSignInPath(params.get('verder'));
+  // A security key or passkey added here meets the policy once used to sign in (api/users-api.ts secondFactorGate);
+  // that sign-in goes on to the service, or to where the person would have gone after linking an app.
+  const gate = user.data && secondFactorGateBackTo(user.data, `${window.location.origin}${service ?? next}`);
+  const keyGate = gate && gate !== '/settings/2fa-app' && !linked ? gate : undefined;
   return (
     <main className="dvp-main" id="inhoud">
       {/* Outside the sidebar layout, yet signed in: the idle timeout applies here too. */}
