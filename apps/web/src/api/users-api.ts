@@ -147,12 +147,13 @@ export function secondFactorGate(user: CurrentUser): string | undefined {
 }
 
 /**
- * The second-factor gate, coming back to `returnTo` afterwards when the gate is a sign-in step (the sign-in screen
- * follows a return_to of the portal or of a data service's sign-in); enrolment has its own way on.
+ * The second-factor gate, coming back to `path` (a page of the portal or a data service's sign-in at its provider)
+ * afterwards when the gate is a sign-in step, which follows a return_to; enrolment has its own way on.
  */
-export function secondFactorGateBackTo(user: CurrentUser, returnTo: string): string | undefined {
+export function secondFactorGateBackTo(user: CurrentUser, path: string): string | undefined {
   const gate = secondFactorGate(user);
-  return gate?.startsWith('/login?') ? `${gate}&return_to=${encodeURIComponent(returnTo)}` : gate;
+  const back = `${window.location.origin}${path}`;
+  return gate?.startsWith('/login?') ? `${gate}&return_to=${encodeURIComponent(back)}` : gate;
 }
 
 /** The kinds of factor the Users API names (its `users/second-factor.ts`). */

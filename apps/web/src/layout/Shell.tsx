@@ -32,7 +32,7 @@ export function Shell({ children }: { children: ReactNode }) {
   if (user.isPending) return <Loading />;
   if (user.isError || !user.data) return <Navigate to="/login" replace />;
   const me = user.data;
-  const gate = secondFactorGateBackTo(me, `${window.location.origin}${location.pathname}${location.search}`);
+  const gate = secondFactorGateBackTo(me, `${location.pathname}${location.search}`);
   if (gate) return <Navigate to={gate} replace />;
   const org = me.activeOrg;
   // 'als beheerder' for every administrator of the organisation, as the overview lists them ('Beheerder'); the

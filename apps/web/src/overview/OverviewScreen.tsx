@@ -71,7 +71,7 @@ export default function OverviewScreen() {
 
   if (me.isPending) return null;
   if (me.isError || !me.data) return <Navigate to="/login" replace />;
-  const gate = secondFactorGateBackTo(me.data, `${window.location.origin}/`);
+  const gate = secondFactorGateBackTo(me.data, '/');
   if (gate) return <Navigate to={gate} replace />;
   if (!me.data.isAdmin) return <Navigate to="/permissies" replace />;
 

@@ -48,11 +48,10 @@ function destination(flow: LoginFlow, adminPath: boolean, user: CurrentUser | un
  * on to the service afterwards (TwoFactorScreen.tsx); a second step or a confirmation with the passkey returns there.
  */
 function gateOnTheWay(user: CurrentUser, returnTo: string | undefined): string | undefined {
-  const gate = secondFactorGate(user);
   const service = serviceSignInPath(returnTo);
-  if (!gate || !service) return gate;
-  if (gate === '/settings/2fa-app') return `${gate}?verder=${encodeURIComponent(service)}`;
-  return secondFactorGateBackTo(user, `${window.location.origin}${service}`);
+  if (!service) return secondFactorGate(user);
+  const gate = secondFactorGateBackTo(user, service);
+  return gate === '/settings/2fa-app' ? `${gate}?verder=${encodeURIComponent(service)}` : gate;
 }
 
 const isElsewhere = (to: string) => /^https?:\/\//.test(to);

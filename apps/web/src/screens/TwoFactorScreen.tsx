@@ -127,7 +127,7 @@ export default function TwoFactorScreen() {
   const service = serviceSignInPath(params.get('verder'));
   // A security key or passkey added here meets the policy once used to sign in (api/users-api.ts secondFactorGate);
   // that sign-in goes on to the service, or to where the person would have gone after linking an app.
-  const gate = user.data && secondFactorGateBackTo(user.data, `${window.location.origin}${service ?? next}`);
+  const gate = user.data && secondFactorGateBackTo(user.data, service ?? next);
   const keyGate = gate && gate !== '/settings/2fa-app' && !linked ? gate : undefined;
   return (
     <main className="dvp-main" id="inhoud">

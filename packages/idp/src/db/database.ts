@@ -75,7 +75,14 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
   // Switching a new file to WAL takes a lock that SQLite does not wait for ('database is locked' at once), so two
   // processes opening one new file together take turns through the side lock.
   if (file === ':memory:') sqlite.pragma('journal_mode = WAL');
-  else withFileLockSync(`${file}.lock`, () => sqlite.pragma('journal_mode = WAL'));
+  else {
+    const release = takeFileLock(`${file}.lock`);
+    try {
+      sqlite.pragma('journal_mode = WAL');
+    } finally {
+      release();
+    }
+  }
   // NORMAL in WAL mode survives a crash of the process (SIGKILL); only an OS crash can roll back the last commit.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
@@ -109,15 +116,6 @@ async function withFileLock<T>(lockFile: string, work: () => Promise<T>): Promis
   const release = takeFileLock(lockFile);
   try {
     return await work();
-  } finally {
-    release();
-  }
-}
-
-function withFileLockSync<T>(lockFile: string, work: () => T): T {
-  const release = takeFileLock(lockFile);
-  try {
-    return work();
   } finally {
     release();
   }
