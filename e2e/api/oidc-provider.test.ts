@@ -1,11 +1,11 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as client from 'openid-client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLogoutReceiver } from '../support/oidc-service.js';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { freePorts } from '../support/free-port.js';
 import { startBalancer } from '../support/balancer.js';
@@ -26,25 +26,15 @@ const MEES = 'medewerker@voorbeeldstad.nl';
 let portaal: Portaal;
 let issuer: URL;
 let rp: string;
-let receiver: Server;
-const logoutTokens: string[] = [];
+let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
+let logoutTokens: string[];
 let workDir: string;
 let catalogueFile: string;
 
 beforeAll(async () => {
-  const [port] = await freePorts(1);
-  rp = `http://127.0.0.1:${port}`;
-  // The services' side: only the back-channel logout endpoint answers; redirects to it are read, not followed.
-  receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      if (request.url === '/backchannel') logoutTokens.push(new URLSearchParams(body).get('logout_token') ?? '');
-      response.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
-
+  receiver = await startLogoutReceiver();
+  rp = receiver.url;
+  logoutTokens = receiver.tokens;
   workDir = mkdtempSync(path.join(os.tmpdir(), 'oidc-test-'));
   const catalogue = JSON.parse(
     readFileSync(new URL('../../packages/users-api/catalogue/demo-catalogue.json', import.meta.url), 'utf8'),
@@ -69,7 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await portaal?.stop();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 

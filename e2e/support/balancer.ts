@@ -37,7 +37,10 @@ export async function startBalancer(
         agent: false,
       },
       (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        // Hop-by-hop headers stay with their hop: the backend's `Keep-Alive: timeout=72` would have clients keep
+        // connections to the balancer that it closes after its own 5 s, and a request on one then fails.
+        const { connection: _connection, 'keep-alive': _keepAlive, ...headers } = answer.headers;
+        response.writeHead(answer.statusCode ?? 502, headers);
         answer.pipe(response);
       },
     );

@@ -106,3 +106,26 @@ export async function startOidcService(options: OidcServiceOptions): Promise<Oid
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * The services' side of back-channel logout for tests: `POST /backchannel` collects the logout tokens in `tokens`;
+ * every other request answers 200 with nothing, so redirects to it can be read without being followed.
+ */
+export async function startLogoutReceiver(): Promise<{ url: string; tokens: string[]; close(): Promise<void> }> {
+  const tokens: string[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      if (request.url === '/backchannel') tokens.push(new URLSearchParams(body).get('logout_token') ?? '');
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    tokens,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

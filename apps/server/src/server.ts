@@ -2,7 +2,15 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import type { Db, IdentityProvider } from '@portaal/idp';
-import { createOidcProvider, oidcIssuer, registerOidcProvider, registerUsersApi } from '@portaal/users-api';
+import {
+  createOidcProvider,
+  endGrantsOfEndedSessions,
+  oidcIssuer,
+  registerOidcProvider,
+  registerUsersApi,
+  sessionLinks,
+  startSingleLogout,
+} from '@portaal/users-api';
 import { PRODUCT_NAMESPACES, registerKetoRoutes } from '@portaal/relations';
 import { openProduct, type Product } from './product.js';
 import type { ServerConfig } from './config.js';
@@ -79,7 +87,8 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
     await publicApp.register(idp.publicApi);
   }
   await registerUsersApi(publicApp, product.apiContext);
-  const oidcProvider = await createOidcProvider(product.apiContext, db.kysely, {
+  const oidcLinks = sessionLinks(db.kysely);
+  const oidcProvider = await createOidcProvider(product.apiContext, db.kysely, oidcLinks, {
     issuer: oidcIssuer(config.idp.publicUrl),
     jwks: oidcSigningKeys(config.oidc, config.dataDir) as never,
     cookieSecret: config.idp.cookieSecret,
@@ -87,7 +96,9 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
     sessionSeconds: Math.round(config.idp.lifespans.sessionMs / 1000),
     log: publicApp.log,
   });
-  await registerOidcProvider(publicApp, product.apiContext, oidcProvider);
+  await registerOidcProvider(publicApp, product.apiContext, oidcProvider, oidcLinks);
+  const singleLogoutRound = () =>
+    endGrantsOfEndedSessions(oidcProvider, product.apiContext.backend.identities, oidcLinks, publicApp.log);
   await registerWebApp(publicApp);
   idp.registerListenerErrorHandling(adminApp);
   if (embedded) {
@@ -99,9 +110,11 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   registerHealthRoutes(adminApp, db, metrics, () => draining);
 
   let stopPruning = () => {};
+  let stopSingleLogout = async () => {};
 
   async function close() {
     stopPruning();
+    await stopSingleLogout();
     // Listeners first: requests under way finish, idle connections close; then the courier's current mail.
     await publicApp.close();
     await adminApp.close();
@@ -120,6 +133,7 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
       await adminApp.listen({ host: config.adminHost, port: config.adminPort });
       await idp.start();
       stopPruning = pruneAuditDaily(product.audit, config.auditRetentionMs, publicApp.log);
+      stopSingleLogout = startSingleLogout(singleLogoutRound, publicApp.log);
     },
     close,
     async shutdown() {

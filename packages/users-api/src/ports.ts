@@ -83,6 +83,13 @@ export interface IdentityPort {
   /** The person's security keys and passkeys (users/key-info.ts reads Kratos' stored shape). */
   keysOf(id: string): Promise<KeyInfo[]>;
   revokeSessions(id: string): Promise<void>;
+  /**
+   * Which of these sessions can be used now: not ended, expired or idle too long, of an active person. The OpenID
+   * Connect provider ends the grants made from every other one (oidc/single-logout.ts).
+   */
+  liveSessions(sessionIds: string[]): Promise<Set<string>>;
+  /** Ends one session: a person confirmed signing out at a data service (RP-initiated logout). */
+  endSession(sessionId: string): Promise<void>;
   /** Lifts the lock after too many failed sign-ins; false when the backend has no such lock (Ory Kratos). */
   unlock(id: string): Promise<boolean>;
   /** A recovery link (invitations, the portal's recovery); not inside `atomically`, it writes on its own. */

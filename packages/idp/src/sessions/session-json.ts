@@ -8,7 +8,7 @@ import type { SessionRecord } from './session-repository.js';
 /** Whether the session can be used now: not revoked, not expired, not idle too long, identity active. */
 export function isSessionActive(
   session: SessionRecord,
-  identity: IdentityRecord | undefined,
+  identity: Pick<IdentityRecord, 'state'> | undefined,
   now: Date,
   idleMs: number,
 ): boolean {

@@ -5,6 +5,7 @@ import {
   createRecoveryLink,
   deleteCredential,
   deleteIdentity,
+  endSession,
   enqueueMail,
   findIdentity,
   findCredentialsOf,
@@ -12,6 +13,7 @@ import {
   findIdentityIdByAddress,
   HttpError,
   insertIdentity,
+  liveSessionIds,
   normaliseEmail,
   revokeSessionsOfIdentity,
   sessionAal,
@@ -193,6 +195,8 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
     async revokeSessions(id) {
       await revokeSessionsOfIdentity(db, id);
     },
+    liveSessions: (ids) => liveSessionIds(services, ids),
+    endSession: (id) => endSession(services, id),
     async unlock(id) {
       const identity = await findIdentity(db, id);
       if (identity) await unlockAccount(services, identity);

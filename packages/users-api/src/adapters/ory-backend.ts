@@ -161,6 +161,20 @@ function identityPort({ Configuration, FrontendApi, IdentityApi }: OrySdk, urls:
     async revokeSessions(id) {
       await identities.deleteIdentitySessions({ id }).catch(ignore404);
     },
+    async liveSessions(ids) {
+      const answers = await Promise.all(
+        ids.map((id) =>
+          identities.getSession({ id }).then(
+            ({ data }) => (data.active ? id : undefined),
+            (error: unknown) => ignore404(error),
+          ),
+        ),
+      );
+      return new Set(answers.filter((id): id is string => id !== undefined));
+    },
+    async endSession(id) {
+      await identities.disableSession({ id }).catch(ignore404);
+    },
     // Kratos keeps no lock after failed sign-ins (its rate limits sit in front of it), so there is none to lift.
     unlock: async () => false,
     async recoveryLink(id, lifespanMs) {

@@ -76,6 +76,19 @@ export interface OrganisationInvitationsTable {
   expires_at: string;
 }
 
+/** Which portal session an OpenID Connect grant was made from (oidc/session-links.ts). */
+export interface OidcSessionLinksTable {
+  grant_id: string;
+  portal_session_id: string;
+  client_id: string;
+  account_id: string;
+  /** The provider's session id for the client, the `sid` of its ID tokens and logout tokens; known once a code is. */
+  sid: string | null;
+  created_at: string;
+  /** Set when the grant was ended with its session, by whichever process got to it first. */
+  ended_at: string | null;
+}
+
 export interface UsersApiDatabase {
   catalogue_organisations: CatalogueOrganisationsTable;
   catalogue_data_roles: CatalogueDataRolesTable;
@@ -83,6 +96,7 @@ export interface UsersApiDatabase {
   catalogue_service_access: CatalogueServiceAccessTable;
   catalogue_oidc_clients: CatalogueOidcClientsTable;
   oidc_payloads: OidcPayloadsTable;
+  oidc_session_links: OidcSessionLinksTable;
   audit_log: AuditLogTable;
   organisation_invitations: OrganisationInvitationsTable;
 }

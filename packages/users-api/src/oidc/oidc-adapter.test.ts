@@ -42,6 +42,36 @@ describe('the provider state adapter', () => {
     expect(await sessions.find('s1')).toBeUndefined();
   });
 
+  it('keeps no token or code in clear: rows are keyed by the hash of the id, and the id is left out', async () => {
+    const adapter = oidcStateAdapter(db.kysely, now);
+    const secrets = ['toegangstoken-geheim', 'verversingstoken-geheim', 'code-geheim'];
+    await adapter('AccessToken').upsert(secrets[0]!, { jti: secrets[0], grantId: 'g1', accountId: 'a' }, 60);
+    await adapter('RefreshToken').upsert(secrets[1]!, { jti: secrets[1], grantId: 'g1' }, 60);
+    await adapter('AuthorizationCode').upsert(secrets[2]!, { jti: secrets[2], grantId: 'g1' }, 60);
+    const stored = JSON.stringify(
+      await db.kysely
+        .selectFrom('oidc_payloads' as never)
+        .selectAll()
+        .execute(),
+    );
+    for (const secret of secrets) expect(stored).not.toContain(secret);
+    expect(await adapter('AccessToken').find(secrets[0]!)).toMatchObject({ jti: secrets[0], accountId: 'a' });
+    await adapter('AuthorizationCode').consume(secrets[2]!);
+    expect((await adapter('AuthorizationCode').find(secrets[2]!))?.consumed).toBeDefined();
+    await adapter('AccessToken').destroy(secrets[0]!);
+    expect(await adapter('AccessToken').find(secrets[0]!)).toBeUndefined();
+  });
+
+  it('tells which session id a code was issued in, for the logout tokens', async () => {
+    const issued: string[][] = [];
+    const adapter = oidcStateAdapter(db.kysely, now, {
+      codeIssued: async (grantId, sid) => void issued.push([grantId, sid]),
+    });
+    await adapter('AuthorizationCode').upsert('c1', { grantId: 'g1', sid: 's1' }, 60);
+    await adapter('AccessToken').upsert('t1', { grantId: 'g1', sid: 's1' }, 60);
+    expect(issued).toEqual([['g1', 's1']]);
+  });
+
   it('revokes everything issued under a grant', async () => {
     const adapter = oidcStateAdapter(db.kysely, now);
     await adapter('AccessToken').upsert('t1', { grantId: 'g1' }, 60);

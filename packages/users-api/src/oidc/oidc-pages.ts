@@ -52,20 +52,42 @@ export function errorPage(code: string): string {
   );
 }
 
-/** RP-initiated logout asks first (OpenID Connect RP-Initiated Logout 1.0); `form` is the provider's own form. */
-export function logoutPage(form: string, clientName: string | undefined): string {
+/** Where 'Nee, ingelogd blijven' goes: the portal's own page, so that the provider signs out of nothing. */
+export const STAY_SIGNED_IN_PATH = '/oidc/session/end/blijven';
+
+/**
+ * RP-initiated logout asks first (OpenID Connect RP-Initiated Logout 1.0); `form` is the provider's own form, which
+ * 'Ja, uitloggen' submits: the provider then ends its session and the portal's (oidc-routes.ts), and every service
+ * signed in to from it is told. 'Nee' leaves everything as it was.
+ */
+export function logoutPage(form: string, clientName: string | undefined, clientId: string | undefined): string {
   const from = clientName ? ` bij ${escapeHtml(clientName)}` : '';
+  const stay = clientId ? `${STAY_SIGNED_IN_PATH}?client_id=${encodeURIComponent(clientId)}` : STAY_SIGNED_IN_PATH;
   return page(
     'Uitloggen',
-    `${form}<p>Wil je uitloggen${from} en bij de andere datavoorzieningen waar je via het portaal bent ingelogd?</p>` +
+    `${form}<p>Wil je uitloggen${from}? Je wordt dan ook uitgelogd bij het portaal en bij alle andere ` +
+      'datavoorzieningen waar je via het portaal bent ingelogd.</p>' +
       '<button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>Ja, uitloggen</button>' +
-      '<button type="submit" form="op.logoutForm">Nee, ingelogd blijven</button>',
+      `<button type="submit" form="op.logoutForm" formaction="${escapeHtml(stay)}">Nee, ingelogd blijven</button>`,
   );
 }
 
+/** After 'Ja, uitloggen', when the service gave no address to return to. */
 export function loggedOutPage(): string {
   return page(
-    'Je bent uitgelogd bij de datavoorzieningen',
-    '<p>Je bent nog wel ingelogd bij het portaal.</p><p><a href="/uitloggen">Ook uitloggen bij het portaal</a></p>',
+    'Je bent uitgelogd',
+    '<p>Je bent uitgelogd bij het portaal en bij de datavoorzieningen waar je via het portaal was ingelogd.</p>' +
+      '<p><a href="/login">Opnieuw inloggen</a></p>',
+  );
+}
+
+/** After 'Nee, ingelogd blijven': nothing was ended; the way back to the service, when it is known. */
+export function stayedSignedInPage(service: { name: string; url: string } | undefined): string {
+  const back = service ? `<p><a href="${escapeHtml(service.url)}">Terug naar ${escapeHtml(service.name)}</a></p>` : '';
+  return page(
+    'Je bent ingelogd gebleven',
+    '<p>Je bent niet uitgelogd. Je blijft ingelogd bij het portaal en bij de datavoorzieningen.</p>' +
+      back +
+      '<p><a href="/permissies">Naar je datavoorzieningen in het portaal</a></p>',
   );
 }

@@ -9,6 +9,7 @@ import { oidcStateAdapter } from './oidc-adapter.js';
 import { clientMetadata, secretMatches, serviceOfClient, type ClientSecretHashes } from './oidc-clients.js';
 import { OIDC_MOUNT } from './issuer.js';
 import { errorPage, loggedOutPage, logoutPage } from './oidc-pages.js';
+import type { SessionLinks } from './session-links.js';
 
 export interface OidcOptions {
   /** `PUBLIC_URL` + `/oidc`. */
@@ -43,10 +44,15 @@ async function loadProvider(): Promise<typeof Provider> {
 
 const SIGNING_ALGS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
 
-export async function createOidcProvider<DB>(ctx: ApiContext, db: Kysely<DB>, options: OidcOptions): Promise<Provider> {
+export async function createOidcProvider<DB>(
+  ctx: ApiContext,
+  db: Kysely<DB>,
+  links: SessionLinks,
+  options: OidcOptions,
+): Promise<Provider> {
   const ProviderClass = await loadProvider();
   const { interactionPolicy } = await import('oidc-provider');
-  const stateAdapter = oidcStateAdapter(db);
+  const stateAdapter = oidcStateAdapter(db, Date.now, { codeIssued: (grantId, sid) => links.recordSid(grantId, sid) });
   // Clients are the catalogue's services with an `oidc` block, read through the catalogue's cache.
   const clientAdapter = {
     async find(id: string) {
@@ -56,7 +62,8 @@ export async function createOidcProvider<DB>(ctx: ApiContext, db: Kysely<DB>, op
   };
 
   // The portal's session decides who signs in: every authorization request passes the interaction, which reads it
-  // (oidc-routes.ts), so a sign-out at the portal or a lost access counts at once.
+  // (oidc-routes.ts), so a sign-out at the portal or a lost access counts at once. `prompt=none` cannot pass it, and
+  // so answers `login_required`.
   const policy = interactionPolicy.base();
   policy
     .get('login')!
@@ -64,13 +71,14 @@ export async function createOidcProvider<DB>(ctx: ApiContext, db: Kysely<DB>, op
       new interactionPolicy.Check(
         'portal_session',
         'the portal session must be checked',
+        'login_required',
         (koa: KoaContextWithOIDC) => !koa.oidc.result?.login,
       ),
     );
 
   const configuration: Configuration = {
     adapter: (name: string) => (name === 'Client' ? clientAdapter : stateAdapter(name)) as never,
-    findAccount: accountFinder(ctx),
+    findAccount: accountFinder(ctx, links),
     jwks: options.jwks,
     cookies: {
       keys: [createHmac('sha256', options.cookieSecret).update('oidc-provider cookies').digest('base64url')],
@@ -106,7 +114,7 @@ export async function createOidcProvider<DB>(ctx: ApiContext, db: Kysely<DB>, op
         enabled: true,
         logoutSource: async (koa, form) => {
           koa.type = 'html';
-          koa.body = logoutPage(form, koa.oidc.client?.clientName);
+          koa.body = logoutPage(form, koa.oidc.client?.clientName, koa.oidc.client?.clientId);
         },
         postLogoutSuccessSource: async (koa) => {
           koa.type = 'html';

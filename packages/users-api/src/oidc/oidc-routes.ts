@@ -7,22 +7,48 @@ import { resolveCaller } from '../users/caller.js';
 import { mayUse } from '../users/person-service.js';
 import { acrOf, amrOf, hasSecondFactor, hasSecondStep, secondFactorMet } from '../users/second-factor.js';
 import { serviceOfClient } from './oidc-clients.js';
-import { accessDeniedPage, errorPage } from './oidc-pages.js';
+import { accessDeniedPage, errorPage, STAY_SIGNED_IN_PATH, stayedSignedInPage } from './oidc-pages.js';
 import { OIDC_MOUNT, oidcIssuer } from './issuer.js';
+import type { SessionLinks } from './session-links.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
+/** Every page and answer of the provider: never inside another site's frame (docs/security.md#37-security-headers). */
+const FRAME_HEADERS = { 'Content-Security-Policy': "frame-ancestors 'none'", 'X-Frame-Options': 'DENY' };
+
 const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.code(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
+  reply
+    .code(status)
+    .headers({ 'Cache-Control': 'no-store', ...FRAME_HEADERS })
+    .type('text/html; charset=utf-8')
+    .send(body);
 
 /** The portal's sign-in screen, back to the interaction afterwards (an allowed return target, see config.ts). */
-function loginAddress(ctx: ApiContext, interaction: Interaction, aal2: boolean): string {
+function loginAddress(ctx: ApiContext, interaction: Interaction, step: 'first' | 'aal2' | 'refresh'): string {
   const back = new URL(`${OIDC_MOUNT}/interaction/${interaction.uid}`, ctx.options.publicUrl);
   const login = new URL('/login', ctx.options.publicUrl);
-  if (aal2) login.searchParams.set('aal', 'aal2');
+  if (step === 'aal2') login.searchParams.set('aal', 'aal2');
+  if (step === 'refresh') login.searchParams.set('refresh', 'true');
   login.searchParams.set('return_to', back.href);
   return `${login.pathname}${login.search}`;
 }
+
+/**
+ * Whether the service asks for a sign-in the session has not given: `prompt=login`, or a `max_age` that the last
+ * sign-in exceeds (OpenID Connect Core 3.1.2.1). A sign-in after the service asked always counts, so `max_age=0` is
+ * met by the one the person has just made, and the provider's `auth_time` is that sign-in's.
+ */
+function freshSignInNeeded(interaction: Interaction, authenticatedAt: string | undefined): boolean {
+  const signedInAt = authenticatedAt ? Math.floor(Date.parse(authenticatedAt) / 1000) : 0;
+  if (signedInAt >= (interaction.iat ?? Number.POSITIVE_INFINITY)) return false;
+  const prompts = String(interaction.params.prompt ?? '').split(' ');
+  if (prompts.includes('login')) return true;
+  const maxAge = Number(interaction.params.max_age);
+  return interaction.params.max_age !== undefined && Number.isFinite(maxAge) && Date.now() / 1000 - signedInAt > maxAge;
+}
+
+const see = (reply: FastifyReply, address: string) =>
+  reply.header('Cache-Control', 'no-store').headers(FRAME_HEADERS).redirect(address, 303);
 
 /**
  * The interaction of every authorization request (oidc-provider.ts adds a login check that always asks for it): the
@@ -30,7 +56,13 @@ function loginAddress(ctx: ApiContext, interaction: Interaction, aal2: boolean):
  * asks for `aal2`; a person the service's access rule leaves out gets a page that says so; a grant is given without a
  * consent screen, since catalogue services are the programme's own. Each outcome is audited.
  */
-async function completeInteraction(ctx: ApiContext, provider: Provider, request: FastifyRequest, reply: FastifyReply) {
+async function completeInteraction(
+  ctx: ApiContext,
+  provider: Provider,
+  links: SessionLinks,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   let interaction: Interaction;
   try {
     interaction = await provider.interactionDetails(request.raw, reply.raw);
@@ -42,8 +74,9 @@ async function completeInteraction(ctx: ApiContext, provider: Provider, request:
   const service = serviceOfClient(catalogue, clientId);
   if (!service) return html(reply, 400, errorPage('invalid_client'));
   const session = await ctx.backend.identities.sessionOf(request);
-  if (session?.identity.state !== 'active') {
-    return reply.header('Cache-Control', 'no-store').redirect(loginAddress(ctx, interaction, false), 303);
+  if (session?.identity.state !== 'active') return see(reply, loginAddress(ctx, interaction, 'first'));
+  if (freshSignInNeeded(interaction, session.authenticatedAt)) {
+    return see(reply, loginAddress(ctx, interaction, 'refresh'));
   }
   const caller = await resolveCaller(session, ctx.backend.relations, catalogue, ctx.options.dashboardAllowlist);
   const acrValues = String(interaction.params.acr_values ?? '').split(' ');
@@ -55,7 +88,7 @@ async function completeInteraction(ctx: ApiContext, provider: Provider, request:
       return finishWith(provider, request, reply, UNMET_AAL2);
     }
     const secondStep = hasSecondStep(session.identity.credentials);
-    return reply.header('Cache-Control', 'no-store').redirect(loginAddress(ctx, interaction, secondStep), 303);
+    return see(reply, loginAddress(ctx, interaction, secondStep ? 'aal2' : 'first'));
   }
   const details = { service: service.id, clientId };
   if (!mayUse(service, caller.tuples)) {
@@ -63,9 +96,14 @@ async function completeInteraction(ctx: ApiContext, provider: Provider, request:
     return html(reply, 403, accessDeniedPage(service.name, `${OIDC_MOUNT}/interaction/${interaction.uid}/abort`));
   }
   const accountId = session.identity.id;
-  const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+  // A grant belongs to one portal session and ends with it (single-logout.ts): the open grant of this session is
+  // given again, never one made from an earlier session.
+  const openGrantId = await links.openGrantOf(session.sessionId, clientId);
+  const existing = openGrantId ? await provider.Grant.find(openGrantId) : undefined;
   const grant = existing && existing.accountId === accountId ? existing : new provider.Grant({ accountId, clientId });
   grant.addOIDCScope(String(interaction.params.scope ?? 'openid'));
+  const grantId = await grant.save();
+  await links.link(grantId, session.sessionId, clientId, accountId);
   const result: InteractionResults = {
     login: {
       accountId,
@@ -75,11 +113,11 @@ async function completeInteraction(ctx: ApiContext, provider: Provider, request:
       // The provider's session ends with the browser; the portal's session is asked again at every sign-in anyway.
       remember: false,
     },
-    consent: { grantId: await grant.save() },
+    consent: { grantId },
   };
   await ctx.audit.record(auditAbout(caller, request, 'service.sign_in', null, 'success', details));
   const next = await provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
-  return reply.header('Cache-Control', 'no-store').redirect(next, 303);
+  return see(reply, next);
 }
 
 const ACCESS_DENIED = { error: 'access_denied', error_description: 'no access to this service' };
@@ -101,7 +139,32 @@ async function finishWith(
   } catch {
     return html(reply, 400, errorPage('interaction_expired'));
   }
-  return reply.header('Cache-Control', 'no-store').redirect(next, 303);
+  return see(reply, next);
+}
+
+/** The portal session of a logout confirmation, found before the provider reads the request (see below). */
+const PORTAL_SESSION = Symbol('portal session');
+type WithPortalSession = IncomingMessage & { [PORTAL_SESSION]?: string };
+
+/**
+ * 'Ja, uitloggen' at a service ends the portal's session too, once the provider has accepted the confirmation (its
+ * `xsrf` checked, its own session ended): the next sign-in at any service asks for the password again, and the
+ * single-logout round tells every other service signed in from that session (single-logout.ts).
+ */
+function endPortalSessionOnConfirmedLogout(ctx: ApiContext, provider: Provider) {
+  provider.use(async (koa, next) => {
+    await next();
+    const confirmed = koa.oidc?.route === 'end_session_confirm' && Boolean(koa.oidc.params?.logout);
+    const portalSession = (koa.req as WithPortalSession)[PORTAL_SESSION];
+    if (confirmed && koa.status === 303 && portalSession) await ctx.backend.identities.endSession(portalSession);
+  });
+}
+
+/** 'Nee, ingelogd blijven': nothing is ended, and the page says so, with the way back to the asking service. */
+async function stayedSignedIn(ctx: ApiContext, request: FastifyRequest, reply: FastifyReply) {
+  const clientId = (request.query as { client_id?: unknown }).client_id;
+  const service = typeof clientId === 'string' ? serviceOfClient(await ctx.catalogue.current(), clientId) : undefined;
+  return html(reply, 200, stayedSignedInPage(service));
 }
 
 /**
@@ -109,7 +172,13 @@ async function finishWith(
  * (docs/architecture.md#single-sign-on-for-the-data-services). The provider reads its own request bodies, so its
  * scope parses none.
  */
-export async function registerOidcProvider(app: FastifyInstance, ctx: ApiContext, provider: Provider): Promise<void> {
+export async function registerOidcProvider(
+  app: FastifyInstance,
+  ctx: ApiContext,
+  provider: Provider,
+  links: SessionLinks,
+): Promise<void> {
+  endPortalSessionOnConfirmedLogout(ctx, provider);
   const koa = provider.callback();
   const issuer = oidcIssuer(ctx.options.publicUrl);
   // The provider builds its addresses (discovery, redirects, cookies' Secure flag) from the request; PUBLIC_URL
@@ -118,13 +187,18 @@ export async function registerOidcProvider(app: FastifyInstance, ctx: ApiContext
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    scope.all(`${OIDC_MOUNT}/*`, (request, reply) => {
+    scope.all(`${OIDC_MOUNT}/*`, async (request, reply) => {
+      const raw = request.raw as WithPortalSession & { originalUrl?: string };
+      // The session is read here, where the portal's cookie parsing is at hand; the provider decides.
+      if (request.method === 'POST' && request.url.split('?')[0] === `${OIDC_MOUNT}/session/end/confirm`) {
+        raw[PORTAL_SESSION] = (await ctx.backend.identities.sessionOf(request))?.sessionId;
+      }
+      reply.headers(FRAME_HEADERS);
       reply.hijack();
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value);
       }
       // As a mounted Koa app sees it: the path below the mount, and the original for the provider's own links.
-      const raw = request.raw as IncomingMessage & { originalUrl?: string };
       const original = raw.url ?? '/';
       raw.originalUrl = original;
       const below = original.replace(/^\/+oidc/, '');
@@ -138,10 +212,13 @@ export async function registerOidcProvider(app: FastifyInstance, ctx: ApiContext
     });
   });
   await app.register(async (scope) => {
-    scope.get(`${OIDC_MOUNT}/interaction/:uid`, (request, reply) => completeInteraction(ctx, provider, request, reply));
+    scope.get(`${OIDC_MOUNT}/interaction/:uid`, (request, reply) =>
+      completeInteraction(ctx, provider, links, request, reply),
+    );
     // 'Terug naar …' on the refusal page: the client learns `access_denied`.
     scope.post(`${OIDC_MOUNT}/interaction/:uid/abort`, (request, reply) =>
       finishWith(provider, request, reply, ACCESS_DENIED),
     );
+    scope.post(STAY_SIGNED_IN_PATH, (request, reply) => stayedSignedIn(ctx, request, reply));
   });
 }
