@@ -2,10 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { nginxArgs, nginxFolder } from '../e2e/support/nginx.js';
 import { findNginx } from '../scripts/lib/nginx.mjs';
+import { startPortaal, type Portaal } from '../e2e/support/portaal.js';
 
 /**
  * The deployment files cannot be run here (no container runtime, no cluster), so what can be checked is checked:
@@ -19,9 +20,11 @@ const yamlFiles = [
   ...readdirSync(path.join(root, 'deploy/kubernetes')).map((f) => `deploy/kubernetes/${f}`),
 ];
 
-/** The variables the configuration loader reads: every upper-case name quoted in it. */
+/** The variables the configuration loader reads: every upper-case name quoted in it or in the OIDC settings. */
 const knownVariables = new Set(
-  [...read('apps/server/src/config.ts').matchAll(/'([A-Z][A-Z0-9_]{2,})'/g)].map((m) => m[1]),
+  ['apps/server/src/config.ts', 'apps/server/src/oidc-settings.ts'].flatMap((file) =>
+    [...read(file).matchAll(/'([A-Z][A-Z0-9_]{2,})'/g)].map((m) => m[1]),
+  ),
 );
 // Read by Node itself, not by the portal.
 knownVariables.add('NODE_ENV');
@@ -134,4 +137,68 @@ describe('deployment files', () => {
     });
     expect(result.stderr).not.toMatch(/Unknown (key|section)|Invalid|bad-setting/i);
   });
+});
+
+type Manifest = Record<string, any>;
+const kubernetes = () => documents('deploy/kubernetes/portaal.yaml') as Manifest[];
+const ofKind = (kind: string) => kubernetes().find((doc) => doc.kind === kind)!;
+
+describe('replicas and the admin listener', () => {
+  it('gives every replica the same OIDC signing keys from one secret', () => {
+    const compose = documents('deploy/compose/compose.yaml')[0] as Manifest;
+    // Both processes are the one `x-portaal` anchor, so one variable from .env reaches both.
+    expect(compose['x-portaal'].environment.OIDC_JWKS).toMatch(/^\$\{OIDC_JWKS:\?/);
+    expect(compose.services['portaal-1']).toEqual(compose.services['portaal-2']);
+    const env = ofKind('Deployment').spec.template.spec.containers[0].env as Manifest[];
+    expect(env.find((e) => e.name === 'OIDC_JWKS')?.valueFrom).toEqual({
+      secretKeyRef: { name: 'portaal-secrets', key: 'OIDC_JWKS' },
+    });
+    expect(variablesIn('deploy/kubernetes/secret.example.yaml')).toContain('OIDC_JWKS');
+  });
+
+  it('keeps the admin listener, which has no authentication, away from other pods and containers', () => {
+    expect(read('deploy/Dockerfile')).toMatch(/ADMIN_HOST=127\.0\.0\.1/);
+    const policy = ofKind('NetworkPolicy');
+    expect(policy.spec.podSelector).toEqual(ofKind('Deployment').spec.selector);
+    expect(policy.spec.policyTypes).toContain('Ingress');
+    const rules = policy.spec.ingress as Manifest[];
+    const admitting = (port: number) => rules.filter((rule) => rule.ports.some((p: Manifest) => p.port === port));
+    // Every rule that admits to the admin port names who may, by a label given on purpose.
+    expect(admitting(4456).length).toBeGreaterThan(0);
+    for (const rule of admitting(4456)) {
+      expect(rule.from?.length).toBeGreaterThan(0);
+      for (const peer of rule.from) expect(peer.podSelector?.matchLabels).toEqual({ 'portaal-admin': 'allowed' });
+    }
+    expect(ofKind('Service').spec.ports.map((p: Manifest) => p.targetPort)).toEqual(['public']);
+  });
+
+  const started: Portaal[] = [];
+  afterAll(async () => {
+    await Promise.all(started.map((portaal) => portaal.stop()));
+  });
+
+  it('publishes one key set from both processes started as the compose file starts them', async () => {
+    const jwks = spawnSync(process.execPath, [path.join(root, 'apps/server/bin/portaal.js'), 'oidc', 'new-jwks'], {
+      encoding: 'utf8',
+    });
+    expect(jwks.status).toBe(0);
+    const dotEnv: Record<string, string> = { SECRETS_COOKIE: 'x'.repeat(40), OIDC_JWKS: jwks.stdout.trim() };
+    const composeEnv = (documents('deploy/compose/compose.yaml')[0] as Manifest)['x-portaal'].environment as Record<
+      string,
+      string
+    >;
+    // What compose gives each container, with .env filled in; each container has its own data directory, as each
+    // `startPortaal` has. The database, mail server and address are this machine's.
+    const env = Object.fromEntries(
+      Object.entries(composeEnv)
+        .filter(([name]) => !['DATABASE_URL', 'SMTP_URL', 'PUBLIC_URL'].includes(name))
+        .map(([name, value]) => [name, value.replace(/^\$\{([A-Z_]+):\?.*\}$/, (_m, key: string) => dotEnv[key]!)]),
+    );
+    started.push(await startPortaal({ env }), await startPortaal({ env }));
+    const published = await Promise.all(
+      started.map(async (portaal) => (await fetch(`${portaal.publicUrl}/oidc/jwks`)).json()),
+    );
+    expect(published[0].keys.length).toBe(1);
+    expect(published[1]).toEqual(published[0]);
+  }, 60_000);
 });

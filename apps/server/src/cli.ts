@@ -17,7 +17,7 @@ import { mail } from './mail-commands.js';
 import { dutchReasonOf } from './cli-errors.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
-import { rotateSigningKeys } from './oidc-settings.js';
+import { newJwks, rotateSigningKeys } from './oidc-settings.js';
 import { migrateAll } from './migrate-all.js';
 import { homeRecord, loadConfiguredCatalogue, withProduct } from './product.js';
 import { demoAccountsText, loadDemo, withDemoAddresses } from './demo-accounts.js';
@@ -37,6 +37,8 @@ Opdrachten:
   audit export        schrijf het auditlog als JSON-regels naar de standaarduitvoer
   oidc rotate-keys    maak een nieuwe ondertekeningssleutel voor de OpenID Connect-provider in DATA_DIR; de vorige
                       blijft gepubliceerd (herstart daarna de server)
+  oidc new-jwks       schrijf een nieuwe sleutelset als JSON naar de standaarduitvoer, voor OIDC_JWKS (geef elke
+                      replica van een installatie dezelfde)
   mail list [--status abandoned|failed|queued|sent]
                       toon de e-mails in die toestand (standaard: opgegeven na te veel pogingen)
   mail retry          zet de opgegeven e-mails opnieuw in de wachtrij
@@ -196,8 +198,12 @@ async function catalogue(args: string[]): Promise<number> {
 }
 
 function oidc(args: string[]): number {
+  if (args[0] === 'new-jwks') {
+    process.stdout.write(`${newJwks()}\n`);
+    return 0;
+  }
   if (args[0] !== 'rotate-keys') {
-    process.stderr.write('Gebruik: portaal oidc rotate-keys\n');
+    process.stderr.write('Gebruik: portaal oidc rotate-keys | portaal oidc new-jwks\n');
     return 2;
   }
   const config = loadConfig();

@@ -88,6 +88,13 @@ function newSigningKey(): Jwk {
 }
 
 /**
+ * `portaal oidc new-jwks`: a JWKS with one new private key, for `OIDC_JWKS`. Every replica of one deployment must get
+ * the same (the deploy files take it from one Secret), or a token signed by one fails at a service that fetched the
+ * other's keys.
+ */
+export const newJwks = (): string => JSON.stringify({ keys: [newSigningKey()] });
+
+/**
  * The signing keys: `OIDC_JWKS`, or `DATA_DIR/oidc-jwks.json`, generated on first start. Processes that start
  * together on one data directory agree: the file is created exclusively and whoever loses reads the winner's.
  */
