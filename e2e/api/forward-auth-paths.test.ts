@@ -214,7 +214,7 @@ afterAll(async () => {
 });
 
 describe('forward authentication decides on the path nginx routes on', () => {
-  it(`lets each of ${PATHS.length} path encodings reach a service only when the portal allowed that service`, async () => {
+  it(`lets each of ${PATHS.length} path encodings reach only a service the portal allowed for it`, async () => {
     expect(PATHS.length).toBeGreaterThanOrEqual(30);
     const leaks: string[] = [];
     const decisions: string[] = [];
@@ -244,7 +244,9 @@ describe('forward authentication decides on the path nginx routes on', () => {
         const reached = JSON.parse(answer.body) as { service: Service; path: string; organisation: string };
         // Reached a service: the portal must have chosen that very service, and allowed this person there.
         if (reached.service !== decided || ALLOWED[reached.service] !== who || asked[who].status !== 200) {
-          leaks.push(`${target}: ${who} reached ${reached.service} (as ${reached.path}); the portal decided ${decided}`);
+          leaks.push(
+            `${target}: ${who} reached ${reached.service} (as ${reached.path}); the portal decided ${decided}`,
+          );
         }
         expect(reached.organisation, target).toBe(who);
       }
