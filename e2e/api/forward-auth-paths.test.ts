@@ -55,7 +55,7 @@ const PATHS: [string, Decision][] = [
   ['/%e2%80%a8/../geheim/', 'geheim'], // nginx: /geheim/
   ['/geheim/a?x=/../../', 'geheim'], // the query is no part of the path
   ['/geheim/%2e', 'geheim'], // nginx: /geheim/
-  ['/geheim', 'geheim'], // nginx: 301 to /geheim/
+  ['/geheim', 'openbaar'], // nginx: 301 to /geheim/, before any check; Traefik's PathPrefix(`/geheim/`): the root
   ['/geheim/../', 'openbaar'], // nginx: /
   ['/geheim/..', 'openbaar'], // nginx: /
   ['/geheim/%2e%2e/', 'openbaar'], // nginx: /

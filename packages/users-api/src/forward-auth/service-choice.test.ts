@@ -47,6 +47,8 @@ describe('chooseService', () => {
     expect(on('/a/b')).toBe('portaal-ab');
     expect(on('/a/b/c')).toBe('portaal-ab');
     expect(on('/a/bc')).toBe('portaal-a');
+    // `/a` is not under `/a/`: the proxy's prefix location does not route it there either.
+    expect(refusal({ forwardedHost: 'portaal.example.nl', forwardedUri: '/a' })).toBe('404 service_not_found');
     expect(refusal({ forwardedHost: 'portaal.example.nl', forwardedUri: '/ander' })).toBe('404 service_not_found');
   });
 

@@ -48,10 +48,14 @@ function servicePathOf(url: URL): string {
   return routed.ok ? routed.path : url.pathname;
 }
 
-/** Whether `path` lies under the service's path: `/kaart` under `/kaart/`, `/kaart/x` too, `/kaarten` not. */
+/**
+ * Whether `path` lies under the service's path as a proxy's prefix routes it: under `/kaart/` lie `/kaart/` and
+ * `/kaart/x`, not `/kaart` (nginx's `location /kaart/` answers it with a 301, Traefik's PathPrefix(`/kaart/`) sends
+ * it to the root) nor `/kaarten`; under a path without the trailing slash, `/kaart`, lie `/kaart` and `/kaart/x`.
+ */
 function under(servicePath: string, path: string): boolean {
-  const prefix = servicePath.replace(/\/+$/, '');
-  return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+  if (servicePath.endsWith('/')) return path.startsWith(servicePath);
+  return path === servicePath || path.startsWith(`${servicePath}/`);
 }
 
 /**
