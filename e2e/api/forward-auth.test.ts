@@ -80,6 +80,15 @@ async function tuple(method: 'PUT' | 'DELETE', subjectId: string, object: string
   expect(response.status).toBeLessThan(300);
 }
 
+/**
+ * Stops the portal as a supervisor does (SIGTERM) and starts it again on the same database: refusals are written per
+ * minute, and at the latest on shutdown (packages/users-api/src/forward-auth/refusal-counts.ts).
+ */
+async function restartToWriteRefusals() {
+  expect(await portaal.terminate()).toBe(0);
+  await portaal.restart();
+}
+
 /** The audit log's service sign-ins of one person, in a fixed order (entries of one millisecond have none). */
 function serviceSignIns(identityId: string) {
   const { stdout, status, stderr } = portaalCli(portaal, ['audit', 'export'], 'portal');
@@ -275,16 +284,21 @@ describe('GET /api/forward-auth', () => {
     });
   });
 
-  it('audits the first allowed check of a session at a service and every refusal, not every request', async () => {
+  it('audits the first allowed check of a session at a service and counts refusals, not every request', async () => {
     const email = await person('dego');
     const first = (await signInAtAal1(portaal, email, PASSWORD)).browser;
     const id = await idOf(first);
     for (let i = 0; i < 3; i += 1) expect((await check(first, '?service=wijkmonitor')).status).toBe(200);
     expect((await check(first, '?service=begrotingsvergelijker')).status).toBe(403);
-    expect(serviceSignIns(id)).toEqual([
-      { result: 'denied', service: 'begrotingsvergelijker', reason: 'no access to the service' },
-      { result: 'success', service: 'wijkmonitor' },
-    ]);
+    await restartToWriteRefusals();
+    const refusal = {
+      result: 'denied',
+      service: 'begrotingsvergelijker',
+      reason: 'no access to the service',
+      count: 1,
+      minute: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z$/),
+    };
+    expect(serviceSignIns(id)).toEqual([refusal, { result: 'success', service: 'wijkmonitor' }]);
 
     // A data role given afterwards: the first allowed check after the refusal is a sign-in again.
     await tuple('PUT', id, 'analyse_dego');
@@ -294,7 +308,7 @@ describe('GET /api/forward-auth', () => {
     const second = (await signInAtAal1(portaal, email, PASSWORD)).browser;
     expect((await check(second, '?service=wijkmonitor')).status).toBe(200);
     expect(serviceSignIns(id)).toEqual([
-      { result: 'denied', service: 'begrotingsvergelijker', reason: 'no access to the service' },
+      refusal,
       { result: 'success', service: 'begrotingsvergelijker' },
       { result: 'success', service: 'wijkmonitor' },
       { result: 'success', service: 'wijkmonitor' },
@@ -308,6 +322,41 @@ describe('GET /api/forward-auth', () => {
     );
     expect(entry).toMatchObject({ organisationId: 'dego', actorId: id, actorEmail: email, result: 'success' });
     expect(entry.clientAddress).toBeTruthy();
+  });
+
+  it('writes one audit entry with the count for many refused checks of a session at a service a minute', async () => {
+    const email = await person('dego');
+    const who = (await signInAtAal1(portaal, email, PASSWORD)).browser;
+    const id = await idOf(who);
+    // All in one minute: not in the last 15 seconds of one.
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+    const refusedAt = async (service: string, times: number) => {
+      for (let batch = 0; batch < times; batch += 20) {
+        const answers = await Promise.all(
+          Array.from({ length: Math.min(20, times - batch) }, () => check(who, `?service=${service}`)),
+        );
+        for (const answer of answers) expect(answer.status).toBe(403);
+      }
+    };
+    await refusedAt('begrotingsvergelijker', 200);
+    await refusedAt('woningbouwplanner', 3);
+    // Nothing yet: the minute is not over.
+    expect(serviceSignIns(id)).toEqual([]);
+    await restartToWriteRefusals();
+    const entries = portaalCli(portaal, ['audit', 'export'], 'portal')
+      .stdout.split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .filter((entry) => entry.action === 'service.sign_in' && entry.actorId === id);
+    expect(entries.map((entry) => entry.details).sort((a, b) => a.service.localeCompare(b.service))).toEqual([
+      { service: 'begrotingsvergelijker', reason: 'no access to the service', count: 200, minute: expect.any(String) },
+      { service: 'woningbouwplanner', reason: 'no access to the service', count: 3, minute: expect.any(String) },
+    ]);
+    expect(entries[0]).toMatchObject({ organisationId: 'dego', actorEmail: email, result: 'denied' });
+    expect(entries[0].clientAddress).toBeTruthy();
+    // After the restart the count starts again.
+    expect((await check(who, '?service=begrotingsvergelijker')).status).toBe(403);
   });
 });
 

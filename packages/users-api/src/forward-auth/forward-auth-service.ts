@@ -8,6 +8,7 @@ import { mayUse } from '../users/person-service.js';
 import { hasSecondStep, secondFactorMet } from '../users/second-factor.js';
 import type { FirstUses } from './first-uses.js';
 import { identityHeaders } from './identity-headers.js';
+import type { RefusalCounts } from './refusal-counts.js';
 import { chooseService, firstValue } from './service-choice.js';
 import { originalUrl, signInUrl } from './sign-in-url.js';
 
@@ -17,6 +18,12 @@ export type ForwardAuthOutcome =
   | { allowed: false; signIn: string; secondFactor: boolean };
 
 const ACTION = 'service.sign_in';
+
+/** What the checks of one process remember for the audit log: never who passes, only what is written. */
+export interface ForwardAuthMemory {
+  firstUses: FirstUses;
+  refusals: RefusalCounts;
+}
 
 /**
  * `GET /api/forward-auth` (docs/architecture.md#forward-authentication): may the session of this request use the
@@ -29,7 +36,7 @@ export async function checkForwardAuth(
   ctx: ApiContext,
   request: FastifyRequest,
   serviceId: string | undefined,
-  firstUses: FirstUses,
+  memory: ForwardAuthMemory,
 ): Promise<ForwardAuthOutcome> {
   const catalogue = await ctx.catalogue.current();
   const { headers } = request;
@@ -52,31 +59,33 @@ export async function checkForwardAuth(
   if (!session) return signIn(false, false);
   const caller = await resolveCaller(session, ctx.backend.relations, catalogue, ctx.options.dashboardAllowlist);
   if (caller.aal2Required && !secondFactorMet(session)) {
-    await refused(ctx, request, caller, service, firstUses, 'second factor required');
+    refused(request, caller, service, memory, 'second factor required');
     // Without a second step (app, backup codes, security key) the sign-in screen sends the person on: to link an app,
     // or, with a passkey only, to sign in again with it.
     return signIn(true, hasSecondStep(session.identity.credentials));
   }
   if (!mayUse(service, caller.tuples)) {
-    await refused(ctx, request, caller, service, firstUses, 'no access to the service');
+    refused(request, caller, service, memory, 'no access to the service');
     throw errors.serviceDenied();
   }
-  if (firstUses.first(session.sessionId, service.id)) {
+  if (memory.firstUses.first(session.sessionId, service.id)) {
     await audited(ctx, request, auditAbout(caller, request, ACTION, null, 'success', { service: service.id }));
   }
   return { allowed: true, headers: identityHeaders(caller, service) };
 }
 
-async function refused(
-  ctx: ApiContext,
+/** A refusal is counted, and written once per session, service, reason and minute (`refusal-counts.ts`). */
+function refused(
   request: FastifyRequest,
   caller: Caller,
   service: DataService,
-  firstUses: FirstUses,
+  memory: ForwardAuthMemory,
   reason: string,
-): Promise<void> {
-  firstUses.forget(caller.session.sessionId, service.id);
-  await audited(ctx, request, auditAbout(caller, request, ACTION, null, 'denied', { service: service.id, reason }));
+): void {
+  const { sessionId } = caller.session;
+  memory.firstUses.forget(sessionId, service.id);
+  const details = { service: service.id, reason };
+  memory.refusals.count(sessionId, { ...auditAbout(caller, request, ACTION, null, 'denied', details), details });
 }
 
 /** A failing audit write is logged and never decides a check (docs/architecture.md#the-audit-log). */

@@ -47,7 +47,27 @@ describe('chooseService', () => {
     expect(on('/a/b')).toBe('portaal-ab');
     expect(on('/a/b/c')).toBe('portaal-ab');
     expect(on('/a/bc')).toBe('portaal-a');
+    // `/a` is not under `/a/`: the proxy's prefix location does not route it there either.
+    expect(refusal({ forwardedHost: 'portaal.example.nl', forwardedUri: '/a' })).toBe('404 service_not_found');
     expect(refusal({ forwardedHost: 'portaal.example.nl', forwardedUri: '/ander' })).toBe('404 service_not_found');
+  });
+
+  it('tells them apart on the path as the proxy routes it, and refuses a path read in two ways', () => {
+    const on = (uri: string) => chosen({ forwardedHost: 'portaal.example.nl', forwardedUri: uri });
+    expect(on('/%61/b/c')).toBe('portaal-ab');
+    expect(on('/x/../a/b/')).toBe('portaal-ab');
+    expect(on('//a//b')).toBe('portaal-ab');
+    expect(on('/a/b/%2e%2e/c')).toBe('portaal-a');
+    const at = (uri: string) => refusal({ forwardedHost: 'portaal.example.nl', forwardedUri: uri });
+    for (const uri of ['/a%2fb/', '/a/%5cb', '/a\\b', '/a/%00', '/../a/b', '/a/%c0%ae%c0%ae/', '/a/%zz', 'a/b']) {
+      expect(at(uri), uri).toBe('400 service_path_refused');
+    }
+    // A host whose only service is at its root: the path decides nothing, so an encoded slash is the service's own.
+    expect(chosen({ forwardedHost: 'kaart.example.nl', forwardedUri: '/api/groep%2Fproject' })).toBe('kaart');
+    // ?service= decides alone, whatever the path.
+    expect(chosen({ serviceId: 'portaal-a', forwardedHost: 'portaal.example.nl', forwardedUri: '/a%2fb' })).toBe(
+      'portaal-a',
+    );
   });
 
   it('refuses to guess: nothing to go by, two services alike, or a host that is no host', () => {

@@ -1,5 +1,6 @@
 import type { Catalogue, DataService } from '../catalogue/catalogue.js';
 import { errors } from '../http/api-error.js';
+import { routedPath } from './routed-path.js';
 
 /** What a forward-auth check says about the data service it is for (docs/architecture.md#forward-authentication). */
 export interface ServiceAsked {
@@ -9,7 +10,10 @@ export interface ServiceAsked {
   forwardedHost?: string;
   /** The scheme of the browser's request (`X-Forwarded-Proto`); https when absent. */
   forwardedProto?: string;
-  /** The path and query the browser asked for (`X-Forwarded-Uri`), to tell services on one host apart by path. */
+  /**
+   * The path and query the browser asked for, raw (`X-Forwarded-Uri`, nginx `$request_uri`), to tell services on one
+   * host apart by the path the proxy routes on (`routedPath`).
+   */
   forwardedUri?: string;
 }
 
@@ -30,21 +34,36 @@ function hostOf(scheme: string, host: string): string | undefined {
   }
 }
 
-const pathOf = (uri: string | undefined): string => {
-  if (!uri?.startsWith('/')) return '/';
-  return uri.split(/[?#]/)[0] ?? '/';
-};
+/** The path the proxy routes `uri` on; without the header, the root. A path read in two ways is refused (400). */
+function pathOf(uri: string | undefined): string {
+  if (uri === undefined) return '/';
+  const routed = routedPath(uri);
+  if (!routed.ok) throw errors.servicePathRefused(routed.refused);
+  return routed.path;
+}
 
-/** Whether `path` lies under the service's path: `/kaart` under `/kaart/`, `/kaart/x` too, `/kaarten` not. */
+/** A catalogue url's path, compared in the same (decoded) form as a routed path. */
+function servicePathOf(url: URL): string {
+  const routed = routedPath(url.pathname);
+  return routed.ok ? routed.path : url.pathname;
+}
+
+/**
+ * Whether `path` lies under the service's path as a proxy's prefix routes it: under `/kaart/` lie `/kaart/` and
+ * `/kaart/x`, not `/kaart` (nginx's `location /kaart/` answers it with a 301, Traefik's PathPrefix(`/kaart/`) sends
+ * it to the root) nor `/kaarten`; under a path without the trailing slash, `/kaart`, lie `/kaart` and `/kaart/x`.
+ */
 function under(servicePath: string, path: string): boolean {
-  const prefix = servicePath.replace(/\/+$/, '');
-  return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+  if (servicePath.endsWith('/')) return path.startsWith(servicePath);
+  return path === servicePath || path.startsWith(`${servicePath}/`);
 }
 
 /**
  * The catalogue service a forward-auth check is for: the one `?service=` names, or else the one whose `url` has the
  * forwarded host; several services on one host are told apart by the longest path of their `url` that the
- * forwarded path lies under. Unknown → 404, nothing to go by or no single answer → 400; never a guess.
+ * forwarded path, as the proxy routes it, lies under. Unknown → 404, nothing to go by or no single answer → 400, a
+ * path that can be read in two ways → 400 `service_path_refused`; never a guess. Where the host has one service, at
+ * its root, the path decides nothing and is not read: a service of its own may use `%2f` in its paths.
  */
 export function chooseService(catalogue: Catalogue, asked: ServiceAsked): DataService {
   if (asked.serviceId !== undefined) {
@@ -56,14 +75,18 @@ export function chooseService(catalogue: Catalogue, asked: ServiceAsked): DataSe
   const scheme = asked.forwardedProto === 'http' ? 'http' : 'https';
   const host = hostOf(scheme, asked.forwardedHost);
   if (!host) throw errors.serviceNotFound();
-  const path = pathOf(asked.forwardedUri);
-  const candidates = catalogue.services
+  const onHost = catalogue.services
     .map((service) => ({ service, url: new URL(service.url) }))
-    .filter(({ url }) => url.host === host && under(url.pathname, path));
+    .filter(({ url }) => url.host === host)
+    .map(({ service, url }) => ({ service, servicePath: servicePathOf(url) }));
+  if (onHost.length === 0) throw errors.serviceNotFound();
+  const byPath = onHost.some(({ servicePath }) => servicePath !== '/');
+  const path = byPath ? pathOf(asked.forwardedUri) : '/';
+  const candidates = onHost.filter(({ servicePath }) => under(servicePath, path));
   if (candidates.length === 0) throw errors.serviceNotFound();
-  const depth = (url: URL) => url.pathname.replace(/\/+$/, '').length;
-  const deepest = Math.max(...candidates.map(({ url }) => depth(url)));
-  const chosen = candidates.filter(({ url }) => depth(url) === deepest);
+  const depth = (servicePath: string) => servicePath.replace(/\/+$/, '').length;
+  const deepest = Math.max(...candidates.map(({ servicePath }) => depth(servicePath)));
+  const chosen = candidates.filter(({ servicePath }) => depth(servicePath) === deepest);
   if (chosen.length > 1) throw errors.serviceAmbiguous();
   return chosen[0]!.service;
 }

@@ -168,6 +168,14 @@ export const errors = {
       'Several data services match this host and path; name one with ?service=.',
       'Meerdere datavoorzieningen passen bij dit adres; geef aan om welke het gaat.',
     ),
+  // The forwarded path can be read in more than one way (forward-auth/routed-path.ts): refused, never guessed.
+  servicePathRefused: (why: string) =>
+    new ApiError(
+      400,
+      'service_path_refused',
+      `The forwarded path cannot be matched to one data service unambiguously: it holds ${why}.`,
+      'Het adres van dit verzoek is niet eenduidig en is daarom geweigerd. Controleer het adres.',
+    ),
   hookUnauthorised: () =>
     new ApiError(
       401,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createFirstUses } from '../forward-auth/first-uses.js';
 import { checkForwardAuth, type ForwardAuthOutcome } from '../forward-auth/forward-auth-service.js';
+import { createRefusalCounts } from '../forward-auth/refusal-counts.js';
 import { refusalPage } from '../forward-auth/refusal-page.js';
 import { SIGN_IN_HEADER } from '../forward-auth/identity-headers.js';
 import { firstValue } from '../forward-auth/service-choice.js';
@@ -27,14 +28,23 @@ function navigates(request: FastifyRequest): boolean {
  * (with `?redirect=true` for a page, as a short Dutch page).
  */
 export function registerForwardAuthRoutes(app: FastifyInstance, ctx: ApiContext): void {
-  const firstUses = createFirstUses();
+  const refusals = createRefusalCounts(async (entry) => {
+    try {
+      await ctx.audit.record(entry);
+    } catch (error) {
+      app.log.error({ err: error }, 'forward-auth refusal audit write failed');
+    }
+  });
+  const memory = { firstUses: createFirstUses(), refusals };
+  // On shutdown the current minute's refusals are written before the database closes (apps/server's `close`).
+  app.addHook('onClose', () => refusals.flush());
   app.get('/forward-auth', { schema: QUERY }, async (request, reply) => {
     const { service, redirect } = checked(request, QUERY).query;
     // Only a proxy that hands the answer to the browser asks for pages: a 302 to the sign-in, a page for a refusal.
     const page = redirect === 'true' && navigates(request);
     let outcome: ForwardAuthOutcome;
     try {
-      outcome = await checkForwardAuth(ctx, request, service, firstUses);
+      outcome = await checkForwardAuth(ctx, request, service, memory);
     } catch (error) {
       if (!(page && error instanceof ApiError && error.code === 403)) throw error;
       return reply
