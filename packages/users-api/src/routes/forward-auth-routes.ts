@@ -50,7 +50,7 @@ export function registerForwardAuthRoutes(app: FastifyInstance, ctx: ApiContext)
       return reply
         .code(403)
         .type('text/html; charset=utf-8')
-        .header('Content-Security-Policy', "default-src 'none'")
+        .headers({ 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'", 'X-Frame-Options': 'DENY' })
         .send(refusalPage(error.message, ctx.options.publicUrl));
     }
     if (outcome.allowed) return reply.code(200).headers(outcome.headers).send();
