@@ -137,6 +137,17 @@ describe('deployment files', () => {
     });
     expect(result.stderr).not.toMatch(/Unknown (key|section)|Invalid|bad-setting/i);
   });
+
+  it.runIf(systemdAnalyze)('has a hardened systemd unit: an exposure of at most 3, files for its user only', () => {
+    const unit = path.join(root, 'deploy/systemd/portaal.service');
+    const result = spawnSync('systemd-analyze', ['security', '--offline=yes', '--no-pager', unit], {
+      encoding: 'utf8',
+    });
+    const exposure = /Overall exposure level for \S+: ([0-9.]+)/.exec(result.stdout);
+    expect(exposure, result.stdout + result.stderr).not.toBeNull();
+    expect(Number(exposure![1])).toBeLessThanOrEqual(3);
+    expect(read('deploy/systemd/portaal.service')).toMatch(/^UMask=0077$/m);
+  });
 });
 
 type Manifest = Record<string, any>;

@@ -9,6 +9,7 @@ import {
   HttpError,
   kratosErrors,
   openDatabase,
+  sqliteFileOf,
 } from '@portaal/idp';
 import { CatalogueError } from '@portaal/users-api';
 import { backup, restore } from './backup-commands.js';
@@ -17,6 +18,7 @@ import { mail } from './mail-commands.js';
 import { dutchReasonOf } from './cli-errors.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
+import { keepDataDirPrivate } from './data-dir.js';
 import { newJwks, rotateSigningKeys } from './oidc-settings.js';
 import { migrateAll } from './migrate-all.js';
 import { homeRecord, loadConfiguredCatalogue, withProduct } from './product.js';
@@ -136,6 +138,7 @@ async function serve(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { demo: { type: 'boolean', default: false } } });
   // The demo shows a support and a feedback address, as an installation would (unless the environment sets its own).
   const config: ServerConfig = loadConfig(values.demo === true ? withDemoAddresses(process.env) : process.env);
+  keepDataDirPrivate(config.dataDir, sqliteFileOf(config.databaseUrl));
   const server = await createServer(config);
   await loadConfiguredCatalogue(server.product, config.catalogueFile, server.publicApp.log);
   if (values.demo === true) await loadDemo(server.product);
