@@ -35,6 +35,10 @@ export interface DatabaseLog {
 
 // A request waits at most this long for a connection, so an outage answers 503 instead of hanging.
 const CONNECT_TIMEOUT_MS = 5_000;
+// SQLite waits for another process' write lock synchronously, blocking the event loop while it waits: each attempt
+// waits at most this long, and the attempts are repeated asynchronously (`retryWhileBusy`) until WRITE_WAIT_MS.
+const SQLITE_BUSY_ATTEMPT_MS = 20;
+const WRITE_WAIT_MS = 5_000;
 // One warning a minute at most while the database stays away.
 const WARN_EVERY_MS = 60_000;
 
@@ -86,9 +90,9 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
   // NORMAL in WAL mode survives a crash of the process (SIGKILL); only an OS crash can roll back the last commit.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_ATTEMPT_MS}`);
   // Kysely prepares every query afresh; the cache compiles each distinct SQL text once (statement-cache.ts).
-  const kysely = open(new ImmediateSqliteDialect({ database: new StatementCache(sqlite) }));
+  const kysely = open(new ImmediateSqliteDialect({ database: new StatementCache(sqlite) }, sqlite));
   const exclusively = <T>(work: () => Promise<T>) =>
     file === ':memory:' ? work() : withFileLock(`${file}.lock`, work);
   const read = async <Row>(statement: FixedStatement, parameters: readonly unknown[]) =>
@@ -102,12 +106,49 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
  * as SQLite cannot let it write on an old snapshot. Within one process the single connection runs one at a time anyway.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #sqlite: SQLite.Database;
+
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0], sqlite: SQLite.Database) {
+    super(config);
+    this.#sqlite = sqlite;
+  }
+
   override createDriver(): Driver {
     const driver = super.createDriver();
+    const sqlite = this.#sqlite;
+    const acquire = driver.acquireConnection.bind(driver);
+    driver.acquireConnection = async () => {
+      const connection = await acquire();
+      const execute = connection.executeQuery.bind(connection);
+      // A statement that takes the write lock itself (outside a transaction, or the transaction's `begin`) may be
+      // tried again while another process holds the lock; one inside a transaction already holds it.
+      connection.executeQuery = (query) =>
+        sqlite.inTransaction ? execute(query) : retryWhileBusy(() => execute(query));
+      return connection;
+    };
     driver.beginTransaction = async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     };
     return driver;
+  }
+}
+
+const isBusy = (error: unknown) => (error as { code?: unknown })?.code === 'SQLITE_BUSY';
+
+/**
+ * Runs `attempt` again while SQLite answers that another process holds the write lock, waiting between attempts
+ * without blocking the event loop, up to WRITE_WAIT_MS; then the last SQLITE_BUSY goes on (a 503 with Retry-After).
+ * Health checks and requests that need no database answer meanwhile (docs/operations.md).
+ */
+async function retryWhileBusy<T>(attempt: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + WRITE_WAIT_MS;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() + pause > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   }
 }
 
