@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createIdentityProvider, migrateToLatest, openDatabase, sessionAal, systemClock, type Db } from '@portaal/idp';
 import { createRelationStore, migrateRelations } from '@portaal/relations';
@@ -468,6 +469,36 @@ describe('the routes', () => {
       ],
       invitation: { id: expect.any(String), expiresAt: expect.any(String) },
     });
+  });
+
+  // A lock says when someone failed to sign in: the home organisation's business, which it may lift. A guest
+  // organisation, or one that invited the person, sees no lock, as it sees no credentials (docs/organisations.md).
+  it('show a lock to the home organisation only, not to a guest or inviting organisation', async () => {
+    await createUser(ctx, await acting(admin), { traits: { email: dirk.traits.email }, permissions: [] });
+    const until = new Date(Date.now() + 60_000).toISOString();
+    const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+    const now = new Date().toISOString();
+    const locks = [
+      `login:id:${sha256(anne.traits.email)}`,
+      `login:id:${sha256(gast.traits.email)}`,
+      `second_factor:id:${sha256(dirk.id)}`,
+    ];
+    await db.kysely
+      .insertInto('throttles')
+      .values(locks.map((key) => ({ key, failures: 10, window_started_at: now, locked_until: until, updated_at: now })))
+      .execute();
+    const list = (await call(admin, 'GET', '/api/users')).json() as { id: string; lockedUntil?: string }[];
+    const lockOf = (user: UserIdentity) => list.find((u) => u.id === user.id)?.lockedUntil ?? 'no lock shown';
+    expect(lockOf(anne), 'a member of the home organisation').toBe(until);
+    expect(lockOf(gast), 'a guest whose home is Dijkstad').toBe('no lock shown');
+    expect(lockOf(dirk), 'a person Voorbeeldstad invited').toBe('no lock shown');
+    const dijkstadAdmin = await person('beheerder@dijkstad.nl', 'dijkstad', [
+      orgRelation('dijkstad'),
+      orgRelation('dijkstad', 'admin'),
+    ]);
+    const home = (await call(dijkstadAdmin, 'GET', '/api/users')).json() as { id: string; lockedUntil?: string }[];
+    expect(home.find((u) => u.id === gast.id)?.lockedUntil, 'gast in their home organisation').toBe(until);
+    expect(home.find((u) => u.id === dirk.id)?.lockedUntil, 'dirk in his home organisation').toBe(until);
   });
 
   it('refuse a member who is no administrator (403), audited', async () => {
