@@ -369,7 +369,7 @@ describe('attack 3: a guest organisation blocks, unblocks or resets the second f
 describe('a lock after failed sign-ins', () => {
   // Lock details are the home organisation's business (it alone may lift them); a guest or inviting organisation
   // sees neither the lock nor the credentials (docs/organisations.md).
-  it('shows only to the home organisation, not to a guest organisation nor to one that invites the person', async () => {
+  it('shows only to the home organisation, not to a guest nor to an inviting organisation', async () => {
     const guest = await sharedPerson('slot-gast');
     const invited = await voorbeeldstadPerson('slot-uitgenodigd');
     await invite(degoAdmin.browser, invited.email);

@@ -37,8 +37,8 @@ const placeholder = (dialect: DatabaseDialect, position: number) => (dialect ===
 
 // One statement for the whole answer of whoami: the session, its identity, both kinds of address (an identity has
 // one of each, so the joins rarely repeat a row) and the credentials that may be a second factor. Fixed text per
-// dialect, so no query builder runs per request and each engine compiles it once (db/fixed-statement.ts). The token is looked for
-// among the current tokens and those a renewal replaced, so its hash is passed twice.
+// dialect, so no query builder runs per request and each engine compiles it once (db/fixed-statement.ts). The token
+// is looked for among the current tokens and those a renewal replaced, so its hash is passed twice.
 const lookupSql = (dialect: DatabaseDialect) => `
 select s.id, s.identity_id, s.active, s.authentication_methods, s.authenticated_at, s.issued_at, s.expires_at,
   s.last_seen_at, s.ip_address, s.user_agent, s.token_hash, s.previous_token_expires_at,
