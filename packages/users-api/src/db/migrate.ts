@@ -3,12 +3,14 @@ import * as catalogueAndAudit from './migrations/0001_catalogue_and_audit.js';
 import * as organisationInvitations from './migrations/0002_organisation_invitations.js';
 import * as catalogueOidcClients from './migrations/0003_catalogue_oidc_clients.js';
 import * as oidcProviderState from './migrations/0004_oidc_provider_state.js';
+import * as mailThrottle from './migrations/0007_mail_throttle.js';
 
 const migrations: Record<string, Migration> = {
   '0001_catalogue_and_audit': catalogueAndAudit,
   '0002_organisation_invitations': organisationInvitations,
   '0003_catalogue_oidc_clients': catalogueOidcClients,
   '0004_oidc_provider_state': oidcProviderState,
+  '0007_mail_throttle': mailThrottle,
 };
 
 /** Applies the Users API's migrations (catalogue, audit log, invitations, OpenID Connect), in their own table. */

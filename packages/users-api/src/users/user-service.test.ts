@@ -11,6 +11,7 @@ import type { AdminCaller, ApiContext } from '../http/api-context.js';
 import { ApiError } from '../http/api-error.js';
 import { registerUsersApi } from '../http/register.js';
 import { createInvitationStore } from '../invitations/invitation-store.js';
+import { createMailThrottle } from '../mail/mail-throttle.js';
 import type { UserIdentity } from '../ports.js';
 import { resolveCaller } from './caller.js';
 import {
@@ -150,6 +151,7 @@ beforeEach(async () => {
     catalogue,
     audit: createAuditLog(db.kysely),
     limiter: { allow: async () => true },
+    mailThrottle: createMailThrottle(db.kysely),
     invitations: createInvitationStore(db.kysely),
     options: {
       publicUrl,
@@ -499,6 +501,42 @@ describe('the routes', () => {
     const home = (await call(dijkstadAdmin, 'GET', '/api/users')).json() as { id: string; lockedUntil?: string }[];
     expect(home.find((u) => u.id === gast.id)?.lockedUntil, 'gast in their home organisation').toBe(until);
     expect(home.find((u) => u.id === dirk.id)?.lockedUntil, 'dirk in his home organisation').toBe(until);
+  });
+
+  // Twelve submits of the new-user form for one address mailed the person twelve times
+  // (docs/security.md#49-no-mail-bombing).
+  it('mail one address at most three times in 15 minutes, then answer 429 and write nothing', async () => {
+    const traits = { email: 'nina@voorbeeldstad.nl', name: { first: 'Nina', last: 'Nieuw' } };
+    const statuses = [];
+    for (let n = 0; n < 3; n++) statuses.push((await call(admin, 'POST', '/api/users', { traits })).statusCode);
+    expect(statuses).toEqual([201, 200, 200]);
+    expect(await mailCount()).toBe(3);
+    const nina = (await call(admin, 'GET', `/api/users?email=${traits.email}`)).json()[0] as UserIdentity;
+    const before = await tuplesOf(nina);
+    const refused = await call(admin, 'POST', '/api/users', { traits, permissions: [role('ruimte', 'voorbeeldstad')] });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(800);
+    expect(refused.json()).toEqual({
+      error: {
+        id: 'mail_throttled_recipient',
+        code: 429,
+        status: 'Too Many Requests',
+        reason: 'Mails were sent to this address just now.',
+        message: 'Er zijn net al berichten naar dit e-mailadres gestuurd. Probeer het over een paar minuten opnieuw.',
+      },
+    });
+    expect(await mailCount()).toBe(3);
+    expect(await tuplesOf(nina), 'the data role of the refused submit').toEqual(before);
+    // An invitation to join and a 2FA reset are mails to the person too.
+    for (let n = 0; n < 3; n++) await createUser(ctx, await acting(admin), { traits: dirk.traits, permissions: [] });
+    const invited = await call(admin, 'POST', '/api/users', { traits: { email: dirk.traits.email } });
+    expect([invited.statusCode, invited.json().error.id]).toEqual([429, 'mail_throttled_recipient']);
+    await giveCredential(anne, 'totp');
+    for (let n = 0; n < 3; n++) await resetSecondFactor(ctx, await acting(admin), anne.id);
+    await giveCredential(anne, 'totp');
+    const reset = await call(admin, 'DELETE', `/api/users/${anne.id}/totp`);
+    expect([reset.statusCode, reset.json().error.id]).toEqual([429, 'mail_throttled_recipient']);
+    expect((await identityOf(anne))?.credentials, 'the app of a refused reset').toContain('totp');
   });
 
   it('refuse a member who is no administrator (403), audited', async () => {
