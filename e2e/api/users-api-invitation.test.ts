@@ -225,6 +225,33 @@ describe('inviting a user', () => {
     },
   );
 
+  // Twelve submits of the form for one address sent twelve mails (docs/security.md#49-no-mail-bombing).
+  it('mails one address at most three times however often the form is sent; the rest is 429 in Dutch', async () => {
+    const email = uniqueEmail('herhaald');
+    const traits = { email, name: { first: 'Herma', last: 'Herhaald' } };
+    const answers = [];
+    for (let n = 0; n < 12; n++) answers.push(await api(portaal, bea.browser, 'POST', '/users', { traits }));
+    expect(answers.map((answer) => answer.status)).toEqual([201, 200, 200, ...Array(9).fill(429)]);
+    for (const refused of answers.slice(3)) {
+      expect(refused.body.error).toEqual({
+        id: 'mail_throttled_recipient',
+        code: 429,
+        status: 'Too Many Requests',
+        reason: 'Mails were sent to this address just now.',
+        message: 'Er zijn net al berichten naar dit e-mailadres gestuurd. Probeer het over een paar minuten opnieuw.',
+      });
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter, 'Retry-After in seconds').toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    }
+    // The courier sends after the answer: the three arrive, and a moment later still no fourth.
+    await expect.poll(() => portaal.mail.to(email).length, { timeout: 20_000 }).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(portaal.mail.to(email).map((mail) => mail.subject)).toEqual(
+      Array(3).fill('Je account voor het Datavoorzieningen Portaal'),
+    );
+  });
+
   it('answers password recovery for an unknown address exactly like a known one', async () => {
     const known = await api(portaal, undefined, 'GET', '/users/password-recovery?email=medewerker%40voorbeeldstad.nl');
     const unknown = await api(portaal, undefined, 'GET', '/users/password-recovery?email=niemand%40voorbeeldstad.nl');

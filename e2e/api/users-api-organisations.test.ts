@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeployment, type Deployment } from '../support/deployment.js';
 import { startPortaal } from '../support/portaal.js';
-import { newBrowser, type Browser } from '../support/ory.js';
+import { failure, newBrowser, type Browser } from '../support/ory.js';
 import { uniqueEmail } from '../support/identities.js';
-import { enrolTotp } from '../support/flows.js';
+import { attemptLogin, enrolTotp } from '../support/flows.js';
 import {
   DEMO_PASSWORD,
   api,
@@ -363,6 +363,28 @@ describe('attack 3: a guest organisation blocks, unblocks or resets the second f
     const same = await api(portaal, degoAdmin.browser, 'PUT', `/users/${person.id}`, { state: 'inactive' });
     expect(same.status, JSON.stringify(same.body)).toBe(200);
     expect(await standing(person.id)).toEqual(blocked);
+  });
+});
+
+describe('a lock after failed sign-ins', () => {
+  // Lock details are the home organisation's business (it alone may lift them); a guest or inviting organisation
+  // sees neither the lock nor the credentials (docs/organisations.md).
+  it('shows only to the home organisation, not to a guest nor to an inviting organisation', async () => {
+    const guest = await sharedPerson('slot-gast');
+    const invited = await voorbeeldstadPerson('slot-uitgenodigd');
+    await invite(degoAdmin.browser, invited.email);
+    for (const email of [guest.email, invited.email]) {
+      const browser = newBrowser(portaal.publicUrl);
+      for (let attempt = 0; attempt < 10; attempt++) await failure(attemptLogin(browser, email, 'Fout-Wachtwoord-1'));
+    }
+    for (const person of [guest, invited]) {
+      const seenByDego = await listedBy(degoAdmin.browser, person.id);
+      expect(seenByDego, `${person.email} in the list of DEGO`).toMatchObject({ home: false, credentials: [] });
+      expect(seenByDego.lockedUntil, `the lock of ${person.email} shown to DEGO`).toBeUndefined();
+      const seenAtHome = await listedBy(bea.browser, person.id);
+      // Kratos keeps no such lock: nothing to show at home either.
+      if (portaal.backend !== 'ory') expect(Date.parse(seenAtHome.lockedUntil)).toBeGreaterThan(Date.now());
+    }
   });
 });
 

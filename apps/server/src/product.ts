@@ -15,6 +15,7 @@ import {
   createCatalogueSource,
   createEmbeddedBackend,
   createInvitationStore,
+  createMailThrottle,
   createOryBackend,
   type ApiContext,
   type AuditLog,
@@ -81,6 +82,7 @@ export async function openProduct(
     catalogue,
     audit,
     limiter,
+    mailThrottle: createMailThrottle(db.kysely),
     invitations: createInvitationStore(db.kysely),
     options: {
       publicUrl: config.idp.publicUrl,

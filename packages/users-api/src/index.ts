@@ -8,6 +8,7 @@ export { withOrganisationRecord } from './users/organisation-record.js';
 export { createAuditLog, type AuditLog, type AuditEntry } from './audit/audit-log.js';
 export { signInAuditor, type CredentialEvent } from './audit/sign-in-audit.js';
 export { createInvitationStore } from './invitations/invitation-store.js';
+export { createMailThrottle } from './mail/mail-throttle.js';
 export { createCatalogueSource, DEMO_CATALOGUE_FILE, type CatalogueSource } from './catalogue/catalogue-source.js';
 export { CatalogueError, parseCatalogue, type Catalogue } from './catalogue/catalogue.js';
 export { createOidcProvider, type OidcOptions } from './oidc/oidc-provider.js';

@@ -399,6 +399,27 @@ describe('the new-user and edit dialogs', () => {
     expect(await screen.findByText('Nieuwe gebruiker aangemaakt')).toBeInTheDocument();
   });
 
+  it('says in the dialog that the address had mail just now when the server limits mails to it (429)', async () => {
+    const text = 'Er zijn net al berichten naar dit e-mailadres gestuurd. Probeer het over een paar minuten opnieuw.';
+    network((url, init) => {
+      if (url.pathname === '/api/users' && init?.method === 'HEAD') return { status: 404 };
+      if (url.pathname === '/api/users' && init?.method === 'POST')
+        return { status: 429, body: { error: { id: 'mail_throttled_recipient', code: 429, message: text } } };
+      return undefined;
+    });
+    renderAt('/', routes);
+    await userEvent.click(await screen.findByRole('button', { name: 'Nieuwe gebruiker toevoegen' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Nieuwe gebruiker toevoegen' });
+    await userEvent.type(within(dialog).getByLabelText('E-mailadres', { exact: false }), 'nina@voorbeeldstad.nl');
+    await userEvent.type(within(dialog).getByLabelText('Voornaam'), 'Nina');
+    await userEvent.type(within(dialog).getByLabelText('Achternaam'), 'Nieuw');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Toevoegen' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent(new RegExp(`^${text.replace(/\./g, '\\.')}$`));
+    expect(alert).toHaveFocus();
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+
   it('leaves out the helpdesk where the text already names someone to contact and no address is set', async () => {
     network((url, init) => (url.pathname === '/api/users' && init?.method === 'POST' ? broken : undefined), null);
     renderAt('/', routes);

@@ -174,6 +174,43 @@ describe('LoginScreen with passkeys', () => {
     expect(postedBody(calls)).toBeUndefined();
   });
 
+  // The attack of issue 25: a browser holding a passkey the portal removed answers every autofill request at once; the
+  // provider refuses it and hands the flow back with a new challenge, and a screen that asked again sent 161 refused
+  // sign-ins in 3 seconds, enough to lock out everyone behind the address (docs/security.md).
+  it('asks the autofill once: a refused passkey is not sent again, the passkey button still works', async () => {
+    const requests = fakeAuthenticator({ autofill: 'answer' });
+    let refusals = 0;
+    const refused = () => {
+      refusals += 1;
+      // As the provider answers: the same flow with a new challenge and the message of an unknown passkey.
+      const challenge = requestOptions.replace('Y2hhbGxlbmdlLTE', btoa(`challenge-${refusals + 1}`).replace(/=+$/, ''));
+      const nodes = firstStep.ui.nodes.map((node) =>
+        node.attributes.name === 'passkey_challenge'
+          ? { ...node, attributes: { ...node.attributes, value: challenge } }
+          : node,
+      );
+      const message = { ...info(4000015, 'This account does not exist or has no security key set up.'), type: 'error' };
+      return { status: 400, body: { ...firstStep, ui: { ...firstStep.ui, nodes, messages: [message] } } };
+    };
+    const calls = fakeNetwork((url, init) => {
+      if (url.pathname === '/self-service/login/browser') return { status: 200, body: firstStep };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST') return refused();
+      return { status: 401, body: {} };
+    });
+    const posts = () => calls.filter((c) => c.url.pathname === '/self-service/login' && c.init?.method === 'POST');
+    renderAt('/login', routes);
+    expect(await screen.findByText('Dit account bestaat niet of heeft geen beveiligingssleutel of passkey.'));
+    // Time for a storm: every answer of the screen comes back within a few ticks.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(posts().length, 'sign-ins sent by the autofill').toBe(1);
+    expect(requests.filter((r) => 'mediation' in r.options && r.options.mediation === 'conditional')).toHaveLength(1);
+    // The person may still choose to try a passkey: the button asks the browser and sends its answer.
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen met een passkey' }));
+    await waitFor(() => expect(posts()).toHaveLength(2));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(posts().length, 'sign-ins after pressing the button once').toBe(2);
+  });
+
   it('sends a password sign-in without the passkey challenge, and says nothing of a refused suggestion', async () => {
     const requests = fakeAuthenticator({ autofill: 'refuse' });
     const calls = network(firstStep);

@@ -41,6 +41,16 @@ async function onServer(statement: string) {
   }
 }
 
+/** A `webauthn` or `passkey` config with one key per flag (credentials/webauthn/credential-config.ts). */
+const keysConfig = (...passwordless: boolean[]) => ({
+  credentials: passwordless.map((flag, n) => ({
+    id: Buffer.from(`key-${n}`).toString('base64'),
+    public_key: Buffer.from(`public-key-${n}`).toString('base64'),
+    is_passwordless: flag,
+  })),
+  user_handle: 'aGFuZGxl',
+});
+
 // It must give what the separate reads give, and its second-factor test the same answer as availableAal over the
 // credentials (docs/kratos-compatibility.md#assurance-levels).
 describe(`findSessionWithIdentity on ${postgresBase ? 'PostgreSQL' : 'SQLite'}`, () => {
@@ -181,6 +191,20 @@ describe(`findSessionWithIdentity on ${postgresBase ? 'PostgreSQL' : 'SQLite'}`,
     ['backup codes that are no list', false, [['lookup_secret', { recovery_codes: { code: 'abcd1234' } }]]],
     ['a lookup secret without codes', false, [['lookup_secret', {}]]],
     ['another type with codes', false, [['code', { recovery_codes: [{ code: 'abcd1234' }] }]]],
+    ['a security key', true, [['webauthn', keysConfig(false)]]],
+    ['a passwordless webauthn key', false, [['webauthn', keysConfig(true)]]],
+    ['a passwordless and a second-factor key', true, [['webauthn', keysConfig(true, false)]]],
+    ['a webauthn credential without keys', false, [['webauthn', keysConfig()]]],
+    ['a passkey', false, [['passkey', keysConfig(true)]]],
+    [
+      'a password, a passkey and a security key',
+      true,
+      [
+        ['password', { hashed_password: 'x' }],
+        ['passkey', keysConfig(true)],
+        ['webauthn', keysConfig(false)],
+      ],
+    ],
   ] as const)('decides on a second factor as availableAal does, with %s', async (_name, expected, credentials) => {
     const { identityId, token } = await personWithSession('anne@voorbeeldstad.nl');
     for (const [type, config] of credentials) {

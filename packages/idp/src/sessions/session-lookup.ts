@@ -9,32 +9,36 @@ import {
 } from '../identities/identity-repository.js';
 import { presentedTokenCounts, toSessionRecord, type SessionRecord } from './session-repository.js';
 import { sha256 } from './tokens.js';
+import { availableAal, SECOND_FACTOR_TYPES } from './aal.js';
 
 export interface SessionWithIdentity {
   session: SessionRecord;
   identity: IdentityRecord;
   /**
-   * Whether the identity has an authenticator or backup codes, so that its highest available level is aal2: the
-   * rule of `availableAal` in aal.ts, asked of the database on every request and never cached
+   * Whether the identity has an authenticator app, backup codes or a security key, so that its highest available
+   * level is aal2: `availableAal` in aal.ts over the credentials read on every request, never cached
    * (docs/kratos-compatibility.md#assurance-levels).
    */
   secondFactorAvailable: boolean;
 }
 
-// `availableAal`'s rule in SQL: a TOTP credential, or backup codes whose `recovery_codes` is a non-empty array (used
-// codes count, as there). PostgreSQL may evaluate both sides of an AND, so its array test sits in a CASE.
-const SECOND_FACTOR: Record<DatabaseDialect, string> = {
-  sqlite: `json_type(c.config, '$.recovery_codes') = 'array' and json_array_length(c.config, '$.recovery_codes') > 0`,
-  postgres: `case when json_typeof(c.config::json -> 'recovery_codes') = 'array'
-    then json_array_length(c.config::json -> 'recovery_codes') > 0 else false end`,
-};
+// The configs of the credential types that may be a second factor, one column per type (an identity has at most one
+// credential of each type), so that `availableAal` decides on them in TypeScript: the same rule as every other aal2
+// gate, and no dialect's JSON functions (docs/kratos-compatibility.md#assurance-levels).
+type SecondFactorType = (typeof SECOND_FACTOR_TYPES)[number];
+type SecondFactorColumn = `second_factor_${SecondFactorType}`;
+const secondFactorColumn = (type: SecondFactorType): SecondFactorColumn => `second_factor_${type}`;
+const secondFactorSelects = SECOND_FACTOR_TYPES.map(
+  (type) => `(select c.config from identity_credentials c where c.identity_id = s.identity_id and c.type = '${type}')
+    as ${secondFactorColumn(type)}`,
+).join(',\n  ');
 
 const placeholder = (dialect: DatabaseDialect, position: number) => (dialect === 'postgres' ? `$${position}` : '?');
 
 // One statement for the whole answer of whoami: the session, its identity, both kinds of address (an identity has
-// one of each, so the joins rarely repeat a row) and whether a second factor exists. Fixed text per dialect, so no
-// query builder runs per request and each engine compiles it once (db/fixed-statement.ts). The token is looked for
-// among the current tokens and those a renewal replaced, so its hash is passed twice.
+// one of each, so the joins rarely repeat a row) and the credentials that may be a second factor. Fixed text per
+// dialect, so no query builder runs per request and each engine compiles it once (db/fixed-statement.ts). The token
+// is looked for among the current tokens and those a renewal replaced, so its hash is passed twice.
 const lookupSql = (dialect: DatabaseDialect) => `
 select s.id, s.identity_id, s.active, s.authentication_methods, s.authenticated_at, s.issued_at, s.expires_at,
   s.last_seen_at, s.ip_address, s.user_agent, s.token_hash, s.previous_token_expires_at,
@@ -43,11 +47,7 @@ select s.id, s.identity_id, s.active, s.authentication_methods, s.authenticated_
   v.id as v_id, v.value as v_value, v.via as v_via, v.verified as v_verified, v.status as v_status,
   v.verified_at as v_verified_at, v.created_at as v_created_at, v.updated_at as v_updated_at,
   r.id as r_id, r.value as r_value, r.via as r_via, r.created_at as r_created_at, r.updated_at as r_updated_at,
-  exists (
-    select 1 from identity_credentials c
-    where c.identity_id = s.identity_id
-      and (c.type = 'totp' or (c.type = 'lookup_secret' and ${SECOND_FACTOR[dialect]}))
-  ) as second_factor
+  ${secondFactorSelects}
 from sessions s
 join identities i on i.id = s.identity_id
 left join identity_verifiable_addresses v on v.identity_id = s.identity_id
@@ -68,10 +68,8 @@ type LookupRow = Omit<SessionsTable, 'logout_token_hash' | 'created_at' | 'previ
     v_id: string | null;
     r_id: string | null;
   } & Prefixed<Address<VerifiableAddressesTable>, 'v_'> &
-  Prefixed<Address<RecoveryAddressesTable>, 'r_'> & {
-    // SQLite answers 0 or 1, PostgreSQL a boolean.
-    second_factor: number | boolean;
-  };
+  Prefixed<Address<RecoveryAddressesTable>, 'r_'> &
+  Record<SecondFactorColumn, string | null>;
 
 /**
  * The session presented with `token` and its identity with addresses, in one statement; undefined if unknown. The
@@ -124,5 +122,9 @@ export async function findSessionWithIdentity(
       }),
     );
   }
-  return { session: toSessionRecord(first), identity, secondFactorAvailable: Boolean(first.second_factor) };
+  const candidates = SECOND_FACTOR_TYPES.flatMap((type) => {
+    const config = first[secondFactorColumn(type)];
+    return config === null ? [] : [{ type, config: JSON.parse(config) as Record<string, unknown> }];
+  });
+  return { session: toSessionRecord(first), identity, secondFactorAvailable: availableAal(candidates) === 'aal2' };
 }

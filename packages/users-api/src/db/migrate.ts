@@ -4,6 +4,7 @@ import * as organisationInvitations from './migrations/0002_organisation_invitat
 import * as catalogueOidcClients from './migrations/0003_catalogue_oidc_clients.js';
 import * as oidcProviderState from './migrations/0004_oidc_provider_state.js';
 import * as oidcSessionLinks from './migrations/0005_oidc_session_links.js';
+import * as mailThrottle from './migrations/0006_mail_throttle.js';
 
 const migrations: Record<string, Migration> = {
   '0001_catalogue_and_audit': catalogueAndAudit,
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0003_catalogue_oidc_clients': catalogueOidcClients,
   '0004_oidc_provider_state': oidcProviderState,
   '0005_oidc_session_links': oidcSessionLinks,
+  '0006_mail_throttle': mailThrottle,
 };
 
 /** Applies the Users API's migrations (catalogue, audit log, invitations, OpenID Connect), in their own table. */

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AuditEntry, AuditLog } from '../audit/audit-log.js';
 import type { CatalogueSource } from '../catalogue/catalogue-source.js';
 import type { InvitationStore } from '../invitations/invitation-store.js';
+import type { MailThrottle } from '../mail/mail-throttle.js';
 import type { Organisation } from '../catalogue/catalogue.js';
 import type { Backend } from '../ports.js';
 import { resolveCaller, type Caller } from '../users/caller.js';
@@ -42,6 +43,8 @@ export interface ApiContext {
   catalogue: CatalogueSource;
   audit: AuditLog;
   limiter: RateLimiter;
+  /** The limits on mails to a person that administrators' requests send (mail/mail-throttle.ts). */
+  mailThrottle: MailThrottle;
   invitations: InvitationStore;
   options: UsersApiOptions;
 }

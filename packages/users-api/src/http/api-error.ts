@@ -29,6 +29,19 @@ export class ApiError extends Error {
   }
 }
 
+/** A refusal that passes once some time has gone by: the answer says when, in `Retry-After` (http/register.ts). */
+export class RetryLaterError extends ApiError {
+  constructor(
+    code: number,
+    id: string,
+    reason: string,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, id, reason, message);
+  }
+}
+
 export const errors = {
   noSession: () =>
     new ApiError(401, 'session_inactive', 'No active session was found in this request.', 'Je bent niet ingelogd.'),

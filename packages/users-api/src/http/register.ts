@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import { constants } from 'node:zlib';
 import type { ApiContext } from './api-context.js';
-import { ApiError, errors } from './api-error.js';
+import { ApiError, errors, RetryLaterError } from './api-error.js';
 import { requestSchemaCompiler } from './request-schema.js';
 import { registerSelfRoutes } from '../routes/self-routes.js';
 import { registerUserRoutes } from '../routes/user-routes.js';
@@ -51,8 +51,10 @@ export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): P
       });
       scope.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
         let answer: ApiError;
-        if (error instanceof ApiError) answer = error;
-        else if (error.statusCode === 503) {
+        if (error instanceof ApiError) {
+          answer = error;
+          if (error instanceof RetryLaterError) void reply.header('Retry-After', String(error.retryAfterSeconds));
+        } else if (error.statusCode === 503) {
           // The database or the identity provider is out of reach for now (logged where it was noticed).
           answer = errors.unavailable();
           void reply.header('Retry-After', '5');

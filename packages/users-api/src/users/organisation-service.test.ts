@@ -10,6 +10,7 @@ import type { AdminCaller, ApiContext } from '../http/api-context.js';
 import { ApiError } from '../http/api-error.js';
 import { registerUsersApi } from '../http/register.js';
 import { createInvitationStore } from '../invitations/invitation-store.js';
+import { createMailThrottle } from '../mail/mail-throttle.js';
 import type { UserIdentity } from '../ports.js';
 import { resolveCaller } from './caller.js';
 import {
@@ -117,6 +118,7 @@ beforeEach(async () => {
     catalogue,
     audit: createAuditLog(db.kysely),
     limiter: { allow: async () => true },
+    mailThrottle: createMailThrottle(db.kysely),
     invitations: createInvitationStore(db.kysely),
     options: {
       publicUrl,

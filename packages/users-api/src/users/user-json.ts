@@ -96,11 +96,14 @@ export function memberJson(identity: UserIdentity, tuples: RelationTuple[], org:
   return { ...entryOf(identity, home ? identity : NOTHING_SHOWN, permissionsWithin(tuples, org)), home };
 }
 
-/** A person invited to join: the invited permissions, no credentials, and the invitation to withdraw. */
+/**
+ * A person invited to join: the invited permissions and the invitation to withdraw. The inviting organisation is not
+ * their home, so, as for a guest, it sees neither credentials nor the lock (docs/organisations.md).
+ */
 export function invitedJson(identity: UserIdentity, invitation: Invitation, org: Organisation) {
   const tuples = invitation.relations.map((t) => ({ ...t, subject_id: identity.id }));
   return {
-    ...entryOf(identity, { credentials: [], lockedUntil: identity.lockedUntil }, permissionsWithin(tuples, org)),
+    ...entryOf(identity, NOTHING_SHOWN, permissionsWithin(tuples, org)),
     home: false,
     invitation: { id: invitation.id, expiresAt: invitation.expiresAt },
   };

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createIdentityProvider, migrateToLatest, openDatabase, sessionAal, systemClock, type Db } from '@portaal/idp';
 import { createRelationStore, migrateRelations } from '@portaal/relations';
@@ -10,6 +11,7 @@ import type { AdminCaller, ApiContext } from '../http/api-context.js';
 import { ApiError } from '../http/api-error.js';
 import { registerUsersApi } from '../http/register.js';
 import { createInvitationStore } from '../invitations/invitation-store.js';
+import { createMailThrottle } from '../mail/mail-throttle.js';
 import type { UserIdentity } from '../ports.js';
 import { resolveCaller } from './caller.js';
 import {
@@ -149,6 +151,7 @@ beforeEach(async () => {
     catalogue,
     audit: createAuditLog(db.kysely),
     limiter: { allow: async () => true },
+    mailThrottle: createMailThrottle(db.kysely),
     invitations: createInvitationStore(db.kysely),
     options: {
       publicUrl,
@@ -468,6 +471,72 @@ describe('the routes', () => {
       ],
       invitation: { id: expect.any(String), expiresAt: expect.any(String) },
     });
+  });
+
+  // A lock says when someone failed to sign in: the home organisation's business, which it may lift. A guest
+  // organisation, or one that invited the person, sees no lock, as it sees no credentials (docs/organisations.md).
+  it('show a lock to the home organisation only, not to a guest or inviting organisation', async () => {
+    await createUser(ctx, await acting(admin), { traits: { email: dirk.traits.email }, permissions: [] });
+    const until = new Date(Date.now() + 60_000).toISOString();
+    const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+    const now = new Date().toISOString();
+    const locks = [
+      `login:id:${sha256(anne.traits.email)}`,
+      `login:id:${sha256(gast.traits.email)}`,
+      `second_factor:id:${sha256(dirk.id)}`,
+    ];
+    await db.kysely
+      .insertInto('throttles')
+      .values(locks.map((key) => ({ key, failures: 10, window_started_at: now, locked_until: until, updated_at: now })))
+      .execute();
+    const list = (await call(admin, 'GET', '/api/users')).json() as { id: string; lockedUntil?: string }[];
+    const lockOf = (user: UserIdentity) => list.find((u) => u.id === user.id)?.lockedUntil ?? 'no lock shown';
+    expect(lockOf(anne), 'a member of the home organisation').toBe(until);
+    expect(lockOf(gast), 'a guest whose home is Dijkstad').toBe('no lock shown');
+    expect(lockOf(dirk), 'a person Voorbeeldstad invited').toBe('no lock shown');
+    const dijkstadAdmin = await person('beheerder@dijkstad.nl', 'dijkstad', [
+      orgRelation('dijkstad'),
+      orgRelation('dijkstad', 'admin'),
+    ]);
+    const home = (await call(dijkstadAdmin, 'GET', '/api/users')).json() as { id: string; lockedUntil?: string }[];
+    expect(home.find((u) => u.id === gast.id)?.lockedUntil, 'gast in their home organisation').toBe(until);
+    expect(home.find((u) => u.id === dirk.id)?.lockedUntil, 'dirk in his home organisation').toBe(until);
+  });
+
+  // Twelve submits of the new-user form for one address mailed the person twelve times
+  // (docs/security.md#49-no-mail-bombing).
+  it('mail one address at most three times in 15 minutes, then answer 429 and write nothing', async () => {
+    const traits = { email: 'nina@voorbeeldstad.nl', name: { first: 'Nina', last: 'Nieuw' } };
+    const statuses = [];
+    for (let n = 0; n < 3; n++) statuses.push((await call(admin, 'POST', '/api/users', { traits })).statusCode);
+    expect(statuses).toEqual([201, 200, 200]);
+    expect(await mailCount()).toBe(3);
+    const nina = (await call(admin, 'GET', `/api/users?email=${traits.email}`)).json()[0] as UserIdentity;
+    const before = await tuplesOf(nina);
+    const refused = await call(admin, 'POST', '/api/users', { traits, permissions: [role('ruimte', 'voorbeeldstad')] });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(800);
+    expect(refused.json()).toEqual({
+      error: {
+        id: 'mail_throttled_recipient',
+        code: 429,
+        status: 'Too Many Requests',
+        reason: 'Mails were sent to this address just now.',
+        message: 'Er zijn net al berichten naar dit e-mailadres gestuurd. Probeer het over een paar minuten opnieuw.',
+      },
+    });
+    expect(await mailCount()).toBe(3);
+    expect(await tuplesOf(nina), 'the data role of the refused submit').toEqual(before);
+    // An invitation to join and a 2FA reset are mails to the person too.
+    for (let n = 0; n < 3; n++) await createUser(ctx, await acting(admin), { traits: dirk.traits, permissions: [] });
+    const invited = await call(admin, 'POST', '/api/users', { traits: { email: dirk.traits.email } });
+    expect([invited.statusCode, invited.json().error.id]).toEqual([429, 'mail_throttled_recipient']);
+    await giveCredential(anne, 'totp');
+    for (let n = 0; n < 3; n++) await resetSecondFactor(ctx, await acting(admin), anne.id);
+    await giveCredential(anne, 'totp');
+    const reset = await call(admin, 'DELETE', `/api/users/${anne.id}/totp`);
+    expect([reset.statusCode, reset.json().error.id]).toEqual([429, 'mail_throttled_recipient']);
+    expect((await identityOf(anne))?.credentials, 'the app of a refused reset').toContain('totp');
   });
 
   it('refuse a member who is no administrator (403), audited', async () => {

@@ -116,6 +116,7 @@ async function invite(ctx: ApiContext, user: UserIdentity, orgLabel: string) {
 async function inviteToJoin(ctx: ApiContext, acting: Acting, user: UserIdentity, relations: InvitedRelation[]) {
   const { caller } = acting;
   const org = caller.activeOrg;
+  await ctx.mailThrottle.take(user.traits.email, org.id);
   const invitation = await ctx.invitations.replace({
     organisationId: org.id,
     identityId: user.id,
@@ -164,16 +165,20 @@ export async function createUser(ctx: ApiContext, acting: Acting, input: CreateU
     const tuples = await backend.relations.list({ subject_id: existing.id });
     if (!membershipsOf(tuples).includes(org.id))
       return { kind: 'invited', invitation: await inviteToJoin(ctx, acting, existing, relations) };
+    // An account whose invitation was never followed (address still unverified) gets a fresh one.
+    const reinvite = !existing.verified && existing.state === 'active';
+    // The mail limits are taken before anything is written, so that a refusal (429) changes nothing.
+    if (reinvite) await ctx.mailThrottle.take(existing.traits.email, org.id);
     const added = tuplesFor(org, existing.id, requested);
     await backend.relations.patch({ insert: added });
-    // An account whose invitation was never followed (address still unverified) gets a fresh one.
-    if (!existing.verified && existing.state === 'active') await invite(ctx, existing, org.label);
+    if (reinvite) await invite(ctx, existing, org.label);
     const details = { relations: relationNames(added) };
     await ctx.audit.record(auditAbout(caller, request, 'user.add_to_organisation', existing, 'success', details));
     return { kind: 'added' };
   }
   const newName = input.traits.name;
   if (!newName) throw errors.invalidName();
+  await ctx.mailThrottle.take(input.traits.email, org.id);
   let created: UserIdentity;
   try {
     created = await backend.atomically(async (ports) => {
@@ -268,6 +273,7 @@ export async function deleteUser(ctx: ApiContext, acting: Acting, id: string): P
  */
 export async function resetSecondFactor(ctx: ApiContext, acting: Acting, id: string): Promise<void> {
   const { user: target } = await homeMember(ctx, acting, id, 'user.reset_2fa');
+  await ctx.mailThrottle.take(target.traits.email, acting.caller.activeOrg.id);
   await ctx.backend.atomically(async (ports) => {
     await ports.identities.removeSecondFactors(id);
     await ports.identities.revokeSessions(id);

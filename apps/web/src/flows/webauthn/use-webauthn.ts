@@ -16,13 +16,18 @@ export function useWebAuthn(ui: FlowUi | undefined, values: FlowValues, send: (b
   const [round, setRound] = useState(0);
   const latest = useRef({ values, send });
   latest.current = { values, send };
+  // Set once the autofill has answered: it is not asked again on this screen. Signed in, the screen is left; refused
+  // (a passkey the portal removed, say), the flow comes back with a new challenge, and a browser that picks the same
+  // passkey at once would send it again and again, hundreds of refusals in seconds that fill the limit of everyone
+  // behind the address (docs/security.md#45-brute-force-limits-and-lockout). The passkey button still works.
+  const autofillAnswered = useRef(false);
 
   const autofill = ui ? autofillNodeOf(ui) : undefined;
   const autofillOptions = ui && autofill ? optionsOf(AUTOFILL, ui) : undefined;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: restarted per flow (its options) and after a failure
   useEffect(() => {
-    if (!autofillOptions) return;
+    if (!autofillOptions || autofillAnswered.current) return;
     let stopped = false;
     let module: Awaited<ReturnType<typeof loadCeremony>> | undefined;
     void (async () => {
@@ -31,6 +36,7 @@ export function useWebAuthn(ui: FlowUi | undefined, values: FlowValues, send: (b
       try {
         const answer = await module.authenticate(autofillOptions, true);
         if (stopped) return;
+        autofillAnswered.current = true;
         setFailure(undefined);
         setBusy(true);
         await latest.current.send(bodyWith(latest.current.values, AUTOFILL, answer));

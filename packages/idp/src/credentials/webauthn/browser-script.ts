@@ -144,10 +144,38 @@ const SOURCE = String.raw`(function () {
       });
   }
 
+  // The flow whose autofill answered already, kept for the tab. The provider refuses an answer with the same flow and
+  // a new challenge; a browser that picks the same passkey at once would answer every page load again and lock out
+  // everyone behind its address (docs/security.md#45-brute-force-limits-and-lockout). The passkey button still works.
+  var AUTOFILL_ANSWERED = 'oryPasskeyAutofillAnsweredFlow';
+
+  function flowOf(input) {
+    var form = input.closest('form');
+    var match = form ? /[?&]flow=([^&#]+)/.exec(form.getAttribute('action') || '') : null;
+    return match ? match[1] : '';
+  }
+
+  function autofillAnswered(flow) {
+    try {
+      return flow !== '' && window.sessionStorage.getItem(AUTOFILL_ANSWERED) === flow;
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function rememberAutofillAnswer(flow) {
+    try {
+      window.sessionStorage.setItem(AUTOFILL_ANSWERED, flow);
+    } catch (error) {
+      // Without storage the page asks again, as Kratos' script does.
+    }
+  }
+
   function passkeyLoginAutocompleteInit() {
     var data = field('passkey_challenge');
     var result = field('passkey_login');
     if (!data || !result || !field('identifier')) return Promise.resolve();
+    if (autofillAnswered(flowOf(result))) return Promise.resolve();
     var available = PublicKeyCredential.isConditionalMediationAvailable;
     if (!available) return Promise.resolve();
     return available.call(PublicKeyCredential).then(function (yes) {
@@ -159,6 +187,7 @@ const SOURCE = String.raw`(function () {
       return navigator.credentials
         .get({ publicKey: options.publicKey, mediation: 'conditional', signal: controller.signal })
         .then(function (credential) {
+          rememberAutofillAnswer(flowOf(result));
           submitWith(result, assertionJson(credential));
         })
         .catch(function (error) {

@@ -24,6 +24,9 @@ export interface WebAuthnCredentialConfig {
 
 export type KeyKind = 'webauthn' | 'passkey';
 
+/** What the key helpers read of a credential. */
+type KeyCredential = Pick<CredentialRecord, 'type' | 'config'>;
+
 export const toBase64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
 export const fromBase64 = (text: string): Buffer => Buffer.from(text, 'base64');
 export const base64ToBase64Url = (text: string): string => fromBase64(text).toString('base64url');
@@ -39,7 +42,7 @@ function isKey(value: unknown): value is StoredWebAuthnKey {
 }
 
 /** The config of the identity's credential of `kind`, empty when there is none or it is not readable. */
-export function keyConfigOf(credentials: CredentialRecord[], kind: KeyKind): WebAuthnCredentialConfig {
+export function keyConfigOf(credentials: KeyCredential[], kind: KeyKind): WebAuthnCredentialConfig {
   const config = credentials.find((c) => c.type === kind)?.config;
   const keys = Array.isArray(config?.credentials) ? config.credentials.filter(isKey) : [];
   const userHandle = typeof config?.user_handle === 'string' ? config.user_handle : '';
@@ -59,7 +62,7 @@ export function keyConfigOf(credentials: CredentialRecord[], kind: KeyKind): Web
 }
 
 /** Security keys for the second factor: the `webauthn` keys not registered for passwordless sign-in. */
-export const secondFactorKeys = (credentials: CredentialRecord[]): StoredWebAuthnKey[] =>
+export const secondFactorKeys = (credentials: KeyCredential[]): StoredWebAuthnKey[] =>
   keyConfigOf(credentials, 'webauthn').credentials.filter((key) => !key.is_passwordless);
 
 /**

@@ -19,6 +19,7 @@ import { addFlowMessage } from '../../ui/nodes.js';
 import { clientAddress } from '../../http/client-info.js';
 import { clientAddressKey, identifierKey } from '../../throttle/index.js';
 import { emitAuthEvent } from '../../events.js';
+import { sha256 } from '../../sessions/tokens.js';
 import type { FlowContext } from '../flow-context.js';
 import { flowAgain, type Outcome } from '../outcome.js';
 import { loginSucceeded, secondFactorRequired } from './complete.js';
@@ -68,6 +69,21 @@ async function recordKeyUse(
   return true;
 }
 
+/**
+ * Whether this refusal of a passkey that no identity has (a removed one, or one of another site's database) is the
+ * first one of that credential from this client address within the lock window. Only the first counts towards the
+ * address's limit: a browser whose autofill answers again and again with a passkey the portal removed would
+ * otherwise lock out everyone behind its address within seconds. Such an answer cannot be guessed into a sign-in
+ * (no public key to check it against), so counting it once loses no protection; each new credential id still counts
+ * (docs/security.md#45-brute-force-limits-and-lockout).
+ */
+async function firstRefusalOfUnknownKey(ctx: FlowContext, ipKey: string, rawId: string): Promise<boolean> {
+  const { lockMs } = ctx.idp.config.throttling;
+  const repeatKey = `${ipKey}:unknown_passkey:${sha256(rawId)}`;
+  const { failures } = await ctx.services.throttle.recordFailure(repeatKey, Number.POSITIVE_INFINITY, lockMs, lockMs);
+  return failures === 1;
+}
+
 /** `method=passkey`: a discoverable passkey answers the flow's challenge; its user handle names the identity. */
 export async function submitPasskey(submission: LoginSubmission): Promise<Outcome> {
   const { ctx, flow, body } = submission;
@@ -78,9 +94,11 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
   }
   const state = await claimCeremonyState(ctx.idp, flow, 'passkey');
   const ipKey = clientAddressKey('login', clientAddress(ctx.request));
-  const refuse = async (message: UiText, identityId: string | null) => {
+  /** `unknownKey`: the credential id of an answer from a passkey that no identity has (any more). */
+  const refuse = async (message: UiText, identityId: string | null, unknownKey?: string) => {
     const { maxFailuresPerAddress, lockMs } = config.throttling;
-    await ctx.services.throttle.recordFailure(ipKey, maxFailuresPerAddress, lockMs, lockMs);
+    if (unknownKey === undefined || (await firstRefusalOfUnknownKey(ctx, ipKey, unknownKey)))
+      await ctx.services.throttle.recordFailure(ipKey, maxFailuresPerAddress, lockMs, lockMs);
     log.info({ event: 'login.failure', identity: identityId, method: 'passkey' }, 'passkey sign-in refused');
     emitAuthEvent(ctx.idp, {
       type: 'login.failure',
@@ -98,10 +116,11 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
   if (await ctx.services.throttle.isLocked(ipKey)) return refuse(messages.invalidWebAuthn(), null);
   const handle = userHandleOf(answer.response.userHandle);
   const identityId = handle ? await findIdentityIdByExactIdentifier(db.kysely, 'passkey', handle) : undefined;
-  if (!identityId) return refuse(messages.noWebAuthnUser(), null);
+  if (!identityId) return refuse(messages.noWebAuthnUser(), null, answer.rawId);
   const credentials = await findCredentials(db.kysely, identityId);
   const credential = credentials.find((c) => c.type === 'passkey');
   const key = credential ? findKey(keyConfigOf(credentials, 'passkey'), answer.rawId) : undefined;
+  if (!key) return refuse(messages.invalidWebAuthn(), identityId, answer.rawId);
   const result = state && key ? await finishLogin(relyingParty(ctx.idp), state, answer, key) : undefined;
   // A re-authentication must be the session's own person.
   const other = flow.refresh && submission.auth !== undefined && submission.auth.identity.id !== identityId;
