@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Installs what the test run needs from Debian when it is missing: the PostgreSQL server binaries for the throwaway
 // cluster of the integration tests, Chromium for the browser journeys, and nginx (Debian's `nginx` package, built with
-// the auth_request module) for the forward-authentication journey and the check of the example configuration. CI
-// starts from a clean machine, so this must never be a manual step.
+// the auth_request module) for the forward-authentication journey and the check of the example configuration, and
+// Apache httpd with mod_auth_openidc (`apache2`, `libapache2-mod-auth-openidc`) for the journey of a service that signs
+// in through the portal's OpenID Connect provider. CI starts from a clean machine, so this must never be a manual step.
 import { execFileSync } from 'node:child_process';
+import { findApache, findApacheModule } from './lib/apache.mjs';
 import { findChromium } from './lib/chromium.mjs';
 import { findNginx } from './lib/nginx.mjs';
 import { findPostgresBin } from './lib/postgres-bin.mjs';
@@ -29,4 +31,8 @@ const missing = [];
 if (!findPostgresBin()) missing.push('postgresql');
 if (!findChromium()) missing.push('chromium');
 if (!findNginx()) missing.push('nginx');
-if (missing.length > 0) aptInstall(missing, 'PostgreSQL server binaries, Chromium or nginx are missing');
+if (!findApache()) missing.push('apache2');
+if (!findApacheModule('auth_openidc')) missing.push('libapache2-mod-auth-openidc');
+if (missing.length > 0) {
+  aptInstall(missing, 'PostgreSQL server binaries, Chromium, nginx, Apache or mod_auth_openidc are missing');
+}
