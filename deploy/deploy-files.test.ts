@@ -4,7 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { apacheArgs, apacheFolder } from '../e2e/support/apache.js';
 import { nginxArgs, nginxFolder } from '../e2e/support/nginx.js';
+import { findApache, findApacheModule } from '../scripts/lib/apache.mjs';
 import { findNginx } from '../scripts/lib/nginx.mjs';
 import { startPortaal, type Portaal } from '../e2e/support/portaal.js';
 
@@ -128,6 +130,30 @@ describe('deployment files', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  const apache = findApache() && findApacheModule('auth_openidc') ? findApache() : undefined;
+  it.runIf(apache)('has an Apache example for mod_auth_openidc that apache2 -t accepts', () => {
+    // No certificate here: the example's own is a placeholder. e2e/browser/apache-oidc.test.ts runs the rest.
+    const site = read('deploy/apache/mod-auth-openidc.conf').replace(/^\s*SSL\w+ .*\n/gm, '');
+    expect(site).toContain('OIDCHTMLErrorTemplate');
+    expect(site).not.toMatch(/^\s*OIDCDefaultURL/m);
+    const { dir, config } = apacheFolder(site, []);
+    try {
+      const result = spawnSync(apache!, ['-t', ...apacheArgs(config)], { encoding: 'utf8' });
+      expect(result.stderr).toContain('Syntax OK');
+      expect(result.status, result.stderr).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('has a Dutch error page for mod_auth_openidc with exactly its two markers', () => {
+    const template = read('deploy/apache/inloggen-mislukt.html');
+    expect(template).toContain('<html lang="nl">');
+    // The module fills the page in with printf: any other percent sign would take an argument it does not pass.
+    expect(template.match(/%/g)).toEqual(['%', '%']);
+    expect(template.match(/%s/g)).toHaveLength(2);
   });
 
   const systemdAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
