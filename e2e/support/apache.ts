@@ -79,8 +79,6 @@ export function apacheFolder(
 export const apacheArgs = (config: string) => ['-f', config, '-D', 'FOREGROUND'];
 
 export interface Apache {
-  /** The folder of the configuration and the files beside it. */
-  readonly dir: string;
   /** Everything httpd wrote to its error log so far. */
   errorLog(): string;
   /** Stops httpd (SIGTERM to the process this started, which stops its children) and removes its folder. */
@@ -99,7 +97,7 @@ const accepts = (port: number) =>
 
 /**
  * Starts Debian's Apache httpd in the foreground, a child of the test, with `site` (virtual hosts) listening on
- * `ports` of the loopback interface; `files` are written beside the configuration (`apache.dir`).
+ * `ports` of the loopback interface; `files` are written beside the configuration, in its server root.
  */
 export async function startApache(site: string, ports: number[], files: Record<string, string> = {}) {
   const { dir, config } = apacheFolder(site, ports, files);
@@ -114,26 +112,29 @@ export async function startApache(site: string, ports: number[], files: Record<s
   const child: ChildProcess = spawn(apachePath(), apacheArgs(config), { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 10_000;
-  for (const port of ports) {
-    while (!(await accepts(port))) {
-      if (child.exitCode !== null) throw new Error(`httpd exited with ${child.exitCode}:\n${output}${errorLog()}`);
-      if (Date.now() > deadline)
-        throw new Error(`httpd did not listen on ${port} within 10 s:\n${output}${errorLog()}`);
-      await new Promise((r) => setTimeout(r, 50));
+  async function stop() {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
     }
+    rmSync(dir, { recursive: true, force: true });
   }
-  const apache: Apache = {
-    dir,
-    errorLog,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
+  const deadline = Date.now() + 10_000;
+  try {
+    for (const port of ports) {
+      while (!(await accepts(port))) {
+        if (child.exitCode !== null) throw new Error(`httpd exited with ${child.exitCode}:\n${output}${errorLog()}`);
+        if (Date.now() > deadline)
+          throw new Error(`httpd did not listen on ${port} within 10 s:\n${output}${errorLog()}`);
+        await new Promise((r) => setTimeout(r, 50));
       }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+    }
+  } catch (error) {
+    // Nothing of a failed start stays behind: no process, no folder.
+    await stop();
+    throw error;
+  }
+  const apache: Apache = { errorLog, stop };
   return apache;
 }
