@@ -86,7 +86,8 @@ export function stayedSignedInPage(service: { name: string; url: string } | unde
   const back = service ? `<p><a href="${escapeHtml(service.url)}">Terug naar ${escapeHtml(service.name)}</a></p>` : '';
   return page(
     'Je bent ingelogd gebleven',
-    '<p>Je bent niet uitgelogd. Je blijft ingelogd bij het portaal en bij de datavoorzieningen.</p>' +
+    '<p>Je bent niet uitgelogd bij het portaal. Je kunt de datavoorzieningen blijven gebruiken zonder opnieuw in ' +
+      'te loggen.</p>' +
       back +
       '<p><a href="/permissies">Naar je datavoorzieningen in het portaal</a></p>',
   );
