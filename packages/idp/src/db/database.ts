@@ -39,6 +39,9 @@ const CONNECT_TIMEOUT_MS = 5_000;
 // waits at most this long, and the attempts are repeated asynchronously (`retryWhileBusy`) until WRITE_WAIT_MS.
 const SQLITE_BUSY_ATTEMPT_MS = 20;
 const WRITE_WAIT_MS = 5_000;
+// A PostgreSQL statement unanswered this long means a connection gone silent (a failover or a network partition that
+// reset nothing); TCP alone would notice only after about 15 minutes. Migrations may take longer and are not timed.
+const STATEMENT_SILENCE_MS = 5_000;
 // One warning a minute at most while the database stays away.
 const WARN_EVERY_MS = 60_000;
 
@@ -56,8 +59,10 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
     // The server may end any connection (restart, failover, idle timeout, a pooler, pg_terminate_backend). Without
     // these listeners node-postgres raises an unhandled 'error' event, which ends the process.
     pool.on('error', outage.idleConnectionLost);
+    let migrating = false;
     pool.on('connect', (client) => {
       client.on('error', outage.idleConnectionLost);
+      endWhenSilent(client, () => (migrating ? undefined : STATEMENT_SILENCE_MS));
       outage.up();
     });
     const kysely = open(new PostgresDialect({ pool }));
@@ -67,7 +72,15 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
     return {
       kysely,
       dialect: 'postgres',
-      exclusively: (work) => work(),
+      // The migrators take advisory locks themselves; the flag lets their long statements run untimed.
+      exclusively: async (work) => {
+        migrating = true;
+        try {
+          return await work();
+        } finally {
+          migrating = false;
+        }
+      },
       read: <Row>(statement: FixedStatement, parameters: readonly unknown[]) =>
         prepared<Row>(statement, parameters).catch((error: unknown) => rethrowUnavailable(error, outage.down)),
       close: () => kysely.destroy(),
@@ -177,6 +190,34 @@ function takeFileLock(lockFile: string): () => void {
     } finally {
       lock.close();
     }
+  };
+}
+
+/**
+ * Ends a pooled connection whose statement has gone unanswered for `limit()` ms: its socket is destroyed, so the
+ * statement fails as a lost connection (503 with Retry-After), and the pool, finding the client no longer queryable
+ * when it is given back, makes a new connection for the next request (docs/operations.md#database-outages). Covers
+ * both ways node-postgres is called: with a callback (the pool's `query`) and for a promise (Kysely).
+ */
+function endWhenSilent(client: pg.PoolClient, limit: () => number | undefined): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const socket = (client as unknown as { connection: { stream: { destroy(error?: Error): void } } }).connection.stream;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const ms = limit();
+    if (ms === undefined) return query(...args);
+    const timer = setTimeout(() => socket.destroy(new Error('the database did not answer in time')), ms);
+    const callback = args.at(-1);
+    if (typeof callback === 'function') {
+      args[args.length - 1] = (...results: unknown[]) => {
+        clearTimeout(timer);
+        callback(...results);
+      };
+      return query(...args);
+    }
+    const result = query(...args);
+    if (result instanceof Promise) return result.finally(() => clearTimeout(timer));
+    clearTimeout(timer);
+    return result;
   };
 }
 
