@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { BackupError, backupSqlite, restoreSqlite, sqliteFileOf } from '@portaal/idp';
 import { loadConfig } from './config.js';
@@ -11,8 +12,14 @@ export async function backup(args: string[]): Promise<number> {
   if (!target || extra.length > 0) throw new BackupError("geef één doelbestand op: 'portaal backup BESTAND'.");
   const file = sqliteFileOf(loadConfig().databaseUrl);
   if (!file) throw new BackupError(POSTGRES_ADVICE);
-  await backupSqlite(file, path.resolve(target));
-  process.stdout.write(`Back-up gemaakt en gecontroleerd: ${path.resolve(target)}\n`);
+  const started = Date.now();
+  const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1).replace('.', ',');
+  process.stdout.write(`Back-up maken van ${file} (${mib(fs.statSync(file).size)} MiB)…\n`);
+  const { bytes } = await backupSqlite(file, path.resolve(target));
+  const seconds = ((Date.now() - started) / 1000).toFixed(1).replace('.', ',');
+  process.stdout.write(
+    `Back-up gemaakt en gecontroleerd in ${seconds} s (${mib(bytes)} MiB): ${path.resolve(target)}\n`,
+  );
   return 0;
 }
 

@@ -5,20 +5,32 @@ import SQLite from 'better-sqlite3';
 export class BackupError extends Error {}
 
 /**
- * Copies a SQLite database with SQLite's online backup, which reads a consistent snapshot while the server keeps
- * writing (a plain copy of the file can miss what is still in the write-ahead log), then checks the copy.
+ * Copies a SQLite database as one consistent snapshot while the server keeps writing (a plain copy of the file can
+ * miss what is still in the write-ahead log), into a temporary file beside the target, checks the copy, and only then
+ * gives it the target's name: a backup that fails or is interrupted leaves no file under that name.
+ *
+ * `VACUUM INTO` reads the snapshot in one read transaction, which writers in WAL mode do not disturb. SQLite's online
+ * backup API instead starts over whenever another process writes, and on a busy database never finished.
  */
-export async function backupSqlite(databaseFile: string, backupFile: string): Promise<void> {
+export async function backupSqlite(databaseFile: string, backupFile: string): Promise<{ bytes: number }> {
   if (!fs.existsSync(databaseFile)) throw new BackupError(`er is geen database in ${databaseFile}.`);
   if (fs.existsSync(backupFile)) throw new BackupError(`${backupFile} bestaat al; kies een nieuw bestand.`);
-  const source = new SQLite(databaseFile, { fileMustExist: true });
+  const partial = `${backupFile}.${process.pid}.partial`;
   try {
-    source.pragma('busy_timeout = 5000');
-    await source.backup(backupFile);
+    const source = new SQLite(databaseFile, { fileMustExist: true, readonly: true });
+    try {
+      source.pragma('busy_timeout = 5000');
+      source.prepare('vacuum into ?').run(partial);
+    } finally {
+      source.close();
+    }
+    ensureIntact(partial);
+    // A hard link fails if the target appeared meanwhile, where a rename would replace it.
+    fs.linkSync(partial, backupFile);
+    return { bytes: fs.statSync(backupFile).size };
   } finally {
-    source.close();
+    fs.rmSync(partial, { force: true });
   }
-  ensureIntact(backupFile);
 }
 
 /** Puts a checked backup in place as the database of a data directory that has none yet. */
