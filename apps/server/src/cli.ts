@@ -114,6 +114,13 @@ function describe(error: unknown): string {
     const option = /'(-[^' ]+)/.exec(error.message)?.[1];
     return `de opties kloppen niet${option ? ` (bij ${option})` : ''}. Zie 'portaal help'.`;
   }
+  const code = error && typeof error === 'object' && 'code' in error ? String(error.code) : '';
+  if (code === 'ENOSPC' || code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
+    return (
+      `er kan niet naar de schijf worden geschreven (${code}): de schijf van DATA_DIR of de database is vol of ` +
+      'defect. Maak ruimte vrij en start opnieuw.'
+    );
+  }
   if (error && typeof error === 'object' && 'code' in error && error.code === 'EADDRINUSE') {
     return `de poort is al in gebruik (${String((error as { message?: string }).message ?? '')}).`;
   }

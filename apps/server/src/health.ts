@@ -22,6 +22,9 @@ export function registerHealthRoutes(app: FastifyInstance, db: Db, metrics: Metr
   app.get('/health/ready', async (_request, reply) => {
     // Shutting down: the load balancer stops sending here while the requests under way finish.
     if (draining()) return reply.code(503).send({ errors: { shutdown: 'draining' } });
+    // Reads may still work on a full disk; writes do not, so the process is not ready.
+    const storage = db.storageFailure();
+    if (storage) return reply.code(503).send({ errors: { storage } });
     try {
       await withinReadyTimeout(sql`select 1`.execute(db.kysely));
       return { status: 'ok' };

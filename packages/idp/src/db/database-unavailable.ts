@@ -14,8 +14,9 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-// PostgreSQL SQLSTATE classes and codes that mean "no usable connection now", not a fault of the query.
-const POSTGRES_CODES = new Set(['57P01', '57P02', '57P03', '53300', '53400']);
+// PostgreSQL SQLSTATE classes and codes that mean "no usable connection now" or "no room to write" (53100, disk
+// full), not a fault of the query.
+const POSTGRES_CODES = new Set(['57P01', '57P02', '57P03', '53100', '53300', '53400']);
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -24,6 +25,7 @@ const NETWORK_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
   'EHOSTUNREACH',
+  'ENOSPC',
 ]);
 const SQLITE_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_TIMEOUT']);
 // node-postgres reports a lost or never-made connection by message only.
@@ -35,6 +37,16 @@ const CONNECTION_MESSAGES = [
   /the database system is (starting up|shutting down|in recovery mode)/,
 ];
 
+/**
+ * Whether the error says the storage under the database is full or failing (SQLite's SQLITE_FULL and I/O errors,
+ * PostgreSQL's disk_full, the file system's ENOSPC): writes cannot succeed until space is freed or the disk repaired.
+ */
+export function isStorageFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code !== 'string') return false;
+  return code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || code === '53100' || code === 'ENOSPC';
+}
+
 /** Whether an error from a database driver means the database is out of reach rather than the query is wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof DatabaseUnavailableError) return true;
@@ -43,6 +55,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof code === 'string') {
     if (code.startsWith('08') && code.length === 5) return true;
     if (POSTGRES_CODES.has(code) || NETWORK_CODES.has(code) || SQLITE_CODES.has(code)) return true;
+    if (isStorageFailure(error)) return true;
   }
   return CONNECTION_MESSAGES.some((pattern) => pattern.test(error.message));
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Dialect, type Driver } from 'kysely';
-import { rethrowUnavailable, unavailableAwareDialect } from './database-unavailable.js';
+import { isStorageFailure, rethrowUnavailable, unavailableAwareDialect } from './database-unavailable.js';
 import type { FixedStatement } from './fixed-statement.js';
 import { preparedReader } from './postgres-prepared.js';
 import { StatementCache } from './statement-cache.js';
@@ -24,6 +24,8 @@ export interface Db {
    * transaction under way on its one connection), on PostgreSQL as a named prepared statement (postgres-prepared.ts).
    */
   read<Row>(statement: FixedStatement, parameters: readonly unknown[]): Promise<Row[]>;
+  /** The reason writes failed for lack of storage (a full disk) within the last STORAGE_FAILURE_MS, if they did. */
+  storageFailure(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,9 @@ const WRITE_WAIT_MS = 5_000;
 const STATEMENT_SILENCE_MS = 5_000;
 // One warning a minute at most while the database stays away.
 const WARN_EVERY_MS = 60_000;
+// After a write failed for lack of storage, readiness answers 503 this long: a load balancer sends elsewhere, and
+// tries again once it has passed (a write that fails again starts it anew).
+const STORAGE_FAILURE_MS = 15_000;
 
 /** Opens the database named by a `postgres://` URL or a SQLite file path (or `sqlite:` / `file:` URL). */
 export function openDatabase(url: string, log?: DatabaseLog): Db {
@@ -83,6 +88,7 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
       },
       read: <Row>(statement: FixedStatement, parameters: readonly unknown[]) =>
         prepared<Row>(statement, parameters).catch((error: unknown) => rethrowUnavailable(error, outage.down)),
+      storageFailure: outage.storageFailure,
       close: () => kysely.destroy(),
     };
   }
@@ -110,7 +116,14 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
     file === ':memory:' ? work() : withFileLock(`${file}.lock`, work);
   const read = async <Row>(statement: FixedStatement, parameters: readonly unknown[]) =>
     (await kysely.executeQuery<Row>(CompiledQuery.raw(statement.sql.sqlite, [...parameters]))).rows;
-  return { kysely, dialect: 'sqlite', exclusively, read, close: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'sqlite',
+    exclusively,
+    read,
+    storageFailure: outage.storageFailure,
+    close: () => kysely.destroy(),
+  };
 }
 
 /**
@@ -141,6 +154,12 @@ class ImmediateSqliteDialect extends SqliteDialect {
     };
     driver.beginTransaction = async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    // A write that fails for lack of room (SQLITE_FULL) or an I/O error rolls the transaction back by itself; a
+    // rollback after it would fail with 'cannot rollback - no transaction is active' and hide the real cause.
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (connection) => {
+      if (sqlite.inTransaction) await rollback(connection);
     };
     return driver;
   }
@@ -229,6 +248,7 @@ export function sqliteFileOf(url: string): string | undefined {
 
 function outageLog(log: DatabaseLog | undefined) {
   let downSince: number | undefined;
+  let storage: { at: number; reason: string } | undefined;
   let lastWarning = 0;
   let lastLostConnection = 0;
   const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -237,10 +257,14 @@ function outageLog(log: DatabaseLog | undefined) {
     down(error: unknown) {
       const now = Date.now();
       downSince ??= now;
+      const full = isStorageFailure(error);
+      if (full) storage = { at: now, reason: reason(error) };
       if (now - lastWarning < WARN_EVERY_MS) return;
       lastWarning = now;
-      log?.warn({ reason: reason(error) }, 'database unavailable: answering 503 until it is back');
+      if (full) log?.warn({ reason: reason(error) }, 'storage full or failing: writes answer 503 until there is room');
+      else log?.warn({ reason: reason(error) }, 'database unavailable: answering 503 until it is back');
     },
+    storageFailure: () => (storage && Date.now() - storage.at < STORAGE_FAILURE_MS ? storage.reason : undefined),
     up() {
       if (downSince === undefined) return;
       log?.info({ unavailableMs: Date.now() - downSince }, 'database reachable again');
