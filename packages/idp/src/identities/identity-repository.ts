@@ -399,8 +399,10 @@ export async function deleteCredential(
     .where('identity_id', '=', identityId)
     .where('type', '=', type)
     .executeTakeFirst();
-  await touchIdentity(db, clock, identityId);
-  return Number(result.numDeletedRows) > 0;
+  const deleted = Number(result.numDeletedRows) > 0;
+  // Nothing removed is nothing changed: a refused removal (404) leaves the identity as it was.
+  if (deleted) await touchIdentity(db, clock, identityId);
+  return deleted;
 }
 
 /**
