@@ -470,7 +470,7 @@ describe('the new-user and edit dialogs', () => {
 });
 
 describe('the edit dialog’s e-mail check', () => {
-  it('checks a new address on blur as the new-user form does, and refuses another account’s before saving', async () => {
+  it('checks a new address on blur as the new-user form does, refuses another account’s before saving', async () => {
     const asked: string[] = [];
     const saved: string[] = [];
     network((url, init) => {
