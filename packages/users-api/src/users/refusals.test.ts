@@ -21,7 +21,7 @@ const names = (user: UserIdentity) => user.traits.name;
 
 /** Gives a person a password credential signed in with their address, as the identity provider stores it. */
 async function givePassword(user: UserIdentity) {
-  const { clock } = { clock: { now: () => new Date() } };
+  const clock = { now: () => new Date() };
   await api.db.kysely
     .transaction()
     .execute((trx) =>
