@@ -164,6 +164,40 @@ describe('Users API for an administrator', () => {
     expect(unblocked.body.state).toBe('active');
   });
 
+  // Issue 26: the answer was 409 while the member took the other person's address anyway (and lost their own).
+  it("refuses another account's e-mail address with 409 and changes neither person nor the overview", async () => {
+    const member = await newMember();
+    const other = await newMember();
+    const before = await databaseSnapshot(portaal);
+    const auditBefore = (await api(portaal, bea.browser, 'GET', '/audit?page_size=20')).body.entries;
+    for (const [email, extra] of [
+      [other.traits.email, {}],
+      [` ${other.traits.email.toUpperCase()} `, { state: 'inactive' }],
+      ['beheerder@voorbeeldstad.nl', {}],
+    ] as const) {
+      const answer = await api(portaal, bea.browser, 'PUT', `/users/${member.id}`, {
+        schema_id: 'default',
+        state: 'active',
+        traits: { email, name: { first: 'Ander', last: 'Iemand' } },
+        ...extra,
+      });
+      expect([answer.status, answer.body.error.message]).toEqual([
+        409,
+        'Er bestaat al een account met dit e-mailadres.',
+      ]);
+    }
+    expect(await databaseSnapshot(portaal)).toBe(before);
+    expect((await api(portaal, bea.browser, 'GET', '/audit?page_size=20')).body.entries).toEqual(auditBefore);
+    const listed = (await api(portaal, bea.browser, 'GET', '/users')).body as (typeof member)[];
+    expect(listed.filter((u) => u.traits.email === other.traits.email).map((u) => u.id)).toEqual([other.id]);
+    expect(listed.find((u) => u.id === member.id)).toMatchObject({ traits: member.traits, state: 'active' });
+    // Both still have their own address to recover and sign in with.
+    for (const person of [member, other]) {
+      const found = await api(portaal, bea.browser, 'GET', `/users?email=${encodeURIComponent(person.traits.email)}`);
+      expect(found.body.map((u: { id: string }) => u.id)).toEqual([person.id]);
+    }
+  });
+
   it('blocks a signed-in user: their session ends and their next sign-in is refused', async () => {
     const email = uniqueEmail('geblokkeerd');
     portaalCli(portaal, [

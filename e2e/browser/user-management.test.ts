@@ -15,7 +15,7 @@ const journey = useJourney();
 
 describe('administrators manage the users of their municipality', () => {
   it('journey 3: adding an existing address locks the names and adds the data roles to that account', async () => {
-    const { page } = await signInAsAdministrator(journey);
+    const { page, email: administrator } = await signInAsAdministrator(journey);
     const existing = await createColleague(journey, { first: 'Lotte', withApp: false });
     await page.reload();
     await rowOf(page, existing.email).waitFor();
@@ -55,6 +55,17 @@ describe('administrators manage the users of their municipality', () => {
     const edit = page.getByRole('dialog', { name: 'Gebruiker bewerken' });
     expect(await edit.getByLabel('Financiën').isChecked()).toBe(true);
     expect(await edit.getByLabel('Voornaam').inputValue()).toBe('Lotte');
+    // Another account's address is checked on leaving the field, as the new-user form checks one, and refused.
+    await edit.getByLabel('E-mailadres').fill(administrator);
+    await edit.getByLabel('E-mailadres').blur();
+    // Said at the field and in the form's summary of errors.
+    await edit.getByRole('alert').getByText('Deze gebruiker heeft al een account.').waitFor();
+    expect(await edit.getByLabel('E-mailadres').getAttribute('aria-invalid')).toBe('true');
+    expect(await edit.getByText('Deze gebruiker heeft al een account.').count()).toBe(2);
+    await expectAccessible(page, 'edit dialog with another account’s address');
+    await edit.getByLabel('E-mailadres').fill(existing.email);
+    await edit.getByLabel('E-mailadres').blur();
+    await expect.poll(() => edit.getByLabel('E-mailadres').getAttribute('aria-invalid')).toBeNull();
     await edit.getByLabel('Voornaam').fill('');
     await edit.getByRole('button', { name: 'Opslaan' }).click();
     await edit

@@ -68,9 +68,11 @@ export async function openProduct(
     },
   });
   const backend = config.ory
-    ? await createOryBackend(config.ory, {
-        send: async (mail) => void (await enqueueMail(db.kysely, systemClock, mail)),
-      })
+    ? await createOryBackend(
+        config.ory,
+        { send: async (mail) => void (await enqueueMail(db.kysely, systemClock, mail)) },
+        audit,
+      )
     : createEmbeddedBackend(idp.services, relations);
   const limiter: RateLimiter = {
     // The identity provider's failure throttle locks on the limit-th attempt; one more keeps `limit` allowed.

@@ -36,6 +36,7 @@ export {
   type CredentialRecord,
   type DbExecutor,
   type IdentityRecord,
+  type Transaction,
 } from './identities/identity-repository.js';
 export { normaliseEmail } from './identities/identity-schema.js';
 export { hasHiddenCharacters } from './identities/hidden-characters.js';

@@ -1,53 +1,40 @@
 import { createHash } from 'node:crypto';
-import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from './db/database.js';
 import { DatabaseUnavailableError } from './db/database-unavailable.js';
-import { migrateToLatest } from './db/migrate.js';
 import { createIdentityWithPassword } from './identities/create-identity.js';
-import { createIdentityProvider, type IdentityProvider } from './provider.js';
-import { testIdpConfig } from './test-config.js';
+import type { IdentityProvider } from './provider.js';
+import { inProcessProvider, type InProcessProvider } from './test-provider.js';
 
 // The provider's Fastify plugins in-process (in-memory SQLite, Fastify inject): each is encapsulated with Kratos'
 // error handler, and the listener's own error handling answers what no plugin serves
 // (docs/kratos-compatibility.md#the-error-envelope).
 
+let inProcess: InProcessProvider;
 let provider: IdentityProvider;
 let identityId: string;
-const apps: FastifyInstance[] = [];
 
 beforeAll(async () => {
-  const db = openDatabase(':memory:');
-  await migrateToLatest(db);
-  const ctx = { db, config: testIdpConfig(), clock: { now: () => new Date() }, log: Fastify().log };
-  provider = createIdentityProvider(ctx);
+  inProcess = await inProcessProvider();
+  provider = inProcess.provider;
   identityId = await createIdentityWithPassword(provider.services, { email: 'anne@voorbeeldstad.nl' });
 });
 
-afterAll(async () => {
-  for (const app of apps) await app.close();
-  await provider.services.ctx.db.close();
-});
+afterAll(() => inProcess.close());
 
-/** A listener as the server builds it: cookies, the listener's error handling, then the plugin and other routes. */
-async function listener(
-  plugin: 'publicApi' | 'adminApi' | 'mailbox',
-  options: { listenerErrors: boolean } = { listenerErrors: true },
-): Promise<FastifyInstance> {
-  const app = Fastify();
-  apps.push(app);
-  await app.register(cookie);
-  if (options.listenerErrors) provider.registerListenerErrorHandling(app);
-  await app.register(provider[plugin]);
+/** Routes beside the provider's: a fault of their own and an unreachable database. */
+function beside(app: FastifyInstance) {
   app.get('/beside/broken', async () => {
     throw new Error('a fault outside the provider');
   });
   app.get('/beside/unreachable', async () => {
     throw new DatabaseUnavailableError(new Error('ECONNREFUSED'));
   });
-  return app;
 }
+
+/** A listener as the server builds it: cookies, the listener's error handling, then the plugin and other routes. */
+const listener = (plugin: 'publicApi' | 'adminApi' | 'mailbox', options = { listenerErrors: true }) =>
+  inProcess.listener(plugin, { ...options, beside });
 
 const ERROR_HEADERS = {
   'content-type': 'application/json; charset=utf-8',
@@ -180,8 +167,8 @@ describe('the public API plugin', () => {
 
   it('needs the listener to read cookies', async () => {
     const app = Fastify();
-    apps.push(app);
     await expect(app.register(provider.publicApi)).rejects.toThrow(/@fastify\/cookie/);
+    await app.close();
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { RelationTuple, TupleQuery } from '@portaal/relations';
+import type { AuditEntry } from './audit/audit-log.js';
 
 export type IdentityState = 'active' | 'inactive';
 
@@ -90,7 +91,10 @@ export interface IdentityPort {
   liveSessions(sessionIds: string[]): Promise<Set<string>>;
   /** Ends one session: a person confirmed signing out at a data service (RP-initiated logout). */
   endSession(sessionId: string): Promise<void>;
-  /** Lifts the lock after too many failed sign-ins; false when the backend has no such lock (Ory Kratos). */
+  /**
+   * Lifts the lock after too many failed sign-ins; false when the backend has no such lock (Ory Kratos). Not inside
+   * `atomically`: the failure throttle writes on its own.
+   */
   unlock(id: string): Promise<boolean>;
   /** A recovery link (invitations, the portal's recovery); not inside `atomically`, it writes on its own. */
   recoveryLink(id: string, lifespanMs: number): Promise<string>;
@@ -106,16 +110,25 @@ export interface MailPort {
   send(mail: OutgoingMail): Promise<void>;
 }
 
+/** Where an administrative action's audit entry is written (audit/audit-log.ts): with the change, in `atomically`. */
+export interface AuditPort {
+  record(entry: AuditEntry): Promise<void>;
+}
+
 /** The ports, bound to one unit of work. */
 export interface Ports {
   identities: IdentityPort;
   relations: RelationsPort;
   mail: MailPort;
+  audit: AuditPort;
 }
 
 /**
- * A backend runs work against the ports. The embedded one runs `atomically` in one database transaction; the Ory
- * one cannot, so `compensates` tells callers to undo a half-done create themselves.
+ * A backend runs work against the ports. The embedded one runs `atomically` in one database transaction: the
+ * identity, the tuples, the mail and the audit entry commit together or not at all, and every multi-row write of
+ * a port outside it opens a transaction of its own. The Ory one cannot: Kratos, Keto and the portal's database
+ * share no transaction, so `compensates` tells callers to undo a half-done create themselves, and an audit entry is
+ * written after the change it records (docs/architecture.md#the-audit-log).
  */
 export interface Backend extends Ports {
   readonly compensates: boolean;

@@ -469,6 +469,54 @@ describe('the new-user and edit dialogs', () => {
   });
 });
 
+describe('the edit dialog’s e-mail check', () => {
+  it('checks a new address on blur as the new-user form does, refuses another account’s before saving', async () => {
+    const asked: string[] = [];
+    const saved: string[] = [];
+    network((url, init) => {
+      if (url.pathname === '/api/users' && init?.method === 'HEAD') {
+        asked.push(url.searchParams.get('email') ?? '');
+        return { status: url.searchParams.get('email') === 'karel@voorbeeldstad.nl' ? 200 : 404 };
+      }
+      if (url.pathname === '/api/users/u1' && init?.method === 'PUT') {
+        saved.push(String(init.body));
+        return { status: 200, body: {} };
+      }
+      if (init?.method === 'PUT' || init?.method === 'DELETE') return { status: 200, body: {} };
+      return undefined;
+    });
+    const { container } = renderAt('/', routes);
+    await userEvent.click(within(await rowOf('jan@voorbeeldstad.nl')).getByRole('button', { name: /^Bewerken/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Gebruiker bewerken' });
+    const email = within(dialog).getByLabelText('E-mailadres', { exact: false });
+    // The person's own address is not asked about.
+    await userEvent.click(email);
+    await userEvent.tab();
+    expect(asked).toEqual([]);
+    await userEvent.clear(email);
+    await userEvent.type(email, ' Karel@Voorbeeldstad.nl');
+    await userEvent.tab();
+    await waitFor(() => expect(email).toHaveAttribute('aria-invalid', 'true'));
+    expect(asked).toEqual(['karel@voorbeeldstad.nl']);
+    expect(descriptionOf(email)).toContain('Deze gebruiker heeft al een account.');
+    expect(email).not.toHaveAttribute('readonly');
+    expect(await axeViolations(container)).toEqual([]);
+    // Saving is refused in the form: nothing is sent.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Opslaan' }));
+    await waitFor(() => expect(errorSummary()).toHaveTextContent('Deze gebruiker heeft al een account.'));
+    expect(saved).toEqual([]);
+    // A free address: said as the new-user form says it, and saved.
+    await userEvent.clear(email);
+    await userEvent.type(email, 'jan.jansen@voorbeeldstad.nl');
+    await userEvent.tab();
+    await waitFor(() => expect(descriptionOf(email)).toBe('E-mailadres is nog niet in gebruik.'));
+    expect(email).not.toHaveAttribute('aria-invalid');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Opslaan' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(saved.map((body) => JSON.parse(body).traits.email)).toEqual(['jan.jansen@voorbeeldstad.nl']);
+  });
+});
+
 describe('ending sessions and lifting a lock, for the home organisation', () => {
   it('shows the lock in the row, Ontgrendelen only while it lasts and Afmelden only for active members', async () => {
     network();

@@ -10,8 +10,14 @@ import { DialogError, failureOf, useFocusOnFailure, type DialogFailure } from '.
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The form's rules; an address that has an account already keeps its own names, so they are not asked. */
-const schemaFor = (mode: 'create' | 'edit', existingAccount = false) => {
+/** What the existence check says of an address that has an account; when editing, another person's is refused. */
+const HAS_ACCOUNT = 'Deze gebruiker heeft al een account.';
+
+/**
+ * The form's rules; an address that has an account already keeps its own names, so they are not asked. When
+ * editing, an address the existence check found on another account is refused, as the server refuses it.
+ */
+const schemaFor = (mode: 'create' | 'edit', existingAccount = false, addressTaken = false) => {
   const nameMessage =
     mode === 'create' ? 'Vul de naam in van de aan te maken gebruiker.' : 'De gebruiker moet een naam hebben.';
   const name = existingAccount ? z.string() : z.string().trim().min(1, nameMessage).max(50, 'Naam is te lang.');
@@ -22,7 +28,8 @@ const schemaFor = (mode: 'create' | 'edit', existingAccount = false) => {
       .string()
       .trim()
       .toLowerCase()
-      .regex(EMAIL, 'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.'),
+      .regex(EMAIL, 'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.')
+      .refine(() => !addressTaken, HAS_ACCOUNT),
     subdivisions: z.array(z.string()),
     isAdmin: z.boolean(),
   });
@@ -44,7 +51,8 @@ const isInvitation = (answer: unknown): answer is { invitation: { id: string } }
   typeof answer === 'object' && answer !== null && 'invitation' in answer;
 
 /**
- * New user and edit user: the e-mail check on blur, data roles, the administrator option. A guest
+ * New user and edit user: the e-mail check on blur (when editing, of an address other than the person's own, which
+ * may not be another account's), data roles, the administrator option. A guest
  * (an account another organisation keeps, docs/organisations.md) keeps its names and address: only this
  * organisation's data roles and administrator flag change. A failure to save is shown in the dialog, which stays
  * open, and takes the focus.
@@ -63,10 +71,17 @@ export function UserFormDialog({ me, user, onClose, onDone }: UserFormDialogProp
     existsRef.current = value;
     setExistsState(value);
   };
+  // Editing: whether the address typed, not the person's own, has an account (someone else's), as last checked.
+  const takenRef = useRef(false);
+  const ownAddress = (value: string) => value.trim().toLowerCase() === user?.traits.email.toLowerCase();
   const roles = (user?.permissions ?? []).filter((p) => p.namespace === 'subdivisions').map((p) => p.roleId ?? '');
   const form = useForm<z.input<ReturnType<typeof schemaFor>>, unknown, Values>({
     resolver: (values, context, options) =>
-      zodResolver(schemaFor(mode, existsRef.current === true || guest))(values, context, options),
+      zodResolver(schemaFor(mode, existsRef.current === true || guest, takenRef.current && !ownAddress(values.email)))(
+        values,
+        context,
+        options,
+      ),
     // The error summary takes the focus instead (GOV.UK pattern).
     shouldFocusError: false,
     defaultValues: {
@@ -81,7 +96,8 @@ export function UserFormDialog({ me, user, onClose, onDone }: UserFormDialogProp
 
   async function checkEmail(value: string) {
     setCheckFailed(false);
-    if (mode !== 'create' || !EMAIL.test(value.trim())) return setExists(undefined);
+    if (mode === 'edit') return checkNewAddress(value);
+    if (!EMAIL.test(value.trim())) return setExists(undefined);
     try {
       await usersApi(`/users?email=${encodeURIComponent(value.trim().toLowerCase())}`, { method: 'HEAD' });
       setExists(true);
@@ -92,6 +108,25 @@ export function UserFormDialog({ me, user, onClose, onDone }: UserFormDialogProp
       setExists(absent ? false : undefined);
       setCheckFailed(!absent);
     }
+  }
+
+  /** Editing: a new address is checked as the new-user form checks one; another account's is an error at once. */
+  async function checkNewAddress(value: string) {
+    takenRef.current = false;
+    setExists(undefined);
+    if (EMAIL.test(value.trim()) && !ownAddress(value)) {
+      try {
+        await usersApi(`/users?email=${encodeURIComponent(value.trim().toLowerCase())}`, { method: 'HEAD' });
+        takenRef.current = true;
+      } catch (error) {
+        const absent = error instanceof UsersApiError && error.status === 404;
+        setExists(absent ? false : undefined);
+        setCheckFailed(!absent);
+      }
+    }
+    if (takenRef.current) form.setError('email', { type: 'taken', message: HAS_ACCOUNT });
+    // An error said before, by this check or at saving, is decided again with what the check found now.
+    else if (form.getFieldState('email').error) await form.trigger('email');
   }
 
   const permissionsOf = (values: Values) => [

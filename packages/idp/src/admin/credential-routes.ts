@@ -38,16 +38,16 @@ export function registerCredentialRoutes(app: FastifyInstance, services: IdpServ
         if (!(await findCredential(db.kysely, identityId, type))) throw kratosErrors.credentialNotFound();
         throw kratosErrors.badRequest('Credentials type passkey cannot be deleted.');
       }
-      const deleted = await db.kysely.transaction().execute(async (trx) => {
+      await db.kysely.transaction().execute(async (trx) => {
         const removed =
           type === 'webauthn'
             ? await removeSecurityKeys(trx, clock, identityId)
             : await deleteCredential(trx, clock, identityId, type);
+        // Thrown inside the transaction, so that a refusal writes nothing.
+        if (!removed) throw kratosErrors.credentialNotFound();
         // Sessions that were raised to aal2 with the removed factor must not outlive it.
-        if (removed) await revokeSessionsOfIdentity(trx, identityId);
-        return removed;
+        await revokeSessionsOfIdentity(trx, identityId);
       });
-      if (!deleted) throw kratosErrors.credentialNotFound();
       return reply.code(204).send();
     },
   );

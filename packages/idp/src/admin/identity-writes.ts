@@ -9,7 +9,7 @@ import {
   insertIdentity,
   saveCredential,
   updateIdentity,
-  type DbExecutor,
+  type Transaction,
 } from '../identities/identity-repository.js';
 import { normaliseEmail } from '../identities/identity-schema.js';
 import { revokeSessionsOfIdentity } from '../sessions/session-repository.js';
@@ -53,7 +53,7 @@ export function registerIdentityWrites(app: FastifyInstance, services: IdpServic
   });
 
   async function applyUpdate(
-    trx: DbExecutor,
+    trx: Transaction,
     id: string,
     update: {
       traits: unknown;
@@ -158,7 +158,9 @@ export function registerIdentityWrites(app: FastifyInstance, services: IdpServic
 
   app.delete<{ Params: { id: string } }>('/admin/identities/:id', async (request, reply) => {
     const { id } = request.params;
-    if (!isUuid(id) || !(await deleteIdentity(db.kysely, id.toLowerCase()))) throw kratosErrors.identityNotFound();
+    const deleted =
+      isUuid(id) && (await db.kysely.transaction().execute((trx) => deleteIdentity(trx, id.toLowerCase())));
+    if (!deleted) throw kratosErrors.identityNotFound();
     return reply.code(204).send();
   });
 }

@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { OneTimeCodesTable } from '../db/schema.js';
-import type { DbExecutor } from '../identities/identity-repository.js';
+import type { DbExecutor, Transaction } from '../identities/identity-repository.js';
 import { randomDigits, randomToken, sha256 } from '../sessions/tokens.js';
 
 export type CodePurpose = OneTimeCodesTable['purpose'];
 
 /** Stores a new code (only its hash) for a flow and returns the clear value to mail; earlier unused codes die. */
 export async function issueCode(
-  db: DbExecutor,
+  db: Transaction,
   clock: Clock,
   input: { flowId: string; purpose: CodePurpose; identityId: string | null; address: string; lifespanMs: number },
 ): Promise<{ value: string; expiresAt: Date }> {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction as KyselyTransaction } from 'kysely';
 import type {
   CredentialsTable,
   Database,
@@ -13,6 +13,13 @@ import { kratosErrors } from '../errors/kratos-errors.js';
 import { DEFAULT_SCHEMA_ID, normaliseEmail, type Traits } from './identity-schema.js';
 
 export type DbExecutor = Kysely<Database>;
+/**
+ * The database inside a transaction. Only `db.transaction().execute(work)` hands one out: Kysely's `Transaction` has
+ * private state, so the plain database does not pass for one and a call with it does not compile. A repository
+ * operation that writes several rows takes a `Transaction`, so that its writes cannot be made apart
+ * (docs/architecture.md#writes-that-belong-together).
+ */
+export type Transaction = KyselyTransaction<Database>;
 export type IdentityState = 'active' | 'inactive';
 
 export interface VerifiableAddress {
@@ -78,7 +85,7 @@ const json = (value: unknown): string | null => (value === undefined || value ==
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
 /** Writes the identity with its addresses. Throws 409 when the e-mail belongs to another identity. */
-export async function insertIdentity(db: DbExecutor, clock: Clock, input: NewIdentity): Promise<string> {
+export async function insertIdentity(db: Transaction, clock: Clock, input: NewIdentity): Promise<string> {
   const now = clock.now().toISOString();
   const id = input.id ?? crypto.randomUUID();
   try {
@@ -105,7 +112,7 @@ export async function insertIdentity(db: DbExecutor, clock: Clock, input: NewIde
   return id;
 }
 
-async function writeAddresses(db: DbExecutor, now: string, identityId: string, email: string, verified: boolean) {
+async function writeAddresses(db: Transaction, now: string, identityId: string, email: string, verified: boolean) {
   const value = normaliseEmail(email);
   await db
     .insertInto('identity_verifiable_addresses')
@@ -294,7 +301,7 @@ export async function findCredential(
 
 /** Creates or replaces the identity's credential of `type`, with its identifiers. */
 export async function saveCredential(
-  db: DbExecutor,
+  db: Transaction,
   clock: Clock,
   identityId: string,
   type: string,
@@ -382,7 +389,7 @@ export async function claimTotpStep(db: DbExecutor, credentialId: string, step: 
 }
 
 export async function deleteCredential(
-  db: DbExecutor,
+  db: Transaction,
   clock: Clock,
   identityId: string,
   type: string,
@@ -392,8 +399,10 @@ export async function deleteCredential(
     .where('identity_id', '=', identityId)
     .where('type', '=', type)
     .executeTakeFirst();
-  await touchIdentity(db, clock, identityId);
-  return Number(result.numDeletedRows) > 0;
+  const deleted = Number(result.numDeletedRows) > 0;
+  // Nothing removed is nothing changed: a refused removal (404) leaves the identity as it was.
+  if (deleted) await touchIdentity(db, clock, identityId);
+  return deleted;
 }
 
 /**
@@ -401,7 +410,7 @@ export async function deleteCredential(
  * address unverified). Throws 409 when the new e-mail belongs to another identity.
  */
 export async function updateIdentity(
-  db: DbExecutor,
+  db: Transaction,
   clock: Clock,
   id: string,
   changes: {
@@ -415,6 +424,12 @@ export async function updateIdentity(
   const now = clock.now().toISOString();
   const current = await findIdentity(db, id);
   if (!current) throw kratosErrors.identityNotFound();
+  const newEmail =
+    changes.traits && normaliseEmail(changes.traits.email) !== normaliseEmail(current.traits.email)
+      ? normaliseEmail(changes.traits.email)
+      : undefined;
+  // A refusal is decided before the first write; the unique indexes below stay the guard against a race.
+  if (newEmail !== undefined && (await addressTakenByOther(db, id, newEmail))) throw kratosErrors.identityConflict();
   try {
     await db
       .updateTable('identities')
@@ -428,8 +443,8 @@ export async function updateIdentity(
       })
       .where('id', '=', id)
       .execute();
-    if (changes.traits && normaliseEmail(changes.traits.email) !== normaliseEmail(current.traits.email)) {
-      const email = normaliseEmail(changes.traits.email);
+    if (newEmail !== undefined) {
+      const email = newEmail;
       await db.deleteFrom('identity_verifiable_addresses').where('identity_id', '=', id).execute();
       await db.deleteFrom('identity_recovery_addresses').where('identity_id', '=', id).execute();
       await writeAddresses(db, now, id, email, false);
@@ -445,6 +460,33 @@ export async function updateIdentity(
     if (isUniqueViolation(error)) throw kratosErrors.identityConflict();
     throw error;
   }
+}
+
+/** Whether another identity has this (normalised) address, as an address or as what it signs in with. */
+async function addressTakenByOther(db: DbExecutor, id: string, email: string): Promise<boolean> {
+  const [address, identifier] = await Promise.all([
+    db
+      .selectFrom('identity_recovery_addresses')
+      .select('identity_id')
+      .where('value', '=', email)
+      .where('identity_id', '!=', id)
+      .unionAll(
+        db
+          .selectFrom('identity_verifiable_addresses')
+          .select('identity_id')
+          .where('value', '=', email)
+          .where('identity_id', '!=', id),
+      )
+      .executeTakeFirst(),
+    db
+      .selectFrom('identity_credential_identifiers')
+      .select('identity_id')
+      .where('identifier', '=', email)
+      .where('type', 'in', ['password', 'webauthn'])
+      .where('identity_id', '!=', id)
+      .executeTakeFirst(),
+  ]);
+  return address !== undefined || identifier !== undefined;
 }
 
 export async function markAddressVerified(
@@ -473,7 +515,7 @@ export async function markAddressSent(db: DbExecutor, clock: Clock, address: str
 }
 
 /** Deletes an identity with everything that cascades from it, and the mails sent to it (AVG article 17). */
-export async function deleteIdentity(db: DbExecutor, id: string): Promise<boolean> {
+export async function deleteIdentity(db: Transaction, id: string): Promise<boolean> {
   const identity = await findIdentity(db, id);
   const result = await db.deleteFrom('identities').where('id', '=', id).executeTakeFirst();
   if (identity) {
@@ -486,6 +528,6 @@ export async function deleteIdentity(db: DbExecutor, id: string): Promise<boolea
   return Number(result.numDeletedRows) > 0;
 }
 
-async function touchIdentity(db: DbExecutor, clock: Clock, id: string) {
+async function touchIdentity(db: Transaction, clock: Clock, id: string) {
   await db.updateTable('identities').set({ updated_at: clock.now().toISOString() }).where('id', '=', id).execute();
 }

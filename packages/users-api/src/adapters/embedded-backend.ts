@@ -24,9 +24,11 @@ import {
   type DbExecutor,
   type IdentityRecord,
   type IdpServices,
+  type Transaction,
 } from '@portaal/idp';
 import type { RelationStore } from '@portaal/relations';
 import { sql } from 'kysely';
+import { createAuditLog } from '../audit/audit-log.js';
 import { errors } from '../http/api-error.js';
 import { ConflictError, type Backend, type IdentityPort, type Ports, type UserIdentity } from '../ports.js';
 import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
@@ -129,7 +131,13 @@ async function locksOf(services: IdpServices, db: DbExecutor, identities: { id: 
 
 const conflicts = (error: unknown) => error instanceof HttpError && error.code === 409;
 
-function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
+/**
+ * Runs writes that belong together: in the transaction of `atomically`, or else in one of their own
+ * (docs/architecture.md#writes-that-belong-together).
+ */
+type Together = <T>(work: (trx: Transaction) => Promise<T>) => Promise<T>;
+
+function identityPort(services: IdpServices, db: DbExecutor, together: Together): IdentityPort {
   const { clock } = services.ctx;
   const one = async (id: string) => {
     const [user] = await usersOf(services, db, [id]);
@@ -155,9 +163,8 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
     },
     async create(traits, organisationRecord = {}) {
       try {
-        return await one(
-          await insertIdentity(db, clock, { traits, metadataAdmin: withOrganisationRecord(null, organisationRecord) }),
-        );
+        const metadataAdmin = withOrganisationRecord(null, organisationRecord);
+        return await one(await together((trx) => insertIdentity(trx, clock, { traits, metadataAdmin })));
       } catch (error) {
         if (conflicts(error)) throw new ConflictError('email in use');
         throw error;
@@ -165,28 +172,35 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
     },
     async update(id, changes) {
       try {
-        await updateIdentity(db, clock, id, changes);
+        await together(async (trx) => {
+          await updateIdentity(trx, clock, id, changes);
+          if (changes.state === 'inactive') await revokeSessionsOfIdentity(trx, id);
+        });
       } catch (error) {
         if (conflicts(error)) throw new ConflictError('email in use');
         throw error;
       }
-      if (changes.state === 'inactive') await revokeSessionsOfIdentity(db, id);
       return one(id);
     },
     async setOrganisationRecord(id, record) {
-      const identity = await findIdentity(db, id);
-      if (!identity) throw errors.notMember();
-      await updateIdentity(db, clock, id, { metadataAdmin: withOrganisationRecord(identity.metadataAdmin, record) });
+      await together(async (trx) => {
+        const identity = await findIdentity(trx, id);
+        if (!identity) throw errors.notMember();
+        const metadataAdmin = withOrganisationRecord(identity.metadataAdmin, record);
+        await updateIdentity(trx, clock, id, { metadataAdmin });
+      });
     },
     async delete(id) {
-      await deleteIdentity(db, id);
+      await together((trx) => deleteIdentity(trx, id));
     },
     async removeSecondFactors(id) {
       // Security keys as Kratos' admin API removes them: keys for passwordless sign-in stay.
-      for (const type of RESET_CREDENTIALS) {
-        if (type === 'webauthn') await removeSecurityKeys(db, clock, id);
-        else await deleteCredential(db, clock, id, type);
-      }
+      await together(async (trx) => {
+        for (const type of RESET_CREDENTIALS) {
+          if (type === 'webauthn') await removeSecurityKeys(trx, clock, id);
+          else await deleteCredential(trx, clock, id, type);
+        }
+      });
     },
     async keysOf(id) {
       const credentials = (await findCredentialsOf(db, [id])).get(id) ?? [];
@@ -210,20 +224,27 @@ function identityPort(services: IdpServices, db: DbExecutor): IdentityPort {
   };
 }
 
-function portsOn(services: IdpServices, relations: RelationStore, db: DbExecutor): Ports {
+function portsOn(services: IdpServices, relations: RelationStore, db: DbExecutor, together: Together): Ports {
+  const audit = createAuditLog(db);
   return {
-    identities: identityPort(services, db),
+    identities: identityPort(services, db, together),
     relations: { list: (query) => relations.list(query), patch: (changes) => relations.patch(changes) },
     mail: { send: async (mail) => void (await enqueueMail(db, services.ctx.clock, mail)) },
+    audit: { record: (entry) => audit.record(entry) },
   };
 }
 
-/** The in-process backend: the embedded identity provider and tuple store on the same database. */
+/**
+ * The in-process backend: the embedded identity provider, the tuple store and the audit log on the same database,
+ * so that `atomically` writes identity, tuples, mail and the audit entry in one transaction.
+ */
 export function createEmbeddedBackend(services: IdpServices, relations: RelationStore): Backend {
   const db = services.ctx.db.kysely;
+  const own: Together = (work) => db.transaction().execute(work);
   return {
-    ...portsOn(services, relations, db),
+    ...portsOn(services, relations, db, own),
     compensates: false,
-    atomically: (work) => db.transaction().execute((trx) => work(portsOn(services, relations.within(trx), trx))),
+    atomically: (work) =>
+      db.transaction().execute((trx) => work(portsOn(services, relations.within(trx), trx, (inner) => inner(trx)))),
   };
 }

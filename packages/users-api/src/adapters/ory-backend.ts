@@ -4,6 +4,7 @@ import type { Identity, Relationship } from '@ory/client';
 import type { RelationTuple, TupleQuery } from '@portaal/relations';
 import {
   ConflictError,
+  type AuditPort,
   type Backend,
   type IdentityPort,
   type MailPort,
@@ -244,11 +245,13 @@ function relationsPort({ Configuration, RelationshipApi }: OrySdk, urls: OryUrls
 }
 
 /**
- * The Ory backend: Kratos for identities and sessions, Keto for tuples. It cannot write both in one transaction,
- * so it `compensates`: a create whose tuples fail removes the identity again.
+ * The Ory backend: Kratos for identities and sessions, Keto for tuples, mail and audit on the portal's database. It
+ * cannot write them in one transaction, so it `compensates`: a create whose tuples fail removes the identity again;
+ * an audit entry is written once the change it records is made, so a crash in between loses the entry, never
+ * records a change that was not made (docs/architecture.md#the-audit-log).
  */
-export async function createOryBackend(urls: OryUrls, mail: MailPort): Promise<Backend> {
+export async function createOryBackend(urls: OryUrls, mail: MailPort, audit: AuditPort): Promise<Backend> {
   const sdk = await import('@ory/client');
-  const ports = { identities: identityPort(sdk, urls), relations: relationsPort(sdk, urls), mail };
+  const ports = { identities: identityPort(sdk, urls), relations: relationsPort(sdk, urls), mail, audit };
   return { ...ports, compensates: true, atomically: (work) => work(ports) };
 }

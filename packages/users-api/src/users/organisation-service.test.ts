@@ -1,18 +1,7 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { createIdentityProvider, migrateToLatest, openDatabase, systemClock, type Db } from '@portaal/idp';
-import { createRelationStore, migrateRelations } from '@portaal/relations';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEmbeddedBackend } from '../adapters/embedded-backend.js';
-import { createAuditLog } from '../audit/audit-log.js';
-import { createCatalogueSource, DEMO_CATALOGUE_FILE } from '../catalogue/catalogue-source.js';
-import { migrateUsersApi } from '../db/migrate.js';
 import type { AdminCaller, ApiContext } from '../http/api-context.js';
-import { ApiError } from '../http/api-error.js';
-import { registerUsersApi } from '../http/register.js';
-import { createInvitationStore } from '../invitations/invitation-store.js';
-import { createMailThrottle } from '../mail/mail-throttle.js';
 import type { UserIdentity } from '../ports.js';
-import { resolveCaller } from './caller.js';
+import { type InProcessApi, inProcessUsersApi, refusal } from '../test-support/in-process-api.js';
 import {
   acceptInvitation,
   declineInvitation,
@@ -22,21 +11,15 @@ import {
   withdrawInvitation,
 } from './organisation-service.js';
 import { createUser } from './user-service.js';
-import { testIdpConfig } from '../../../idp/src/test-config.js';
 
 // In-process tests of a person's own organisations (docs/organisations.md): the embedded backend on an in-memory
 // SQLite database with the demo catalogue, the service called directly, and the routes' declared input through the
-// mounted Users API with Fastify's inject. Who is signed in is a test header read by the backend's `sessionOf`.
+// mounted Users API with Fastify's inject (test-support/in-process-api.ts).
 
-const idpConfig = testIdpConfig();
-const { publicUrl } = idpConfig;
-
-const CALLER_HEADER = 'x-test-caller';
 const request = { ip: '192.0.2.8' };
 
-let db: Db;
+let api: InProcessApi;
 let ctx: ApiContext;
-let app: FastifyInstance;
 /** The administrator of Voorbeeldstad. */
 let admin: UserIdentity;
 /** The administrator of Dijkstad. */
@@ -49,40 +32,8 @@ let dirk: UserIdentity;
 const orgRelation = (org: string, relation = 'issuer') => ({ namespace: 'organizations', object: org, relation });
 const role = (id: string, org: string) => ({ namespace: 'subdivisions', object: `${id}_${org}`, relation: 'issuer' });
 
-async function person(
-  email: string,
-  home: string,
-  relations: { namespace: string; object: string; relation: string }[],
-) {
-  const user = await ctx.backend.identities.create(
-    { email, name: { first: email.split('@')[0]!, last: 'Test' } },
-    { home, joined: { [home]: '2026-01-01T00:00:00.000Z' } },
-  );
-  await ctx.backend.relations.patch({ insert: relations.map((r) => ({ ...r, subject_id: user.id })) });
-  return user;
-}
-
 /** The person as the Users API resolves them on each request, with what they hold now. */
-async function as(user: UserIdentity): Promise<PersonActing & { caller: AdminCaller }> {
-  const [identity] = await ctx.backend.identities.get([user.id]);
-  const caller = await resolveCaller(
-    { sessionId: 'test', aal: 'aal2', methods: ['password', 'totp'], identity: identity! },
-    ctx.backend.relations,
-    await ctx.catalogue.current(),
-    [],
-  );
-  return { caller: caller as AdminCaller, request };
-}
-
-async function refusal(call: Promise<unknown>): Promise<ApiError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const as = (user: UserIdentity): Promise<PersonActing & { caller: AdminCaller }> => api.acting(user, request);
 
 const objectsOf = async (user: UserIdentity) =>
   (await ctx.backend.relations.list({ subject_id: user.id })).map((t) => `${t.object}#${t.relation}`).sort();
@@ -100,56 +51,25 @@ async function inviteDirk(): Promise<string> {
 }
 
 beforeEach(async () => {
-  db = openDatabase(':memory:');
-  await migrateToLatest(db);
-  await migrateRelations(db.kysely);
-  await migrateUsersApi(db.kysely);
-  const idp = createIdentityProvider({ db, config: idpConfig, clock: systemClock, log: Fastify().log });
-  const catalogue = createCatalogueSource(db.kysely);
-  await catalogue.loadFile(DEMO_CATALOGUE_FILE);
-  const embedded = createEmbeddedBackend(idp.services, createRelationStore(db.kysely));
-  const sessionOf = async (req: FastifyRequest) => {
-    const id = req.headers[CALLER_HEADER];
-    const [identity] = typeof id === 'string' ? await embedded.identities.get([id]) : [];
-    return identity ? { sessionId: 'test', aal: 'aal2' as const, methods: ['password', 'totp'], identity } : undefined;
-  };
-  ctx = {
-    backend: { ...embedded, identities: { ...embedded.identities, sessionOf } },
-    catalogue,
-    audit: createAuditLog(db.kysely),
-    limiter: { allow: async () => true },
-    mailThrottle: createMailThrottle(db.kysely),
-    invitations: createInvitationStore(db.kysely),
-    options: {
-      publicUrl,
-      dashboardAllowlist: [],
-      registrationEnabled: false,
-      invitationMs: 259_200_000,
-      recoveryMs: 900_000,
-    },
-  };
-  admin = await person('beheerder@voorbeeldstad.nl', 'voorbeeldstad', [
+  api = await inProcessUsersApi();
+  ctx = api.ctx;
+  admin = await api.person('beheerder@voorbeeldstad.nl', 'voorbeeldstad', [
     orgRelation('voorbeeldstad'),
     orgRelation('voorbeeldstad', 'admin'),
   ]);
-  dijkBeheer = await person('beheer@dijkstad.nl', 'dijkstad', [
+  dijkBeheer = await api.person('beheer@dijkstad.nl', 'dijkstad', [
     orgRelation('dijkstad'),
     orgRelation('dijkstad', 'admin'),
   ]);
-  gast = await person('gast@dijkstad.nl', 'dijkstad', [
+  gast = await api.person('gast@dijkstad.nl', 'dijkstad', [
     orgRelation('dijkstad'),
     orgRelation('voorbeeldstad'),
     role('ruimte', 'voorbeeldstad'),
   ]);
-  dirk = await person('dirk@dijkstad.nl', 'dijkstad', [orgRelation('dijkstad')]);
-  app = Fastify();
-  await registerUsersApi(app, ctx);
+  dirk = await api.person('dirk@dijkstad.nl', 'dijkstad', [orgRelation('dijkstad')]);
 });
 
-afterEach(async () => {
-  await app.close();
-  await db.close();
-});
+afterEach(() => api.close());
 
 describe('the active organisation', () => {
   it('is one the person chooses among their own, kept with the identity and audited', async () => {
@@ -236,13 +156,7 @@ describe('an invitation', () => {
 });
 
 describe('the routes', () => {
-  const call = (who: UserIdentity | undefined, method: 'PUT' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
-    app.inject({
-      method,
-      url,
-      headers: { ...(who ? { [CALLER_HEADER]: who.id } : {}), origin: publicUrl.origin },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call: InProcessApi['call'] = (...args) => api.call(...args);
 
   it('refuse input the declared schemas do not accept in the envelope, as before', async () => {
     const extra = await call(gast, 'PUT', '/api/users/active-organisation', { organisation: 'dijkstad', x: 1 });

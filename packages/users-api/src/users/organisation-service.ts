@@ -27,9 +27,11 @@ export async function switchOrganisation(ctx: ApiContext, acting: PersonActing, 
   const chosen = caller.organisations.find((o) => o.id === organisationId);
   if (!chosen) throw errors.notInOrganisation();
   const self = caller.session.identity;
-  await ctx.backend.identities.setOrganisationRecord(self.id, { ...caller.record, active: chosen.id });
   const details = { from: caller.activeOrg?.id ?? null };
-  await ctx.audit.record(auditAbout(caller, request, 'organisation.switch', self, 'success', details, chosen.id));
+  await ctx.backend.atomically(async (ports) => {
+    await ports.identities.setOrganisationRecord(self.id, { ...caller.record, active: chosen.id });
+    await ports.audit.record(auditAbout(caller, request, 'organisation.switch', self, 'success', details, chosen.id));
+  });
   return { activeOrg: { id: chosen.id, label: chosen.label } };
 }
 
@@ -42,10 +44,14 @@ export async function leaveOrganisation(ctx: ApiContext, acting: PersonActing, o
   if (!caller.organisations.some((o) => o.id === organisationId)) throw errors.notInOrganisation();
   if (organisationId === caller.homeOrgId) throw errors.leavingHome();
   const self = caller.session.identity;
-  await ctx.backend.relations.patch({ delete: removalWithin(caller.tuples, organisationId) });
   const remaining = caller.tuples.filter((t) => !withinOrganisation(t, organisationId));
-  await ctx.backend.identities.setOrganisationRecord(self.id, settledRecord(caller.record, remaining));
-  await ctx.audit.record(auditAbout(caller, request, 'organisation.leave', self, 'success', undefined, organisationId));
+  await ctx.backend.atomically(async (ports) => {
+    await ports.relations.patch({ delete: removalWithin(caller.tuples, organisationId) });
+    await ports.identities.setOrganisationRecord(self.id, settledRecord(caller.record, remaining));
+    await ports.audit.record(
+      auditAbout(caller, request, 'organisation.leave', self, 'success', undefined, organisationId),
+    );
+  });
 }
 
 /**
@@ -69,15 +75,17 @@ export async function acceptInvitation(ctx: ApiContext, acting: PersonActing, id
   const self = caller.session.identity;
   const invitation = await claimOwnInvitation(ctx, caller, id);
   const orgId = invitation.organisationId;
-  await ctx.backend.relations.patch({ insert: invitation.relations.map((t) => ({ ...t, subject_id: self.id })) });
-  // The home is written now if it was only derived, so that the new membership cannot change it.
-  await ctx.backend.identities.setOrganisationRecord(self.id, {
-    ...caller.record,
-    home: caller.record.home ?? orgId,
-    joined: { ...caller.record.joined, [orgId]: new Date().toISOString() },
-  });
   const details = { relations: invitation.relations.map((t) => `${t.namespace}:${t.object}#${t.relation}`) };
-  await ctx.audit.record(auditAbout(caller, request, 'invitation.accept', self, 'success', details, orgId));
+  await ctx.backend.atomically(async (ports) => {
+    await ports.relations.patch({ insert: invitation.relations.map((t) => ({ ...t, subject_id: self.id })) });
+    // The home is written now if it was only derived, so that the new membership cannot change it.
+    await ports.identities.setOrganisationRecord(self.id, {
+      ...caller.record,
+      home: caller.record.home ?? orgId,
+      joined: { ...caller.record.joined, [orgId]: new Date().toISOString() },
+    });
+    await ports.audit.record(auditAbout(caller, request, 'invitation.accept', self, 'success', details, orgId));
+  });
   const organisation = organisationIn(await ctx.catalogue.current(), orgId);
   return { organisation: { id: organisation.id, label: organisation.label } };
 }

@@ -149,17 +149,20 @@ export async function sendRecoveryLink(ctx: ApiContext, request: RequestOrigin, 
   const { backend, options } = ctx;
   const user = await backend.identities.findByEmail(email);
   if (user?.state !== 'active') return;
+  // The link writes on its own (ports.ts); the mail and its audit entry are written together.
   const url = await backend.identities.recoveryLink(user.id, options.recoveryMs);
-  await backend.mail.send({
-    to: user.traits.email,
-    ...recoveryLinkMail({ url, validMinutes: Math.round(options.recoveryMs / 60_000) }),
-    templateType: 'recovery_link',
-  });
-  await ctx.audit.record({
-    action: 'user.password_recovery',
-    objectId: user.id,
-    objectEmail: user.traits.email,
-    result: 'success',
-    clientAddress: request.ip,
+  await backend.atomically(async (ports) => {
+    await ports.mail.send({
+      to: user.traits.email,
+      ...recoveryLinkMail({ url, validMinutes: Math.round(options.recoveryMs / 60_000) }),
+      templateType: 'recovery_link',
+    });
+    await ports.audit.record({
+      action: 'user.password_recovery',
+      objectId: user.id,
+      objectEmail: user.traits.email,
+      result: 'success',
+      clientAddress: request.ip,
+    });
   });
 }

@@ -1,19 +1,16 @@
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { createIdentityProvider, migrateToLatest, openDatabase, sessionAal, systemClock, type Db } from '@portaal/idp';
-import { createRelationStore, migrateRelations } from '@portaal/relations';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '@portaal/idp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEmbeddedBackend } from '../adapters/embedded-backend.js';
-import { createAuditLog } from '../audit/audit-log.js';
-import { createCatalogueSource, DEMO_CATALOGUE_FILE } from '../catalogue/catalogue-source.js';
-import { migrateUsersApi } from '../db/migrate.js';
-import type { AdminCaller, ApiContext } from '../http/api-context.js';
-import { ApiError } from '../http/api-error.js';
-import { registerUsersApi } from '../http/register.js';
-import { createInvitationStore } from '../invitations/invitation-store.js';
-import { createMailThrottle } from '../mail/mail-throttle.js';
+import type { ApiContext } from '../http/api-context.js';
 import type { UserIdentity } from '../ports.js';
-import { resolveCaller } from './caller.js';
+import {
+  CALLER_HEADER,
+  type InProcessApi,
+  inProcessUsersApi,
+  METHODS_HEADER,
+  refusal,
+} from '../test-support/in-process-api.js';
 import {
   addPermissions,
   createUser,
@@ -25,23 +22,18 @@ import {
   updateUser,
   type Acting,
 } from './user-service.js';
-import { testIdpConfig } from '../../../idp/src/test-config.js';
 
 // In-process tests of the administrators' rules (docs/organisations.md): the embedded backend on an in-memory SQLite
 // database with the demo catalogue, the service called directly, and a few calls through the mounted Users API with
-// Fastify's inject. Who is signed in is a test header read by the backend's `sessionOf`; everything else is real.
+// Fastify's inject (test-support/in-process-api.ts).
 
-const idpConfig = testIdpConfig();
-const { publicUrl } = idpConfig;
-
-const CALLER_HEADER = 'x-test-caller';
-/** The session's authentication methods, comma-separated; password and app (aal2) unless the test says otherwise. */
-const METHODS_HEADER = 'x-test-methods';
 const request = { ip: '192.0.2.7' };
 
+let api: InProcessApi;
 let db: Db;
 let ctx: ApiContext;
 let app: FastifyInstance;
+let publicUrl: URL;
 /** The administrator of Voorbeeldstad, whose home it is. */
 let admin: UserIdentity;
 /** A member of Voorbeeldstad only. */
@@ -54,37 +46,8 @@ let gast: UserIdentity;
 const role = (id: string, org: string) => ({ namespace: 'subdivisions', object: `${id}_${org}`, relation: 'issuer' });
 const orgRelation = (org: string, relation = 'issuer') => ({ namespace: 'organizations', object: org, relation });
 
-async function person(
-  email: string,
-  home: string,
-  relations: { namespace: string; object: string; relation: string }[],
-) {
-  const user = await ctx.backend.identities.create(
-    { email, name: { first: email.split('@')[0]!, last: 'Test' } },
-    { home, joined: { [home]: '2026-01-01T00:00:00.000Z' } },
-  );
-  await ctx.backend.relations.patch({ insert: relations.map((r) => ({ ...r, subject_id: user.id })) });
-  return user;
-}
-
-async function acting(user: UserIdentity): Promise<Acting> {
-  const [identity] = await ctx.backend.identities.get([user.id]);
-  const caller = await resolveCaller(
-    { sessionId: 'test', aal: 'aal2', methods: ['password', 'totp'], identity: identity! },
-    ctx.backend.relations,
-    await ctx.catalogue.current(),
-    [],
-  );
-  return { caller: caller as AdminCaller, request };
-}
-
-/** Kratos' authentication methods with their levels: a passkey is aal1, a security key aal2, as Kratos has them. */
-const methodsOf = (names: string[]) =>
-  names.map((method) => ({
-    method,
-    aal: ['totp', 'lookup_secret', 'webauthn'].includes(method) ? ('aal2' as const) : ('aal1' as const),
-    completed_at: '2026-01-01T00:00:00.000Z',
-  }));
+const person: InProcessApi['person'] = (...args) => api.person(...args);
+const acting = (user: UserIdentity): Promise<Acting> => api.acting(user, request);
 
 /** Gives a person a credential of a type as the identity provider stores it (the Users API only reads its type). */
 async function giveCredential(user: UserIdentity, type: string, config: object = {}) {
@@ -105,17 +68,6 @@ async function giveCredential(user: UserIdentity, type: string, config: object =
     .execute();
 }
 
-/** The refusal a call ends with: the catalogue's error, or a failure of the test when it passes. */
-async function refusal(call: Promise<unknown>): Promise<ApiError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
-
 const tuplesOf = (user: UserIdentity) => ctx.backend.relations.list({ subject_id: user.id });
 const identityOf = async (user: UserIdentity) => (await ctx.backend.identities.get([user.id]))[0];
 const auditOn = async (user: UserIdentity) => (await ctx.audit.about(user.id)).filter((e) => e.objectId === user.id);
@@ -130,37 +82,8 @@ const mailCount = async () =>
   );
 
 beforeEach(async () => {
-  db = openDatabase(':memory:');
-  await migrateToLatest(db);
-  await migrateRelations(db.kysely);
-  await migrateUsersApi(db.kysely);
-  const log = Fastify().log;
-  const idp = createIdentityProvider({ db, config: idpConfig, clock: systemClock, log });
-  const catalogue = createCatalogueSource(db.kysely);
-  await catalogue.loadFile(DEMO_CATALOGUE_FILE);
-  const embedded = createEmbeddedBackend(idp.services, createRelationStore(db.kysely));
-  const sessionOf = async (req: FastifyRequest) => {
-    const id = req.headers[CALLER_HEADER];
-    const [identity] = typeof id === 'string' ? await embedded.identities.get([id]) : [];
-    const named = req.headers[METHODS_HEADER];
-    const methods = typeof named === 'string' ? named.split(',') : ['password', 'totp'];
-    return identity ? { sessionId: 'test', aal: sessionAal(methodsOf(methods)), methods, identity } : undefined;
-  };
-  ctx = {
-    backend: { ...embedded, identities: { ...embedded.identities, sessionOf } },
-    catalogue,
-    audit: createAuditLog(db.kysely),
-    limiter: { allow: async () => true },
-    mailThrottle: createMailThrottle(db.kysely),
-    invitations: createInvitationStore(db.kysely),
-    options: {
-      publicUrl,
-      dashboardAllowlist: [],
-      registrationEnabled: false,
-      invitationMs: 259_200_000,
-      recoveryMs: 900_000,
-    },
-  };
+  api = await inProcessUsersApi();
+  ({ db, ctx, app, publicUrl } = api);
   admin = await person('beheerder@voorbeeldstad.nl', 'voorbeeldstad', [
     orgRelation('voorbeeldstad'),
     orgRelation('voorbeeldstad', 'admin'),
@@ -175,14 +98,9 @@ beforeEach(async () => {
     orgRelation('voorbeeldstad'),
     role('ruimte', 'voorbeeldstad'),
   ]);
-  app = Fastify();
-  await registerUsersApi(app, ctx);
 });
 
-afterEach(async () => {
-  await app.close();
-  await db.close();
-});
+afterEach(() => api.close());
 
 describe('who may act on whom', () => {
   it('refuses every action on a person of another organisation by id, as unknown (404), writing nothing', async () => {
@@ -367,13 +285,7 @@ describe('the new-user form', () => {
 });
 
 describe('the routes', () => {
-  const call = (as: UserIdentity, method: 'GET' | 'HEAD' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
-    app.inject({
-      method,
-      url,
-      headers: { [CALLER_HEADER]: as.id, origin: publicUrl.origin },
-      ...(payload ? { payload } : {}),
-    });
+  const call: InProcessApi['call'] = (...args) => api.call(...args);
 
   it('answer refusals in the envelope, with the status of the rule', async () => {
     const guest = await call(admin, 'PUT', `/api/users/${gast.id}`, { state: 'inactive' });

@@ -18,7 +18,8 @@ import { factorKinds, RESET_CREDENTIALS } from './second-factor.js';
  * The administrators' rules on the people of their organisation (docs/organisations.md), apart from HTTP: the routes
  * parse a request, call one of these and answer what it returns. Each takes the Users API's context and who acts;
  * a refusal is thrown as one of the catalogue's errors (http/api-error.ts) before anything is written, with an audit
- * entry where the rule says so.
+ * entry where the rule says so. A change and its audit entry are written in one `atomically`, so on the embedded
+ * backend they commit together (docs/architecture.md#the-audit-log).
  */
 export interface Acting {
   /** An administrator of their active organisation (`adminOf`). */
@@ -126,18 +127,20 @@ async function inviteToJoin(ctx: ApiContext, acting: Acting, user: UserIdentity,
     invitedByEmail: caller.session.identity.traits.email,
     expiresAt: new Date(Date.now() + ctx.options.invitationMs).toISOString(),
   });
-  await ctx.backend.mail.send({
-    to: user.traits.email,
-    ...organisationInvitationMail({
-      url: new URL('/settings#organisaties', ctx.options.publicUrl).toString(),
-      validHours: Math.round(ctx.options.invitationMs / 3_600_000),
-      organisationLabel: org.label,
-      firstName: user.traits.name.first,
-    }),
-    templateType: 'organisation_invitation',
-  });
   const details = { relations: relationNames(relations) };
-  await ctx.audit.record(auditAbout(caller, acting.request, 'invitation.send', user, 'success', details));
+  await ctx.backend.atomically(async (ports) => {
+    await ports.mail.send({
+      to: user.traits.email,
+      ...organisationInvitationMail({
+        url: new URL('/settings#organisaties', ctx.options.publicUrl).toString(),
+        validHours: Math.round(ctx.options.invitationMs / 3_600_000),
+        organisationLabel: org.label,
+        firstName: user.traits.name.first,
+      }),
+      templateType: 'organisation_invitation',
+    });
+    await ports.audit.record(auditAbout(caller, acting.request, 'invitation.send', user, 'success', details));
+  });
   return { id: invitation.id, expiresAt: invitation.expiresAt };
 }
 
@@ -170,16 +173,19 @@ export async function createUser(ctx: ApiContext, acting: Acting, input: CreateU
     // The mail limits are taken before anything is written, so that a refusal (429) changes nothing.
     if (reinvite) await ctx.mailThrottle.take(existing.traits.email, org.id);
     const added = tuplesFor(org, existing.id, requested);
-    await backend.relations.patch({ insert: added });
-    if (reinvite) await invite(ctx, existing, org.label);
     const details = { relations: relationNames(added) };
-    await ctx.audit.record(auditAbout(caller, request, 'user.add_to_organisation', existing, 'success', details));
+    await backend.atomically(async (ports) => {
+      await ports.relations.patch({ insert: added });
+      await ports.audit.record(auditAbout(caller, request, 'user.add_to_organisation', existing, 'success', details));
+    });
+    if (reinvite) await invite(ctx, existing, org.label);
     return { kind: 'added' };
   }
   const newName = input.traits.name;
   if (!newName) throw errors.invalidName();
   await ctx.mailThrottle.take(input.traits.email, org.id);
   let created: UserIdentity;
+  const details = { relations: relationNames(relations) };
   try {
     created = await backend.atomically(async (ports) => {
       const record = { home: org.id, joined: { [org.id]: new Date().toISOString() } };
@@ -190,15 +196,15 @@ export async function createUser(ctx: ApiContext, acting: Acting, input: CreateU
         if (backend.compensates) await ports.identities.delete(user.id);
         throw error;
       }
+      await ports.audit.record(auditAbout(caller, request, 'user.create', user, 'success', details));
       return user;
     });
   } catch (error) {
     if (error instanceof ConflictError) throw errors.emailInUse();
     throw error;
   }
+  // The invitation's recovery link writes on its own (ports.ts), so it follows the committed account.
   await invite(ctx, created, org.label);
-  const details = { relations: relationNames(relations) };
-  await ctx.audit.record(auditAbout(caller, request, 'user.create', created, 'success', details));
   return { kind: 'created' };
 }
 
@@ -219,19 +225,28 @@ export async function updateUser(ctx: ApiContext, acting: Acting, id: string, in
   if (!(emailChange || nameChange || stateChange)) return memberJson(current, tuples, org);
   if (!home) await refuseGuest(ctx, caller, request, 'user.update', current);
   if (blocking && isSelf(acting, id)) throw errors.selfChange();
-  let updated: UserIdentity;
-  try {
-    updated = await ctx.backend.identities.update(id, { traits: input.traits, state: input.state });
-  } catch (error) {
-    if (error instanceof ConflictError) throw errors.emailInUse();
-    throw error;
+  // An address of another account is refused before anything is written; the identity provider refuses it again
+  // in the write itself, should another request take the address in between.
+  if (emailChange && input.traits) {
+    const owner = await ctx.backend.identities.findByEmail(input.traits.email);
+    if (owner && owner.id !== id) throw errors.emailInUse();
   }
   const action = blocking
     ? 'user.block'
     : input.state === 'active' && current.state === 'inactive'
       ? 'user.unblock'
       : 'user.update';
-  await ctx.audit.record(auditAbout(caller, request, action, updated, 'success'));
+  let updated: UserIdentity;
+  try {
+    updated = await ctx.backend.atomically(async (ports) => {
+      const user = await ports.identities.update(id, { traits: input.traits, state: input.state });
+      await ports.audit.record(auditAbout(caller, request, action, user, 'success'));
+      return user;
+    });
+  } catch (error) {
+    if (error instanceof ConflictError) throw errors.emailInUse();
+    throw error;
+  }
   return memberJson(updated, tuples, org);
 }
 
@@ -248,6 +263,9 @@ export async function deleteUser(ctx: ApiContext, acting: Acting, id: string): P
   const { user: target, tuples } = await targetOf(ctx, org, id);
   const remaining = tuples.filter((t) => !withinOrganisation(t, org.id));
   const deletesIdentity = membershipsOf(remaining).length === 0;
+  const record = deletesIdentity ? undefined : settledRecord(target.organisationRecord, remaining);
+  const action = deletesIdentity ? 'user.delete' : 'user.remove_from_organisation';
+  const details = record ? { home: record.home ?? null } : undefined;
   await backend.atomically(async (ports) => {
     await ports.relations.patch({
       delete: deletesIdentity
@@ -258,13 +276,11 @@ export async function deleteUser(ctx: ApiContext, acting: Acting, id: string): P
         : removalWithin(tuples, org.id),
     });
     if (deletesIdentity) await ports.identities.delete(id);
+    if (record) await ports.identities.setOrganisationRecord(id, record);
+    await ports.audit.record(auditAbout(caller, request, action, target, 'success', details));
   });
+  // Pending invitations of a deleted account are the Users API's own rows, outside the ports.
   if (deletesIdentity) await ctx.invitations.removeOfIdentity(id);
-  const record = deletesIdentity ? undefined : settledRecord(target.organisationRecord, remaining);
-  if (record) await backend.identities.setOrganisationRecord(id, record);
-  const action = deletesIdentity ? 'user.delete' : 'user.remove_from_organisation';
-  const details = record ? { home: record.home ?? null } : undefined;
-  await ctx.audit.record(auditAbout(caller, request, action, target, 'success', details));
 }
 
 /**
@@ -274,6 +290,9 @@ export async function deleteUser(ctx: ApiContext, acting: Acting, id: string): P
 export async function resetSecondFactor(ctx: ApiContext, acting: Acting, id: string): Promise<void> {
   const { user: target } = await homeMember(ctx, acting, id, 'user.reset_2fa');
   await ctx.mailThrottle.take(target.traits.email, acting.caller.activeOrg.id);
+  const removed = factorKinds(
+    target.credentials.filter((type) => (RESET_CREDENTIALS as readonly string[]).includes(type)),
+  );
   await ctx.backend.atomically(async (ports) => {
     await ports.identities.removeSecondFactors(id);
     await ports.identities.revokeSessions(id);
@@ -282,18 +301,19 @@ export async function resetSecondFactor(ctx: ApiContext, acting: Acting, id: str
       ...twoFactorResetMail({ firstName: target.traits.name.first }),
       templateType: 'two_factor_reset',
     });
+    await ports.audit.record(
+      auditAbout(acting.caller, acting.request, 'user.reset_2fa', target, 'success', { removed }),
+    );
   });
-  const removed = factorKinds(
-    target.credentials.filter((type) => (RESET_CREDENTIALS as readonly string[]).includes(type)),
-  );
-  await ctx.audit.record(auditAbout(acting.caller, acting.request, 'user.reset_2fa', target, 'success', { removed }));
 }
 
 /** Ends every session of a member ('Afmelden op alle apparaten'): home organisation only. */
 export async function endSessions(ctx: ApiContext, acting: Acting, id: string): Promise<void> {
   const { user } = await homeMember(ctx, acting, id, 'user.end_sessions');
-  await ctx.backend.identities.revokeSessions(user.id);
-  await ctx.audit.record(auditAbout(acting.caller, acting.request, 'user.end_sessions', user, 'success'));
+  await ctx.backend.atomically(async (ports) => {
+    await ports.identities.revokeSessions(user.id);
+    await ports.audit.record(auditAbout(acting.caller, acting.request, 'user.end_sessions', user, 'success'));
+  });
 }
 
 /**
@@ -302,6 +322,7 @@ export async function endSessions(ctx: ApiContext, acting: Acting, id: string): 
  */
 export async function unlockUser(ctx: ApiContext, acting: Acting, id: string): Promise<void> {
   const { user } = await homeMember(ctx, acting, id, 'user.unlock');
+  // The failure throttle writes on its own (ports.ts), so the entry follows the unlock.
   if (!(await ctx.backend.identities.unlock(user.id))) throw errors.noLocks();
   const details = { wasLockedUntil: user.lockedUntil ?? null };
   await ctx.audit.record(auditAbout(acting.caller, acting.request, 'user.unlock', user, 'success', details));
@@ -321,11 +342,13 @@ export async function addPermissions(
   const org = acting.caller.activeOrg;
   await memberTuples(backend.relations, org, userId);
   const tuples = tuplesFor(org, userId, requested);
-  await backend.relations.patch({ insert: tuples });
   const details = { relations: relationNames(tuples) };
-  await ctx.audit.record(
-    auditAbout(acting.caller, acting.request, 'permissions.add', { id: userId }, 'success', details),
-  );
+  await backend.atomically(async (ports) => {
+    await ports.relations.patch({ insert: tuples });
+    await ports.audit.record(
+      auditAbout(acting.caller, acting.request, 'permissions.add', { id: userId }, 'success', details),
+    );
+  });
   return permissionsWithin(await backend.relations.list({ subject_id: userId }), org);
 }
 
@@ -350,8 +373,12 @@ export async function removePermission(
   if (tuple.namespace === 'organizations' && tuple.relation === 'admin' && isSelf(acting, tuple.subject_id))
     throw errors.selfChange();
   await memberTuples(ctx.backend.relations, org, tuple.subject_id);
-  await ctx.backend.relations.patch({ delete: [tuple] });
   const details = { relation: `${tuple.namespace}:${tuple.object}#${tuple.relation}` };
   const target = { id: tuple.subject_id };
-  await ctx.audit.record(auditAbout(acting.caller, acting.request, 'permissions.remove', target, 'success', details));
+  await ctx.backend.atomically(async (ports) => {
+    await ports.relations.patch({ delete: [tuple] });
+    await ports.audit.record(
+      auditAbout(acting.caller, acting.request, 'permissions.remove', target, 'success', details),
+    );
+  });
 }

@@ -3,7 +3,7 @@ import {
   deleteCredential,
   findCredential,
   saveCredential,
-  type DbExecutor,
+  type Transaction,
 } from '../../identities/identity-repository.js';
 import { keyConfigOf } from './credential-config.js';
 
@@ -12,7 +12,7 @@ import { keyConfigOf } from './credential-config.js';
  * sign-in, as Kratos' admin API does (docs/kratos-compatibility.md#deleting-credentials). True when there were any.
  * A reset of the second factor must call this beside removing the authenticator app and the backup codes.
  */
-export async function removeSecurityKeys(db: DbExecutor, clock: Clock, identityId: string): Promise<boolean> {
+export async function removeSecurityKeys(db: Transaction, clock: Clock, identityId: string): Promise<boolean> {
   const credential = await findCredential(db, identityId, 'webauthn');
   if (!credential) return false;
   const config = keyConfigOf([credential], 'webauthn');

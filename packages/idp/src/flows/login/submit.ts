@@ -177,14 +177,10 @@ async function checkPassword(
   await throttle.reset(idKey);
   if (passwords.needsRehash(hashed as string)) {
     const passwordCredential = credentials.find((c) => c.type === 'password')!;
-    await saveCredential(
-      db.kysely,
-      clock,
-      identity.id,
-      'password',
-      { hashed_password: await passwords.hash(password) },
-      passwordCredential.identifiers,
-    );
+    const rehashed = { hashed_password: await passwords.hash(password) };
+    await db.kysely
+      .transaction()
+      .execute((trx) => saveCredential(trx, clock, identity.id, 'password', rehashed, passwordCredential.identifiers));
   }
   return { ok: true, identity, credentials };
 }

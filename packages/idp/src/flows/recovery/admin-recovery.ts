@@ -72,16 +72,20 @@ export function registerAdminRecoveryRoutes(app: FastifyInstance, services: IdpS
 
   app.post('/admin/recovery/code', async (request, reply) => {
     const { identity, flow, lifespanMs } = await prepare(request.body);
-    const code = await issueCode(ctx.db.kysely, ctx.clock, {
-      flowId: flow.id,
-      purpose: 'recovery_code',
-      identityId: identity.id,
-      address: identity.traits.email,
-      lifespanMs,
-    });
     flow.active = 'code';
     flow.ui.nodes = recoveryCodeNodes(identity.traits.email);
-    await saveFlow(ctx.db.kysely, ctx.clock, flow);
+    // The code and the flow that carries it are written together (docs/architecture.md#writes-that-belong-together).
+    const code = await ctx.db.kysely.transaction().execute(async (trx) => {
+      const issued = await issueCode(trx, ctx.clock, {
+        flowId: flow.id,
+        purpose: 'recovery_code',
+        identityId: identity.id,
+        address: identity.traits.email,
+        lifespanMs,
+      });
+      await saveFlow(trx, ctx.clock, flow);
+      return issued;
+    });
     return sendJson(reply, 201, {
       recovery_link: uiUrl(ctx.config, 'recovery', { flow: flow.id }),
       recovery_code: code.value,
@@ -102,15 +106,18 @@ async function issueRecoveryLink(
 ) {
   const { ctx } = services;
   const { identity, lifespanMs } = link;
-  const token = await issueCode(ctx.db.kysely, ctx.clock, {
-    flowId: flow.id,
-    purpose: 'recovery_link',
-    identityId: identity.id,
-    address: identity.traits.email,
-    lifespanMs,
-  });
   flow.active = 'link';
-  await saveFlow(ctx.db.kysely, ctx.clock, flow);
+  const token = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const issued = await issueCode(trx, ctx.clock, {
+      flowId: flow.id,
+      purpose: 'recovery_link',
+      identityId: identity.id,
+      address: identity.traits.email,
+      lifespanMs,
+    });
+    await saveFlow(trx, ctx.clock, flow);
+    return issued;
+  });
   return {
     recovery_link: publicUrlOf(ctx.config, '/self-service/recovery', { flow: flow.id, token: token.value }),
     expires_at: token.expiresAt.toISOString(),

@@ -248,9 +248,11 @@ async function submitLookupSecret(submission: SettingsSubmission): Promise<Outco
       );
       return settingsAgain(submission);
     }
-    await saveCredential(db.kysely, clock, auth.identity.id, 'lookup_secret', { recovery_codes: pending }, [
-      auth.identity.id,
-    ]);
+    await db.kysely
+      .transaction()
+      .execute((trx) =>
+        saveCredential(trx, clock, auth.identity.id, 'lookup_secret', { recovery_codes: pending }, [auth.identity.id]),
+      );
     await addSecondFactorToSession(submission, 'lookup_secret');
     return settingsSaved(submission);
   }

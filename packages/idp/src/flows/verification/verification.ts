@@ -159,12 +159,18 @@ async function submitCode(ctx: FlowContext, flow: Flow, rawCode: unknown): Promi
     return { kind: 'flow', flow: replacement, status: 200 };
   }
   const code = typeof rawCode === 'string' && rawCode.length <= 64 ? rawCode : '';
-  const spent = code ? await consumeCode(db.kysely, clock, flow.id, 'verification_code', code) : undefined;
+  // The code is spent and the address verified together (docs/architecture.md#writes-that-belong-together).
+  const spent = code
+    ? await db.kysely.transaction().execute(async (trx) => {
+        const claimed = await consumeCode(trx, clock, flow.id, 'verification_code', code);
+        if (claimed?.identityId) await markAddressVerified(trx, clock, claimed.identityId, claimed.address);
+        return claimed;
+      })
+    : undefined;
   if (!spent?.identityId) {
     addFlowMessage(flow.ui, messages.invalidVerificationCode());
     return flowAgain(flow, 200);
   }
-  await markAddressVerified(db.kysely, clock, spent.identityId, spent.address);
   const returnUrl = returnUrlOf(ctx.services, flow.returnTo);
   flow.state = 'passed_challenge';
   flow.ui = {
