@@ -113,9 +113,10 @@ try {
   writing = false;
   await load;
   console.log(made.output.trim());
+  const size = existsSync(backupFile) ? mib(statSync(backupFile).size) : '-';
   console.log(
-    `backup: exit ${made.code} in ${seconds.toFixed(1)} s, ${existsSync(backupFile) ? mib(statSync(backupFile).size) : '-'} ` +
-      `MiB; ${during} writes acknowledged during it (${(during / seconds).toFixed(0)}/s), ${refused} refused`,
+    `backup: exit ${made.code} in ${seconds.toFixed(1)} s, ${size} MiB; ` +
+      `${during} writes acknowledged during it (${(during / seconds).toFixed(0)}/s), ${refused} refused`,
   );
   if (made.code !== 0) process.exitCode = 1;
   else {
