@@ -82,6 +82,15 @@ describe('loadConfig', () => {
     expect(refusal({ SESSION_COOKIE_NAME: 'sessie;x' })).toMatch(/^SESSION_COOKIE_NAME mag alleen/);
   });
 
+  it('takes the credential keys from SECRETS_CIPHER, newest first, or else the cookie secret', () => {
+    const cookie = 'een-geheim-van-minstens-32-tekens-lang';
+    expect(loadConfig(env({ SECRETS_COOKIE: cookie })).cipherSecrets).toEqual([cookie]);
+    const newest = 'de-nieuwste-sleutel-van-minstens-32-tekens';
+    const older = 'een-oudere-sleutel-van-ook-minstens-32-tekens';
+    expect(loadConfig(env({ SECRETS_CIPHER: `${newest}, ${older}` })).cipherSecrets).toEqual([newest, older]);
+    expect(refusal({ SECRETS_CIPHER: `${newest},kort` })).toMatch(/^SECRETS_CIPHER moet een of meer geheimen/);
+  });
+
   it('shares the session cookie with a parent domain of the public URL only', () => {
     const portal = {
       PUBLIC_URL: 'https://portaal.gemeente.nl',

@@ -35,6 +35,11 @@ export interface ServerConfig {
   trustedProxies: string[];
   /** The OpenID Connect provider's keys and client secrets (`OIDC_*`). */
   oidc: OidcSettings;
+  /**
+   * `SECRETS_CIPHER`: the keys that seal the secrets inside credentials (authenticator apps, backup codes), the first
+   * sealing and every one opening, as Kratos' `secrets.cipher`; by default the cookie secret.
+   */
+  cipherSecrets: string[];
   idp: IdpConfig;
 }
 
@@ -217,6 +222,19 @@ function webhookSecret(env: Env): string | undefined {
   return raw;
 }
 
+/** `SECRETS_CIPHER`: comma-separated secrets of at least 32 characters, the newest first. */
+function cipherSecrets(env: Env, fallback: string): string[] {
+  const raw = read(env, 'SECRETS_CIPHER');
+  if (raw === undefined) return [fallback];
+  const secrets = raw.split(',').map((secret) => secret.trim());
+  if (secrets.some((secret) => secret.length < 32)) {
+    throw new ConfigError(
+      'SECRETS_CIPHER moet een of meer geheimen van minstens 32 tekens zijn, gescheiden door komma’s.',
+    );
+  }
+  return secrets;
+}
+
 function cookieSecret(env: Env, dataDir: string, production: boolean): string {
   const raw = read(env, 'SECRETS_COOKIE');
   if (raw !== undefined) {
@@ -324,9 +342,11 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     throw error;
   }
 
+  const cookie = cookieSecret(env, dataDir, production);
   return {
     trustedProxies: trustedProxies(env),
     oidc,
+    cipherSecrets: cipherSecrets(env, cookie),
     host,
     port: listenPort,
     adminHost,
@@ -356,7 +376,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       allowedReturnUrls,
       registrationEnabled: bool(env, 'REGISTRATION_ENABLED', false),
       whoamiRequiredAal: whoamiAal,
-      cookieSecret: cookieSecret(env, dataDir, production),
+      cookieSecret: cookie,
       mail: {
         smtpUrl,
         from: read(env, 'MAIL_FROM') ?? 'Datavoorzieningen Portaal <no-reply@localhost>',

@@ -3,7 +3,9 @@ import {
   createIdentityProvider,
   enqueueMail,
   openDatabase,
+  resealCredentials,
   systemClock,
+  useCredentialKeys,
   type AuthEvent,
   type Db,
   type IdentityProvider,
@@ -47,8 +49,12 @@ export async function openProduct(
   onSignIn?: (event: AuthEvent) => void,
 ): Promise<Product> {
   const db = openDatabase(config.databaseUrl, log);
+  useCredentialKeys(config.cipherSecrets);
   try {
     await migrateAll(db);
+    // Rows from before sealing, or sealed under a key that a rotation put second, are sealed under the first now.
+    const resealed = await resealCredentials(db.kysely);
+    if (resealed > 0) log.info({ resealed }, 'credential secrets sealed under the first SECRETS_CIPHER key');
   } catch (error) {
     await db.close();
     throw error;

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { openText, sealText } from '../credentials/credential-cipher.js';
 import type { FlowsTable } from '../db/schema.js';
 import type { DbExecutor } from '../identities/identity-repository.js';
 import type { Clock } from '../clock.js';
@@ -77,6 +78,10 @@ function storedInternal(internal: Record<string, unknown>): Record<string, unkno
   };
 }
 
+// A settings flow shows a new authenticator-app secret and new backup codes, and keeps them until it ends: sealed
+// like the credentials they become (credentials/credential-cipher.ts).
+const sealedIfSettings = (kind: string, text: string) => (kind === 'settings' ? sealText(text) : text);
+
 const toRow = (flow: Flow): FlowsTable => ({
   id: flow.id,
   kind: flow.kind,
@@ -90,8 +95,8 @@ const toRow = (flow: Flow): FlowsTable => ({
   refresh: flow.refresh ? 1 : 0,
   identity_id: flow.identityId,
   session_id: flow.sessionId,
-  ui: JSON.stringify(flow.ui),
-  internal_context: JSON.stringify(storedInternal(flow.internal)),
+  ui: sealedIfSettings(flow.kind, JSON.stringify(flow.ui)),
+  internal_context: sealedIfSettings(flow.kind, JSON.stringify(storedInternal(flow.internal))),
   submit_count: flow.submitCount,
   expires_at: flow.expiresAt,
   issued_at: flow.issuedAt,
@@ -112,8 +117,8 @@ const fromRow = (row: FlowsTable): Flow => ({
   refresh: row.refresh === 1,
   identityId: row.identity_id,
   sessionId: row.session_id,
-  ui: JSON.parse(row.ui) as UiContainer,
-  internal: JSON.parse(row.internal_context) as Record<string, unknown>,
+  ui: JSON.parse(openText(row.ui)) as UiContainer,
+  internal: JSON.parse(openText(row.internal_context)) as Record<string, unknown>,
   submitCount: row.submit_count,
   expiresAt: row.expires_at,
   issuedAt: row.issued_at,

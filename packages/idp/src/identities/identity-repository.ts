@@ -7,6 +7,7 @@ import type {
   RecoveryAddressesTable,
   VerifiableAddressesTable,
 } from '../db/schema.js';
+import { openConfig, sealConfig } from '../credentials/credential-cipher.js';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
@@ -236,7 +237,7 @@ const toCredentialRecord = (row: CredentialsTable, identifiers: string[]): Crede
   id: row.id,
   identityId: row.identity_id,
   type: row.type,
-  config: JSON.parse(row.config) as Record<string, unknown>,
+  config: openConfig(row.type, JSON.parse(row.config) as Record<string, unknown>),
   version: row.version,
   revision: row.revision,
   lastUsedStep: row.last_used_step === null ? null : Number(row.last_used_step),
@@ -321,7 +322,7 @@ export async function saveCredential(
       await db
         .updateTable('identity_credentials')
         .set((eb) => ({
-          config: JSON.stringify(config),
+          config: JSON.stringify(sealConfig(type, config)),
           updated_at: now,
           revision: eb('revision', '+', 1),
           last_used_step: null,
@@ -336,7 +337,7 @@ export async function saveCredential(
           id,
           identity_id: identityId,
           type,
-          config: JSON.stringify(config),
+          config: JSON.stringify(sealConfig(type, config)),
           version: 0,
           revision: 0,
           last_used_step: null,
@@ -370,7 +371,11 @@ export async function updateCredentialConfigIfUnchanged(
 ): Promise<boolean> {
   const result = await db
     .updateTable('identity_credentials')
-    .set({ config: JSON.stringify(config), revision: credential.revision + 1, updated_at: clock.now().toISOString() })
+    .set({
+      config: JSON.stringify(sealConfig(credential.type, config)),
+      revision: credential.revision + 1,
+      updated_at: clock.now().toISOString(),
+    })
     .where('id', '=', credential.id)
     .where('revision', '=', credential.revision)
     .executeTakeFirst();
