@@ -143,8 +143,12 @@ class ImmediateSqliteDialect extends SqliteDialect {
     const driver = super.createDriver();
     const sqlite = this.#sqlite;
     const acquire = driver.acquireConnection.bind(driver);
+    // SQLite's driver hands out its one connection again and again: it is wrapped the first time only.
+    const wrapped = new WeakSet<object>();
     driver.acquireConnection = async () => {
       const connection = await acquire();
+      if (wrapped.has(connection)) return connection;
+      wrapped.add(connection);
       const execute = connection.executeQuery.bind(connection);
       // A statement that takes the write lock itself (outside a transaction, or the transaction's `begin`) may be
       // tried again while another process holds the lock; one inside a transaction already holds it.
