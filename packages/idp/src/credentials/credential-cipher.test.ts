@@ -37,7 +37,8 @@ describe('sealing credential secrets', () => {
   it('refuses a sealed value that was changed', () => {
     useCredentialKeys([FIRST]);
     const sealed = sealConfig('totp', totp) as { totp_url: string };
-    const flipped = `${sealed.totp_url.slice(0, -2)}${sealed.totp_url.endsWith('A') ? 'B' : 'A'}${sealed.totp_url.at(-1)}`;
+    const url = sealed.totp_url;
+    const flipped = `${url.slice(0, -2)}${url.at(-2) === 'A' ? 'B' : 'A'}${url.at(-1)}`;
     expect(() => openConfig('totp', { totp_url: flipped })).toThrow();
   });
 });

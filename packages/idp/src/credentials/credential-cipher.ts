@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 
 /**
  * The secrets inside credentials that a copy of the database must not give away: an authenticator app's `totp_url`
- * (its shared secret) and the backup codes (docs/security.md#7-password-storage). They are sealed with AES-256-GCM under
- * the first key of `SECRETS_CIPHER` (as Kratos' `secrets.cipher`: the first encrypts, every one decrypts), each value
- * on its own, so the shape of a config stays readable (how many backup codes are left, when one was used) and the
- * whoami statement can still tell from the database whether a second factor exists.
+ * (its shared secret) and the backup codes (docs/security.md#7-password-storage). They are sealed with AES-256-GCM
+ * under the first key of `SECRETS_CIPHER` (as Kratos' `secrets.cipher`: the first encrypts, every one decrypts),
+ * each value on its own, so the shape of a config stays readable (how many backup codes are left, when one was used)
+ * and the whoami statement can still tell from the database whether a second factor exists.
  *
  * The same seals a settings flow's stored state while it holds a new secret (`sealText`, flows/flow.ts).
  *
