@@ -128,7 +128,9 @@ try {
   const fail = (what) => failures.set(what, (failures.get(what) ?? 0) + 1);
   const endAt = Date.now() + minutes * 60_000;
   const warmUpAt = Date.now() + Math.min(30_000, (minutes * 60_000) / 10);
-  let memoryAfterWarmUp;
+  // RSS sampled every 5 s after the warm-up: the growth compares the median of the first three samples with that of
+  // the last three, so one transient peak of the garbage collector does not read as a leak.
+  const samples = [[], []];
   const reader = async () => {
     while (Date.now() < endAt) {
       const index = next++;
@@ -157,12 +159,18 @@ try {
       await new Promise((r) => setTimeout(r, 200));
     }
   };
-  const warmUp = (async () => {
+  const sampler = (async () => {
     await new Promise((r) => setTimeout(r, warmUpAt - Date.now()));
-    memoryAfterWarmUp = await Promise.all(processes.map((p) => p.rssMiB()));
+    while (Date.now() < endAt) {
+      (await Promise.all(processes.map((p) => p.rssMiB()))).forEach((rss, i) => samples[i].push(rss));
+      await new Promise((r) => setTimeout(r, 5_000));
+    }
   })();
-  await Promise.all([...Array.from({ length: concurrency }, reader), writer(), writer(), warmUp]);
-  const memoryAtEnd = await Promise.all(processes.map((p) => p.rssMiB()));
+  await Promise.all([...Array.from({ length: concurrency }, reader), writer(), writer(), sampler]);
+  (await Promise.all(processes.map((p) => p.rssMiB()))).forEach((rss, i) => samples[i].push(rss));
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const memoryAfterWarmUp = samples.map((list) => median(list.slice(0, 3)));
+  const memoryAtEnd = samples.map((list) => median(list.slice(-3)));
 
   latencies.sort((a, b) => a - b);
   const errors = [...failures.values()].reduce((a, b) => a + b, 0);
@@ -176,7 +184,8 @@ try {
     const growth = ((memoryAtEnd[i] - memoryAfterWarmUp[i]) / memoryAfterWarmUp[i]) * 100;
     console.log(
       `process ${i + 1}  RSS ${memoryAfterWarmUp[i].toFixed(0)} MiB after warm-up, ${memoryAtEnd[i].toFixed(0)} MiB ` +
-        `at the end (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %)`,
+        `at the end (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %, medians of three samples; ` +
+        `peak ${Math.max(...samples[i]).toFixed(0)} MiB)`,
     );
   });
 } finally {
