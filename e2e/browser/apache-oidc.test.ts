@@ -9,8 +9,8 @@ import { startApache, type Apache } from '../support/apache.js';
 import { freePorts } from '../support/free-port.js';
 import { DEMO_PASSWORD, portaalCli } from '../support/portal-users.js';
 import { useJourney } from './support/journey.js';
-import { expectInsideWindow, expectNoSidewaysScroll, expectScreenFits } from './support/layout.js';
-import { cli, expectAccessible } from './support/pages.js';
+import { atBothWidths, expectPlainPageFits, expectScreenFits } from './support/layout.js';
+import { cli } from './support/pages.js';
 import { sidebar } from './support/people.js';
 
 // Journey 23: data services behind Debian's Apache httpd with mod_auth_openidc, a confidential client of the portal's
@@ -203,30 +203,8 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
 }
 
-/** Checks `check` with the window 375 px (a phone) and 1280 px (a laptop) wide. */
-async function atBothWidths(page: Page, check: () => Promise<void>) {
-  const { height } = page.viewportSize()!;
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height });
-    await check();
-  }
-}
-
 /** One of the portal's sign-in screens, at both widths. */
 const expectSignInFits = (page: Page, state: string) => atBothWidths(page, () => expectScreenFits(page, state));
-
-/**
- * A page of the provider (its logout question and answer, 'Geen toegang') or the service's Dutch error page, which
- * have no header of the portal: Dutch, no sideways scrolling, every control inside the window, no axe violations.
- */
-const expectPlainPageFits = (page: Page, state: string) =>
-  atBothWidths(page, async () => {
-    const where = `${state} at ${page.viewportSize()!.width} px`;
-    expect(await page.locator('html').getAttribute('lang'), `language of ${state}`).toBe('nl');
-    await expectNoSidewaysScroll(page, where);
-    await expectInsideWindow(page, page.locator('main').locator('h1, button, a, summary'), where);
-    await expectAccessible(page, where);
-  });
 
 /** Signs Ali Analist (demo) in at the Begrotingsvergelijker through the portal; answers what the service saw. */
 async function signInAtBegroting(page: Page) {

@@ -107,3 +107,26 @@ export async function expectDialogFits(page: Page, dialog: Locator, state: strin
   await expectInsideWindow(page, dialog.locator('input, select, button, a, legend, h2'), where);
   await expectAccessible(page, where);
 }
+
+/** Checks `check` with the window 375 px (a phone) and 1280 px (a laptop) wide. */
+export async function atBothWidths(page: Page, check: () => Promise<void>) {
+  const { height } = page.viewportSize()!;
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height });
+    await check();
+  }
+}
+
+/**
+ * A page the server renders outside the web app (the provider's questions and refusals, forward authentication's
+ * refusal) or a service's own error page, at both widths: Dutch, no sideways scrolling, every control inside the
+ * window, no axe violations.
+ */
+export const expectPlainPageFits = (page: Page, state: string) =>
+  atBothWidths(page, async () => {
+    const where = `${state} at ${page.viewportSize()!.width} px`;
+    expect(await page.locator('html').getAttribute('lang'), `language of ${state}`).toBe('nl');
+    await expectNoSidewaysScroll(page, where);
+    await expectInsideWindow(page, page.locator('main').locator('h1, button, a, summary'), where);
+    await expectAccessible(page, where);
+  });

@@ -1,33 +1,12 @@
 import { escapeHtml } from '../http/escape-html.js';
+import { housePage } from '../http/house-page.js';
 
 /**
  * The provider's own pages, in Dutch like the rest of the portal: a refused sign-in, an error, the logout question
  * and its answer. Everything interpolated is escaped.
  */
 
-const STYLE =
-  'body{font-family:system-ui,sans-serif;margin:0;padding:2rem 1rem;color:#1a1a1a;background:#f3f3f3}' +
-  'main{max-width:36rem;margin:0 auto;padding:1.5rem 2rem;background:#fff;border-radius:4px}' +
-  'h1{font-size:1.5rem}button{font:inherit;padding:.5rem 1rem;margin:.25rem .5rem .25rem 0;cursor:pointer}' +
-  'a{color:#01689b}';
-
-function page(title: string, body: string): string {
-  return `<!DOCTYPE html>
-<html lang="nl">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} - Datavoorzieningen Portaal</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-<h1>${escapeHtml(title)}</h1>
-${body}
-</main>
-</body>
-</html>`;
-}
+const page = housePage;
 
 /** A person whose organisations and data roles do not give access to the service. */
 export function accessDeniedPage(serviceName: string, abortAction: string): string {
@@ -35,7 +14,7 @@ export function accessDeniedPage(serviceName: string, abortAction: string): stri
     'Geen toegang',
     `<p>Je hebt geen toegang tot ${escapeHtml(serviceName)}. Vraag de beheerder van je organisatie om toegang als ` +
       'je deze datavoorziening nodig hebt.</p>' +
-      `<form method="post" action="${escapeHtml(abortAction)}"><button type="submit">Terug naar ` +
+      `<form method="post" action="${escapeHtml(abortAction)}" class="knoppen"><button type="submit">Terug naar ` +
       `${escapeHtml(serviceName)}</button></form>` +
       '<p><a href="/permissies">Naar je datavoorzieningen in het portaal</a></p>',
   );
@@ -67,8 +46,11 @@ export function logoutPage(form: string, clientName: string | undefined, clientI
     'Uitloggen',
     `${form}<p>Wil je uitloggen${from}? Je wordt dan ook uitgelogd bij het portaal en bij alle andere ` +
       'datavoorzieningen waar je via het portaal bent ingelogd.</p>' +
-      '<button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>Ja, uitloggen</button>' +
-      `<button type="submit" form="op.logoutForm" formaction="${escapeHtml(stay)}">Nee, ingelogd blijven</button>`,
+      '<div class="knoppen">' +
+      '<button class="primair" type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>' +
+      'Ja, uitloggen</button>' +
+      `<button type="submit" form="op.logoutForm" formaction="${escapeHtml(stay)}">Nee, ingelogd blijven</button>` +
+      '</div>',
   );
 }
 

@@ -7,8 +7,12 @@ import { SIGN_IN_HEADER } from '../forward-auth/identity-headers.js';
 import { firstValue } from '../forward-auth/service-choice.js';
 import type { ApiContext } from '../http/api-context.js';
 import { ApiError, errors } from '../http/api-error.js';
+import { HOUSE_STYLE_SOURCE } from '../http/house-page.js';
 import { checked } from '../http/request-schema.js';
 import { forwardAuthQuery } from '../http/validation.js';
+
+/** The refusal page's policy: its own style and nothing else, and never inside another site's frame. */
+const REFUSAL_PAGE_POLICY = `default-src 'none'; style-src ${HOUSE_STYLE_SOURCE}; frame-ancestors 'none'`;
 
 const QUERY = { querystring: forwardAuthQuery };
 
@@ -50,7 +54,7 @@ export function registerForwardAuthRoutes(app: FastifyInstance, ctx: ApiContext)
       return reply
         .code(403)
         .type('text/html; charset=utf-8')
-        .headers({ 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'", 'X-Frame-Options': 'DENY' })
+        .headers({ 'Content-Security-Policy': REFUSAL_PAGE_POLICY, 'X-Frame-Options': 'DENY' })
         .send(refusalPage(error.message, ctx.options.publicUrl));
     }
     if (outcome.allowed) return reply.code(200).headers(outcome.headers).send();
