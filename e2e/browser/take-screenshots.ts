@@ -83,6 +83,20 @@ try {
   await signInWithPassword(newcomer, 'medewerker@voorbeeldstad.nl', DEMO_PASSWORD);
   await newcomer.locator('#totp_secret_key').waitFor();
   await shoot(newcomer, 'authenticator-app');
+
+  // Pages the server renders for people arriving from a data service: a refusal that a proxy passes on, and an
+  // error of the OpenID Connect provider.
+  const analyst = await (
+    await browser.newContext({ baseURL: portaal.publicUrl, locale: 'nl-NL', viewport: LAPTOP })
+  ).newPage();
+  await signInWithPassword(analyst, 'analist@dego.nl', DEMO_PASSWORD);
+  await analyst.waitForURL((url) => url.pathname !== '/login');
+  await analyst.goto('/api/forward-auth?service=woningbouwplanner&redirect=true');
+  await analyst.getByRole('heading', { name: 'Geen toegang' }).waitFor();
+  await shoot(analyst, 'geen-toegang');
+  await analyst.goto('/oidc/auth?client_id=onbekend&response_type=code&scope=openid');
+  await analyst.getByRole('heading', { level: 1 }).waitFor();
+  await shoot(analyst, 'inloggen-mislukt');
 } finally {
   await browser.close();
   await portaal.stop();
