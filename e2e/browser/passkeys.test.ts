@@ -278,6 +278,11 @@ describe('journey 22: passkeys and security keys', () => {
     // A passkey has no name (Kratos asks none and labels it 'unnamed'): the portal shows 'Zonder naam', in Dutch.
     await keyList(page).getByText('Zonder naam').waitFor();
     await pressByKeyboard(page, keysSection(page).getByRole('button', { name: 'Passkey verwijderen', exact: true }));
+    // It cannot be undone, so the portal asks first; the question fits the screen and is accessible.
+    const question = page.getByRole('alertdialog', { name: 'Passkey verwijderen' });
+    await question.getByText('Dit kun je niet ongedaan maken.').waitFor();
+    await expectAccessible(page, 'the question before removing the passkey');
+    await pressByKeyboard(page, question.getByRole('button', { name: 'Verwijderen', exact: true }));
     await keysSection(page).getByText('Passkey is verwijderd.', { exact: true }).waitFor();
     await keysSection(page).getByText('Je hebt nog geen beveiligingssleutels of passkeys.').waitFor();
     await expectAccessible(page, 'the settings after removing the passkey');

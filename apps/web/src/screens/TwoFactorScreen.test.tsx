@@ -499,6 +499,27 @@ describe('TwoFactorScreen', () => {
     }
   });
 
+  it('asks before unlinking the app or switching the backup codes off, and sends nothing when cancelled', async () => {
+    const calls = network({
+      create: {
+        status: 200,
+        body: linked('f1', [regenerate, lookupButton('lookup_secret_disable', { id: 1050016, text: 'Disable' })]),
+      },
+    });
+    const { container } = renderAt('/settings/2fa-app', routes);
+    await userEvent.click(await screen.findByRole('button', { name: 'Authenticator-app ontkoppelen' }));
+    const unlink = screen.getByRole('alertdialog', { name: 'Authenticator-app ontkoppelen' });
+    expect(unlink).toHaveTextContent('Dit kun je niet ongedaan maken');
+    expect(await axeViolations(container)).toEqual([]);
+    await userEvent.click(within(unlink).getByRole('button', { name: 'Annuleren' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Back-upcodes uitschakelen' }));
+    const disable = screen.getByRole('alertdialog', { name: 'Back-upcodes uitschakelen' });
+    expect(disable).toHaveTextContent('De codes die je hebt bewaard, werken dan niet meer.');
+    await userEvent.click(within(disable).getByRole('button', { name: 'Annuleren' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(posted(calls)).toEqual([]);
+  });
+
   it('unlinks the app with totp_unlink, shows the QR step again and offers to end the sessions elsewhere', async () => {
     const elsewhere = { id: 's-2', devices: [{ id: 's-2', ip_address: '192.0.2.10', user_agent: '' }] };
     const calls = network({
@@ -508,6 +529,9 @@ describe('TwoFactorScreen', () => {
     });
     renderAt('/settings/2fa-app', routes);
     await userEvent.click(await screen.findByRole('button', { name: 'Authenticator-app ontkoppelen' }));
+    const question = screen.getByRole('alertdialog', { name: 'Authenticator-app ontkoppelen' });
+    expect(posted(calls), 'nothing before the confirmation').toEqual([]);
+    await userEvent.click(within(question).getByRole('button', { name: 'Ontkoppelen' }));
     expect(await screen.findByRole('img', { name: 'QR-code voor je authenticator-app' })).toBeInTheDocument();
     expect(await screen.findByText(/Je bent nog ingelogd op 2 andere apparaten\./)).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Stap 2: bewaar je back-upcodes' })).toBeNull();
@@ -787,6 +811,8 @@ describe('TwoFactorScreen', () => {
       });
       renderAt('/settings/2fa-app', routes);
       await userEvent.click(await screen.findByRole('button', { name: 'Authenticator-app ontkoppelen' }));
+      const question = screen.getByRole('alertdialog', { name: 'Authenticator-app ontkoppelen' });
+      await userEvent.click(within(question).getByRole('button', { name: 'Ontkoppelen' }));
       const heading = await screen.findByRole('heading', { name: 'Stap 1: koppel je authenticator-app' });
       await waitFor(() => expect(heading).toHaveFocus());
     });

@@ -19,6 +19,7 @@ import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { RestartNotice } from '../components/RestartNotice';
 import { Loading } from '../components/Loading';
 import { SecurityKeysSection } from '../security-keys/SecurityKeysSection';
+import { ConfirmDialog } from '../overview/ConfirmDialog';
 
 const CODES_NODE = 'lookup_secret_codes';
 const codesNodeOf = (ui: FlowUi) => ui.nodes.find((n) => n.attributes.id === CODES_NODE);
@@ -57,6 +58,24 @@ const LOAD_FAILED = 'Er is iets misgegaan bij het ophalen van je instellingen. P
 const SAVE_FAILED = 'Er is iets misgegaan bij het opslaan. Probeer het nog eens.';
 
 /** /settings/2fa-app: link an authenticator app (QR code or key), then make and keep backup codes. */
+/** The buttons that take a second factor away, which cannot be undone: the person confirms first (WCAG 3.3.4). */
+const LOSSES: Record<string, { title: string; confirm: string; text: string }> = {
+  totp_unlink: {
+    title: 'Authenticator-app ontkoppelen',
+    confirm: 'Ontkoppelen',
+    text:
+      'Weet je zeker dat je je authenticator-app wilt ontkoppelen? Het portaal vraagt dan niet meer om de code uit ' +
+      'de app. Dit kun je niet ongedaan maken: wil je de app later weer gebruiken, dan koppel je hem opnieuw.',
+  },
+  lookup_secret_disable: {
+    title: 'Back-upcodes uitschakelen',
+    confirm: 'Uitschakelen',
+    text:
+      'Weet je zeker dat je je back-upcodes wilt uitschakelen? De codes die je hebt bewaard, werken dan niet meer. ' +
+      'Dit kun je niet ongedaan maken.',
+  },
+};
+
 export default function TwoFactorScreen() {
   const [params] = useSearchParams();
   const queryClient = useQueryClient();
@@ -66,8 +85,16 @@ export default function TwoFactorScreen() {
   const [changed, setChanged] = useState(false);
   // The heading to focus once an answer is on screen: the button that was pressed has gone (WCAG 2.4.3).
   const [focusHeading, setFocusHeading] = useState<string>();
+  const [confirming, setConfirming] = useState<{ values: FlowValues; loss: (typeof LOSSES)[string] }>();
 
+  /** A form's submit: what takes a factor away waits for the person's confirmation. */
   async function submit(values: FlowValues) {
+    const loss = Object.keys(LOSSES).find((name) => values[name] !== undefined);
+    if (loss) setConfirming({ values, loss: LOSSES[loss]! });
+    else await perform(values);
+  }
+
+  async function perform(values: FlowValues) {
     const before = ui;
     const sent = await send(values);
     if (sent.kind !== 'done') return;
@@ -193,6 +220,21 @@ export default function TwoFactorScreen() {
             )}
           </p>
         </section>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title={confirming.loss.title}
+          confirmLabel={confirming.loss.confirm}
+          danger
+          busy={false}
+          onClose={() => setConfirming(undefined)}
+          onConfirm={() => {
+            setConfirming(undefined);
+            void perform(confirming.values);
+          }}
+        >
+          <p className="utrecht-paragraph">{confirming.loss.text}</p>
+        </ConfirmDialog>
       )}
       <SecurityKeysSection
         ui={ui}

@@ -188,13 +188,29 @@ describe('Beveiligingssleutels en passkeys', () => {
     expect(posted(calls)[1]).not.toHaveProperty('passkey_create_data');
   });
 
-  it('removes a key by its id and says which one went', async () => {
+  it('asks before removing a key, removes nothing when cancelled, and nothing else at all', async () => {
     fakeAuthenticator();
     const calls = network([securityKey, passkey], () => ({ status: 200, body: settingsFlow([passkey]) }));
     renderAt('/settings', routes);
     await userEvent.click(
       await screen.findByRole('button', { name: 'Beveiligingssleutel "YubiKey werk" verwijderen' }),
     );
+    const question = screen.getByRole('alertdialog', { name: 'Beveiligingssleutel verwijderen' });
+    expect(question).toHaveTextContent('Dit kun je niet ongedaan maken.');
+    await userEvent.click(within(question).getByRole('button', { name: 'Annuleren' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(posted(calls)).toEqual([]);
+  });
+
+  it('removes a key by its id once confirmed, and says which one went', async () => {
+    fakeAuthenticator();
+    const calls = network([securityKey, passkey], () => ({ status: 200, body: settingsFlow([passkey]) }));
+    renderAt('/settings', routes);
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Beveiligingssleutel "YubiKey werk" verwijderen' }),
+    );
+    const question = screen.getByRole('alertdialog', { name: 'Beveiligingssleutel verwijderen' });
+    await userEvent.click(within(question).getByRole('button', { name: 'Verwijderen' }));
     expect(await screen.findByText('Beveiligingssleutel "YubiKey werk" is verwijderd.')).toBeVisible();
     expect(posted(calls)).toEqual([{ method: 'webauthn', webauthn_remove: '6b65792d31', csrf_token: 'c' }]);
     expect(screen.queryByRole('button', { name: /YubiKey werk/ })).toBeNull();
@@ -213,6 +229,8 @@ describe('Beveiligingssleutels en passkeys', () => {
       'Het toevoegen is gestopt of duurde te lang. Probeer het opnieuw.',
     );
     await userEvent.click(screen.getByRole('button', { name: 'Passkey verwijderen' }));
+    const question = screen.getByRole('alertdialog', { name: 'Passkey verwijderen' });
+    await userEvent.click(within(question).getByRole('button', { name: 'Verwijderen' }));
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(GENERIC));
   });
 });

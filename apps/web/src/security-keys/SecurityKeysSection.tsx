@@ -7,6 +7,7 @@ import type { Submitted } from '../flows/flow-options';
 import type { FlowUi, FlowValues, UiNode } from '../flows/ui-types';
 import { useWebAuthn } from '../flows/webauthn/use-webauthn';
 import { translate } from '../i18n/kratos-messages';
+import { ConfirmDialog } from '../overview/ConfirmDialog';
 import { longDate } from '../overview/sorting';
 import { BackupCodeActions } from '../screens/BackupCodeActions';
 import { usersApi } from '../api/users-api';
@@ -51,6 +52,8 @@ export function SecurityKeysSection({ ui, submit, hasBackupCodes, onChanged }: S
   const [outcome, setOutcome] = useState<Outcome>();
   const [busy, setBusy] = useState(false);
   const [offerCodes, setOfferCodes] = useState(false);
+  // Removing a key cannot be undone: the person confirms it first (WCAG 3.3.4).
+  const [removing, setRemoving] = useState<RegisteredKey>();
   const outcomeRef = useRef<HTMLDivElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const keys = ui ? keysOf(ui) : [];
@@ -127,8 +130,10 @@ export function SecurityKeysSection({ ui, submit, hasBackupCodes, onChanged }: S
     void webauthn.run(button, { webauthn_register_displayname: chosen });
   }
 
+  const described = (key: RegisteredKey) => (key.name ? `${KIND_NAMES[key.kind]} "${key.name}"` : KIND_NAMES[key.kind]);
+
   function remove(key: RegisteredKey) {
-    const what = key.name ? `${KIND_NAMES[key.kind]} "${key.name}"` : KIND_NAMES[key.kind];
+    const what = described(key);
     const field = key.remove.attributes.name!;
     void tell(
       { method: key.kind === 'security_key' ? 'webauthn' : 'passkey', [field]: key.remove.attributes.value },
@@ -170,13 +175,31 @@ export function SecurityKeysSection({ ui, submit, hasBackupCodes, onChanged }: S
                 type="button"
                 className="utrecht-button utrecht-button--secondary-action"
                 disabled={working}
-                onClick={() => remove(key)}
+                onClick={() => setRemoving(key)}
               >
                 {key.remove.meta.label ? translate(key.remove.meta.label) : 'Verwijderen'}
               </button>
             </li>
           ))}
         </ul>
+      )}
+      {removing && (
+        <ConfirmDialog
+          title={`${KIND_NAMES[removing.kind]} verwijderen`}
+          confirmLabel="Verwijderen"
+          danger
+          busy={working}
+          onClose={() => setRemoving(undefined)}
+          onConfirm={() => {
+            setRemoving(undefined);
+            remove(removing);
+          }}
+        >
+          <p className="utrecht-paragraph">
+            Weet je zeker dat je {described(removing).replace(/^\p{Lu}/u, (first) => first.toLowerCase())} wilt
+            verwijderen? Je kunt er daarna niet meer mee inloggen. Dit kun je niet ongedaan maken.
+          </p>
+        </ConfirmDialog>
       )}
       {addKey && (
         <div className="dvp-key-add">
