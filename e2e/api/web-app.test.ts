@@ -48,6 +48,16 @@ describe('the web app on the public listener', () => {
     }
   });
 
+  it('serves its icon where the page names it and where browsers look by themselves', async () => {
+    expect(await (await fetch(`${portaal.publicUrl}/login`)).text()).toContain('href="/favicon.svg"');
+    for (const path of ['/favicon.svg', '/favicon.ico']) {
+      const icon = await fetch(`${portaal.publicUrl}${path}`);
+      expect(icon.status, path).toBe(200);
+      expect(icon.headers.get('content-type')).toContain('image/svg+xml');
+      expect(await icon.text()).toMatch(/^<svg /);
+    }
+  });
+
   it('serves hashed assets with a long cache lifetime', async () => {
     const page = await (await fetch(`${portaal.publicUrl}/login`)).text();
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(page)?.[1];

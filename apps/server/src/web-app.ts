@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { registerFavicon } from './favicon.js';
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
@@ -68,6 +69,7 @@ export async function registerWebApp(app: FastifyInstance, distDir = WEB_DIST): 
       maxAge: '365d',
     });
   }
+  registerFavicon(app);
   app.get('/*', async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     if (API_PREFIXES.some((prefix) => url.startsWith(prefix)) || url === '/api') {
