@@ -84,7 +84,10 @@ describe('journey 6: a forgotten password', () => {
     await signOut(page);
     await signInWithPassword(page, colleague.email, colleague.password);
     await page
-      .getByText('Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw.', { exact: true })
+      .getByText(
+        'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw. Na te veel mislukte pogingen is je account een tijdje geblokkeerd.',
+        { exact: true },
+      )
       .waitFor();
     await expectAccessible(page, 'sign-in refused with the old password');
     await signInWithPassword(page, colleague.email, newPassword);

@@ -190,7 +190,10 @@ describe('journey 7: account settings', () => {
     await signOut(page);
     await signInWithPassword(page, colleague.email, colleague.password);
     await page
-      .getByText('Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw.', { exact: true })
+      .getByText(
+        'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw. Na te veel mislukte pogingen is je account een tijdje geblokkeerd.',
+        { exact: true },
+      )
       .waitFor();
     await signInWithPassword(page, colleague.email, newPassword);
     await page.getByLabel('Verificatiecode').waitFor();
