@@ -159,15 +159,19 @@ try {
       await new Promise((r) => setTimeout(r, 200));
     }
   };
+  const sample = async () => {
+    const now = await Promise.all(processes.map((p) => p.rssMiB()));
+    for (const [i, rss] of now.entries()) samples[i].push(rss);
+  };
   const sampler = (async () => {
     await new Promise((r) => setTimeout(r, warmUpAt - Date.now()));
     while (Date.now() < endAt) {
-      (await Promise.all(processes.map((p) => p.rssMiB()))).forEach((rss, i) => samples[i].push(rss));
+      await sample();
       await new Promise((r) => setTimeout(r, 5_000));
     }
   })();
   await Promise.all([...Array.from({ length: concurrency }, reader), writer(), writer(), sampler]);
-  (await Promise.all(processes.map((p) => p.rssMiB()))).forEach((rss, i) => samples[i].push(rss));
+  await sample();
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const memoryAfterWarmUp = samples.map((list) => median(list.slice(0, 3)));
   const memoryAtEnd = samples.map((list) => median(list.slice(-3)));

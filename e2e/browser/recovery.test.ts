@@ -85,7 +85,8 @@ describe('journey 6: a forgotten password', () => {
     await signInWithPassword(page, colleague.email, colleague.password);
     await page
       .getByText(
-        'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw. Na te veel mislukte pogingen is je account een tijdje geblokkeerd.',
+        'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw. ' +
+          'Na te veel mislukte pogingen is je account een tijdje geblokkeerd.',
         { exact: true },
       )
       .waitFor();

@@ -191,7 +191,8 @@ describe('journey 7: account settings', () => {
     await signInWithPassword(page, colleague.email, colleague.password);
     await page
       .getByText(
-        'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw. Na te veel mislukte pogingen is je account een tijdje geblokkeerd.',
+        'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw. ' +
+          'Na te veel mislukte pogingen is je account een tijdje geblokkeerd.',
         { exact: true },
       )
       .waitFor();

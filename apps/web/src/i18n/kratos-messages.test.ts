@@ -4,7 +4,8 @@ import { translate } from './kratos-messages';
 describe('translate', () => {
   it('translates by message id first', () => {
     expect(translate({ id: 4000006, text: 'The provided credentials are invalid…' })).toBe(
-      'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw. Na te veel mislukte pogingen is je account een tijdje geblokkeerd.',
+      'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw. ' +
+        'Na te veel mislukte pogingen is je account een tijdje geblokkeerd.',
     );
     expect(translate({ id: 4000032, text: 'x', context: { min_length: 8, actual_length: 5 } })).toBe(
       'Het wachtwoord moet minimaal 8 tekens bevatten.',

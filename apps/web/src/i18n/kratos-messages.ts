@@ -112,7 +112,8 @@ const byId: Record<number, Translate> = {
   4000004: (_, field) => badShape(field),
   4000005: () => 'Dit wachtwoord kan niet worden gebruikt. Kies een ander wachtwoord.',
   4000006: () =>
-    'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw. Na te veel mislukte pogingen is je account een tijdje geblokkeerd.',
+    'Het e-mailadres of wachtwoord klopt niet. Controleer ze en probeer het opnieuw. ' +
+    'Na te veel mislukte pogingen is je account een tijdje geblokkeerd.',
   4000007: () => 'Er bestaat al een account met dit e-mailadres.',
   4000008: () =>
     'De verificatiecode klopt niet of is al gebruikt. Vul de code in die je authenticator-app nu laat zien.',
