@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,11 @@ import { cliUser, signInAtAal1, signInAtAal2 } from '../support/portal-users.js'
 // member of each organisation; the echo servers say which service they are. A request may reach a service only when
 // the portal, asked directly about the same raw path, chose that very service and allowed that person there.
 
-const [portalPort, nginxPort, openbaarPort, geheimPort] = (await freePorts(4)) as [number, number, number, number];
+const [portalPort, nginxPort] = (await freePorts(2)) as [number, number];
+// The upstreams listen first, on ports the system gives them (a port chosen ahead could be taken meanwhile by another
+// test file running beside this one); nginx's configuration is written after.
+let openbaarPort: number;
+let geheimPort: number;
 const HOST = `127.0.0.1:${nginxPort}`;
 const PASSWORD = 'Pad-Punt-Schuine-Streep-47';
 
@@ -127,7 +131,7 @@ function exampleConfig(): string {
 }
 
 /** An upstream that answers which service it is and whose identity headers reached it. */
-function startEcho(service: Service, port: number): Promise<Server> {
+function startEcho(service: Service): Promise<Server> {
   const server = createServer((request, response) => {
     const body = JSON.stringify({
       service,
@@ -138,7 +142,7 @@ function startEcho(service: Service, port: number): Promise<Server> {
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     response.end(body);
   });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 /** A request line exactly as given (fetch would normalise the path), through nginx, with the person's cookies. */
@@ -195,7 +199,8 @@ beforeAll(async () => {
     port: portalPort,
     env: { CATALOGUE_FILE: catalogueFile(dir), TRUSTED_PROXIES: 'loopback' },
   });
-  echoes = [await startEcho('openbaar', openbaarPort), await startEcho('geheim', geheimPort)];
+  echoes = [await startEcho('openbaar'), await startEcho('geheim')];
+  [openbaarPort, geheimPort] = echoes.map((server) => (server.address() as AddressInfo).port) as [number, number];
   nginx = await startNginx(exampleConfig(), nginxPort);
   const dego = uniqueEmail('dego');
   cliUser(portaal, { email: dego, password: PASSWORD, org: 'dego' });
