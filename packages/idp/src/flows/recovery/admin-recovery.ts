@@ -74,18 +74,7 @@ export function registerAdminRecoveryRoutes(app: FastifyInstance, services: IdpS
     const { identity, flow, lifespanMs } = await prepare(request.body);
     flow.active = 'code';
     flow.ui.nodes = recoveryCodeNodes(identity.traits.email);
-    // The code and the flow that carries it are written together (docs/architecture.md#writes-that-belong-together).
-    const code = await ctx.db.kysely.transaction().execute(async (trx) => {
-      const issued = await issueCode(trx, ctx.clock, {
-        flowId: flow.id,
-        purpose: 'recovery_code',
-        identityId: identity.id,
-        address: identity.traits.email,
-        lifespanMs,
-      });
-      await saveFlow(trx, ctx.clock, flow);
-      return issued;
-    });
+    const code = await issueWithFlow(services, flow, 'recovery_code', { identity, lifespanMs });
     return sendJson(reply, 201, {
       recovery_link: uiUrl(ctx.config, 'recovery', { flow: flow.id }),
       recovery_code: code.value,
@@ -99,18 +88,21 @@ export function registerAdminRecoveryRoutes(app: FastifyInstance, services: IdpS
   });
 }
 
-async function issueRecoveryLink(
+/**
+ * A recovery code or link token and the flow that carries it, written together
+ * (docs/architecture.md#writes-that-belong-together).
+ */
+function issueWithFlow(
   services: IdpServices,
   flow: Flow,
-  link: { identity: IdentityRecord; lifespanMs: number },
+  purpose: 'recovery_code' | 'recovery_link',
+  { identity, lifespanMs }: { identity: IdentityRecord; lifespanMs: number },
 ) {
   const { ctx } = services;
-  const { identity, lifespanMs } = link;
-  flow.active = 'link';
-  const token = await ctx.db.kysely.transaction().execute(async (trx) => {
+  return ctx.db.kysely.transaction().execute(async (trx) => {
     const issued = await issueCode(trx, ctx.clock, {
       flowId: flow.id,
-      purpose: 'recovery_link',
+      purpose,
       identityId: identity.id,
       address: identity.traits.email,
       lifespanMs,
@@ -118,6 +110,16 @@ async function issueRecoveryLink(
     await saveFlow(trx, ctx.clock, flow);
     return issued;
   });
+}
+
+async function issueRecoveryLink(
+  services: IdpServices,
+  flow: Flow,
+  link: { identity: IdentityRecord; lifespanMs: number },
+) {
+  const { ctx } = services;
+  flow.active = 'link';
+  const token = await issueWithFlow(services, flow, 'recovery_link', link);
   return {
     recovery_link: publicUrlOf(ctx.config, '/self-service/recovery', { flow: flow.id, token: token.value }),
     expires_at: token.expiresAt.toISOString(),
