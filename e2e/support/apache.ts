@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { acceptsConnections } from './free-port.js';
 import os from 'node:os';
 import path from 'node:path';
 import { findApache, findApacheModule } from '../../scripts/lib/apache.mjs';
@@ -85,16 +85,6 @@ export interface Apache {
   stop(): Promise<void>;
 }
 
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-
 /**
  * Starts Debian's Apache httpd in the foreground, a child of the test, with `site` (virtual hosts) listening on
  * `ports` of the loopback interface; `files` are written beside the configuration, in its server root.
@@ -123,7 +113,7 @@ export async function startApache(site: string, ports: number[], files: Record<s
   const deadline = Date.now() + 10_000;
   try {
     for (const port of ports) {
-      while (!(await accepts(port))) {
+      while (!(await acceptsConnections(port))) {
         if (child.exitCode !== null) throw new Error(`httpd exited with ${child.exitCode}:\n${output}${errorLog()}`);
         if (Date.now() > deadline)
           throw new Error(`httpd did not listen on ${port} within 10 s:\n${output}${errorLog()}`);

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 
 function listening(): Promise<Server> {
   return new Promise((resolve, reject) => {
@@ -30,3 +30,14 @@ export async function freePort(): Promise<number> {
   const [port] = await freePorts(1);
   return port!;
 }
+
+/** Whether something listens on `port` of the loopback interface now (a server started as a child, say). */
+export const acceptsConnections = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { acceptsConnections } from './free-port.js';
 import os from 'node:os';
 import path from 'node:path';
 import { findNginx } from '../../scripts/lib/nginx.mjs';
@@ -62,16 +62,6 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-
 /** Starts Debian's nginx in the foreground, a child of the test, with `site` in its http block, on `port`. */
 export async function startNginx(site: string, port: number): Promise<Nginx> {
   const { dir, config } = nginxFolder(site);
@@ -87,7 +77,7 @@ export async function startNginx(site: string, port: number): Promise<Nginx> {
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 10_000;
-  while (!(await accepts(port))) {
+  while (!(await acceptsConnections(port))) {
     if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}:\n${output}${errorLog()}`);
     if (Date.now() > deadline) throw new Error(`nginx did not listen on ${port} within 10 s:\n${output}${errorLog()}`);
     await new Promise((r) => setTimeout(r, 50));
