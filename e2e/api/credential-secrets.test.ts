@@ -104,4 +104,20 @@ describe('the secrets inside credentials', () => {
     expect((await loginSecondFactor(again, secret)).session.authenticator_assurance_level).toBe('aal2');
     expect(await signInWithBackupCode(codes[0]!)).toBe('aal2');
   }, 60_000);
+
+  it('stops a start without the sealing key with one Dutch line that says which key to give back', async () => {
+    // The cookie secret rotated while SECRETS_CIPHER was never set: the old cookie secret was the sealing key.
+    const previous = portaal.env.SECRETS_CIPHER;
+    portaal.env.SECRETS_CIPHER = 'een-nieuwe-sleutel-die-nooit-iets-verzegelde';
+    await portaal.terminate();
+    const refused = await portaal.restart().then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    expect(refused).toMatch(/Configuratiefout: inloggegevens in de database zijn versleuteld met een sleutel die/);
+    expect(refused).toContain('Zet de vorige sleutel achteraan in SECRETS_CIPHER');
+    expect(refused).not.toMatch(/\n\s+at /);
+    portaal.env.SECRETS_CIPHER = previous!;
+    await portaal.restart();
+  }, 60_000);
 });

@@ -387,4 +387,32 @@ describe('OpenID Connect provider on several processes', () => {
       database.remove();
     }
   }, 120_000);
+
+  it('refuses OpenID Connect while two processes publish keys each generated, and serves once one stops', async () => {
+    // A hand-made deployment: one database, but each process its own DATA_DIR and no OIDC_JWKS, so each generated a
+    // key; a token of one would fail at a service that fetched the other's keys (docs/operations.md).
+    const database = await sharedTestDatabase();
+    const env = { DATABASE_URL: database.url, CATALOGUE_FILE: catalogueFile };
+    const first = await startPortaal({ args: ['--demo'], env });
+    const second = await startPortaal({ env });
+    let secondStopped: Promise<void> | undefined;
+    const stopSecond = () => (secondStopped ??= second.stop());
+    const discovery = (portal: Portaal) => fetch(`${portal.publicUrl}/oidc/.well-known/openid-configuration`);
+    try {
+      const refused = await discovery(second);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('30');
+      expect(await refused.text()).toContain('Inloggen bij datavoorzieningen kan nu niet');
+      expect(second.output()).toContain('OpenID Connect refused: another process publishes other signing keys');
+      await expect.poll(async () => (await discovery(first)).status, { timeout: 12_000, interval: 250 }).toBe(503);
+      expect((await fetch(`${first.publicUrl}/oidc/jwks`)).status).toBe(503);
+      expect((await fetch(`${first.publicUrl}/login`)).status, 'the rest of the portal still works').toBe(200);
+
+      await stopSecond();
+      await expect.poll(async () => (await discovery(first)).status, { timeout: 12_000, interval: 250 }).toBe(200);
+    } finally {
+      await Promise.all([first.stop(), stopSecond()]);
+      database.remove();
+    }
+  }, 120_000);
 });

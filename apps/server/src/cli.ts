@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import {
   BackupError,
+  CredentialKeyError,
   createIdentityWithPassword,
   createRecoveryLink,
   findIdentity,
@@ -91,7 +92,7 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stderr.write(`Fout: ${dutchReasonOf(error)}\n`);
       return 1;
     }
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof CredentialKeyError) {
       process.stderr.write(`Configuratiefout: ${error.message}\n`);
       return 78;
     }

@@ -91,6 +91,13 @@ describe('loadConfig', () => {
     expect(refusal({ SECRETS_CIPHER: `${newest},kort` })).toMatch(/^SECRETS_CIPHER moet een of meer geheimen/);
   });
 
+  it('takes an optional ADMIN_API_TOKEN of at least 32 characters', () => {
+    expect(loadConfig(env()).adminApiToken).toBeUndefined();
+    const token = 'een-beheertoken-van-minstens-32-tekens';
+    expect(loadConfig(env({ ADMIN_API_TOKEN: token })).adminApiToken).toBe(token);
+    expect(refusal({ ADMIN_API_TOKEN: 'geheim' })).toMatch(/^ADMIN_API_TOKEN moet minstens 32 tekens lang zijn/);
+  });
+
   it('shares the session cookie with a parent domain of the public URL only', () => {
     const portal = {
       PUBLIC_URL: 'https://portaal.gemeente.nl',

@@ -40,6 +40,8 @@ export interface ServerConfig {
    * sealing and every one opening, as Kratos' `secrets.cipher`; by default the cookie secret.
    */
   cipherSecrets: string[];
+  /** `ADMIN_API_TOKEN`: the bearer token every admin request but the health probes must carry, when set. */
+  adminApiToken: string | undefined;
   idp: IdpConfig;
 }
 
@@ -235,6 +237,15 @@ function cipherSecrets(env: Env, fallback: string): string[] {
   return secrets;
 }
 
+/** `ADMIN_API_TOKEN`: optional; a token anyone could guess protects nothing, so it has at least 32 characters. */
+function adminApiToken(env: Env): string | undefined {
+  const raw = read(env, 'ADMIN_API_TOKEN');
+  if (raw !== undefined && raw.length < 32) {
+    throw new ConfigError('ADMIN_API_TOKEN moet minstens 32 tekens lang zijn (bijvoorbeeld: openssl rand -hex 32).');
+  }
+  return raw;
+}
+
 function cookieSecret(env: Env, dataDir: string, production: boolean): string {
   const raw = read(env, 'SECRETS_COOKIE');
   if (raw !== undefined) {
@@ -347,6 +358,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     trustedProxies: trustedProxies(env),
     oidc,
     cipherSecrets: cipherSecrets(env, cookie),
+    adminApiToken: adminApiToken(env),
     host,
     port: listenPort,
     adminHost,

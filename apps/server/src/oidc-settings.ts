@@ -110,6 +110,17 @@ export function oidcSigningKeys(settings: OidcSettings, dataDir: string): { keys
   return privateKeys(file, fs.readFileSync(file, 'utf8'));
 }
 
+/** The ids by which the processes compare their keys: each key's `kid`, or a hash of its public key without one. */
+export const signingKeyIds = (jwks: { keys: Jwk[] }): string[] =>
+  jwks.keys.map(
+    (key) =>
+      key.kid ??
+      crypto
+        .createHash('sha256')
+        .update(crypto.createPublicKey({ key, format: 'jwk' }).export({ format: 'der', type: 'spki' }))
+        .digest('base64url'),
+  );
+
 /**
  * `portaal oidc rotate-keys`: a new key signs from the next start on; the previous one stays published so that
  * tokens it signed keep verifying, and any older one is dropped. Answers the new key's id.

@@ -9,6 +9,7 @@ import {
   registerOidcProvider,
   registerUsersApi,
   sessionLinks,
+  signingKeyAgreement,
   startSingleLogout,
 } from '@portaal/users-api';
 import { PRODUCT_NAMESPACES, registerKetoRoutes } from '@portaal/relations';
@@ -19,7 +20,8 @@ import { registerHealthRoutes } from './health.js';
 import { registerWebApp } from './web-app.js';
 import { pruneAuditDaily } from './audit-retention.js';
 import { answerRouterRefusal, guardRequestInput } from './request-input.js';
-import { oidcSigningKeys } from './oidc-settings.js';
+import { oidcSigningKeys, signingKeyIds } from './oidc-settings.js';
+import { requireAdminToken } from './admin-token.js';
 
 export interface PortaalServer {
   product: Product;
@@ -54,6 +56,7 @@ function createApp(config: ServerConfig, name: 'public' | 'admin'): FastifyInsta
 export async function createServer(config: ServerConfig): Promise<PortaalServer> {
   const publicApp = createApp(config, 'public');
   const adminApp = createApp(config, 'admin');
+  requireAdminToken(adminApp, config.adminApiToken);
   const metrics = createMetrics();
   const product = await openProduct(config, publicApp.log, metrics.countSignIn);
   const { db, idp } = product;
@@ -88,15 +91,17 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   }
   await registerUsersApi(publicApp, product.apiContext);
   const oidcLinks = sessionLinks(db.kysely);
+  const signingKeys = oidcSigningKeys(config.oidc, config.dataDir);
+  const keyAgreement = signingKeyAgreement(db.kysely, signingKeyIds(signingKeys), publicApp.log);
   const oidcProvider = await createOidcProvider(product.apiContext, db.kysely, oidcLinks, {
     issuer: oidcIssuer(config.idp.publicUrl),
-    jwks: oidcSigningKeys(config.oidc, config.dataDir) as never,
+    jwks: signingKeys as never,
     cookieSecret: config.idp.cookieSecret,
     clientSecrets: config.oidc.clientSecrets,
     sessionSeconds: Math.round(config.idp.lifespans.sessionMs / 1000),
     log: publicApp.log,
   });
-  await registerOidcProvider(publicApp, product.apiContext, oidcProvider, oidcLinks);
+  await registerOidcProvider(publicApp, product.apiContext, oidcProvider, oidcLinks, keyAgreement);
   const singleLogoutRound = () =>
     endGrantsOfEndedSessions(oidcProvider, product.apiContext.backend.identities, oidcLinks, publicApp.log);
   await registerWebApp(publicApp);
@@ -111,10 +116,12 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
 
   let stopPruning = () => {};
   let stopSingleLogout = async () => {};
+  let stopKeyAgreement = async () => {};
 
   async function close() {
     stopPruning();
     await stopSingleLogout();
+    await stopKeyAgreement();
     // Listeners first: requests under way finish, idle connections close; then the courier's current mail.
     await publicApp.close();
     await adminApp.close();
@@ -129,11 +136,13 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
     publicApp,
     adminApp,
     async listen() {
+      await keyAgreement.announce();
       await publicApp.listen({ host: config.host, port: config.port });
       await adminApp.listen({ host: config.adminHost, port: config.adminPort });
       await idp.start();
       stopPruning = pruneAuditDaily(product.audit, config.auditRetentionMs, publicApp.log);
       stopSingleLogout = startSingleLogout(singleLogoutRound, publicApp.log);
+      stopKeyAgreement = keyAgreement.start();
     },
     close,
     async shutdown() {

@@ -22,7 +22,7 @@ export { authenticate, type Authenticated } from './sessions/authenticate.js';
 export { sessionAal, type Aal } from './sessions/aal.js';
 export { revokeSessionsOfIdentity } from './sessions/session-repository.js';
 export { endSession, liveSessionIds } from './sessions/live-sessions.js';
-export { useCredentialKeys } from './credentials/credential-cipher.js';
+export { CredentialKeyError, useCredentialKeys } from './credentials/credential-cipher.js';
 export { resealCredentials } from './credentials/reseal-credentials.js';
 export { accountLocks, unlockAccount } from './throttle/account-lock.js';
 export { clientAddressKey } from './throttle/failure-throttle.js';

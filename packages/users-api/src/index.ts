@@ -14,6 +14,7 @@ export { CatalogueError, parseCatalogue, type Catalogue } from './catalogue/cata
 export { createOidcProvider, type OidcOptions } from './oidc/oidc-provider.js';
 export { oidcIssuer } from './oidc/issuer.js';
 export { registerOidcProvider } from './oidc/oidc-routes.js';
+export { signingKeyAgreement } from './oidc/signing-key-agreement.js';
 export { sessionLinks } from './oidc/session-links.js';
 export { endGrantsOfEndedSessions, startSingleLogout } from './oidc/single-logout.js';
 export { hashClientSecret } from './oidc/oidc-clients.js';

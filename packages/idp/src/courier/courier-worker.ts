@@ -21,7 +21,9 @@ export interface Courier {
 /**
  * Sends queued mails over SMTP, retrying failures with backoff. A row is claimed by moving its `next_attempt_at`
  * forward by a lease (a conditional update), so several processes never send the same mail twice and a crash
- * between claim and send only delays it. Without SMTP the mail stays readable in the development mailbox.
+ * between claim and send only delays it. `send_count` counts the claims, so every attempt is counted, also one whose
+ * process died after the SMTP server had accepted the mail. Without SMTP the mail stays readable in the development
+ * mailbox.
  */
 export function createCourier(ctx: IdpContext): Courier {
   const { db, clock, log, config } = ctx;
@@ -46,7 +48,12 @@ export function createCourier(ctx: IdpContext): Courier {
     for (const message of due) {
       const claim = await db.kysely
         .updateTable('courier_messages')
-        .set({ next_attempt_at: new Date(now.getTime() + config.mail.leaseMs).toISOString() })
+        // Each claim is an attempt: a mail sent again after a crash between the SMTP acceptance and `markSent` shows
+        // that it went out twice.
+        .set((eb) => ({
+          next_attempt_at: new Date(now.getTime() + config.mail.leaseMs).toISOString(),
+          send_count: eb('send_count', '+', 1),
+        }))
         .where('id', '=', message.id)
         .where('next_attempt_at', '=', message.next_attempt_at)
         .where('status', 'in', ['queued', 'failed'])
@@ -73,7 +80,6 @@ export function createCourier(ctx: IdpContext): Courier {
           .updateTable('courier_messages')
           .set({
             status: abandoned ? 'abandoned' : 'failed',
-            send_count: attempts,
             last_error: reason,
             next_attempt_at: new Date(clock.now().getTime() + backoffMs(attempts)).toISOString(),
             updated_at: clock.now().toISOString(),
@@ -89,12 +95,7 @@ export function createCourier(ctx: IdpContext): Courier {
   async function markSent(id: string) {
     await db.kysely
       .updateTable('courier_messages')
-      .set((eb) => ({
-        status: 'sent',
-        send_count: eb('send_count', '+', 1),
-        last_error: null,
-        updated_at: clock.now().toISOString(),
-      }))
+      .set({ status: 'sent', last_error: null, updated_at: clock.now().toISOString() })
       .where('id', '=', id)
       .execute();
   }

@@ -31,7 +31,7 @@ describe('sealing credential secrets', () => {
     expect(needsSealing('totp', totp)).toBe(true);
     expect(needsSealing('totp', sealConfig('totp', totp))).toBe(false);
     useCredentialKeys([SECOND]);
-    expect(() => openConfig('totp', sealed)).toThrow(/not in SECRETS_CIPHER/);
+    expect(() => openConfig('totp', sealed)).toThrow(/niet in SECRETS_CIPHER staat/);
   });
 
   it('refuses a sealed value that was changed', () => {

@@ -21,6 +21,9 @@ interface Key {
 
 let keys: Key[] = [];
 
+/** A sealed value whose key is not among the configured ones: the operator must give the key back. */
+export class CredentialKeyError extends Error {}
+
 const keyOf = (secret: string): Key => {
   const derived = crypto.createHash('sha256').update(`portaal credential cipher\0${secret}`).digest();
   return { id: crypto.createHash('sha256').update(derived).digest('base64url').slice(0, 8), secret: derived };
@@ -46,7 +49,13 @@ function open(value: unknown): unknown {
   if (!isSealed(value)) return value;
   const [id, payload] = value.slice(PREFIX.length).split(':');
   const key = keys.find((k) => k.id === id);
-  if (!key || !payload) throw new Error(`a credential was sealed with a key not in SECRETS_CIPHER (${id})`);
+  if (!key || !payload) {
+    throw new CredentialKeyError(
+      `inloggegevens in de database zijn versleuteld met een sleutel die niet in SECRETS_CIPHER staat (${id}). ` +
+        'Zet de vorige sleutel achteraan in SECRETS_CIPHER. Was SECRETS_CIPHER niet gezet, dan was de sleutel het ' +
+        'vorige SECRETS_COOKIE: zet dat dan in SECRETS_CIPHER.',
+    );
+  }
   const bytes = Buffer.from(payload, 'base64url');
   const decipher = crypto.createDecipheriv('aes-256-gcm', key.secret, bytes.subarray(0, 12));
   decipher.setAuthTag(bytes.subarray(12, 28));

@@ -5,6 +5,7 @@ import * as catalogueOidcClients from './migrations/0003_catalogue_oidc_clients.
 import * as oidcProviderState from './migrations/0004_oidc_provider_state.js';
 import * as oidcSessionLinks from './migrations/0005_oidc_session_links.js';
 import * as mailThrottle from './migrations/0006_mail_throttle.js';
+import * as oidcKeyAnnouncements from './migrations/0007_oidc_key_announcements.js';
 
 const migrations: Record<string, Migration> = {
   '0001_catalogue_and_audit': catalogueAndAudit,
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0004_oidc_provider_state': oidcProviderState,
   '0005_oidc_session_links': oidcSessionLinks,
   '0006_mail_throttle': mailThrottle,
+  '0007_oidc_key_announcements': oidcKeyAnnouncements,
 };
 
 /** Applies the Users API's migrations (catalogue, audit log, invitations, OpenID Connect), in their own table. */

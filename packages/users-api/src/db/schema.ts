@@ -89,6 +89,14 @@ export interface OidcSessionLinksTable {
   ended_at: string | null;
 }
 
+/** The signing keys a running process publishes, by key id (oidc/signing-key-agreement.ts). */
+export interface OidcKeyAnnouncementsTable {
+  process_id: string;
+  /** The key ids of the process's JWKS, comma-separated. */
+  kids: string;
+  seen_at: string;
+}
+
 export interface UsersApiDatabase {
   catalogue_organisations: CatalogueOrganisationsTable;
   catalogue_data_roles: CatalogueDataRolesTable;
@@ -97,6 +105,7 @@ export interface UsersApiDatabase {
   catalogue_oidc_clients: CatalogueOidcClientsTable;
   oidc_payloads: OidcPayloadsTable;
   oidc_session_links: OidcSessionLinksTable;
+  oidc_key_announcements: OidcKeyAnnouncementsTable;
   audit_log: AuditLogTable;
   organisation_invitations: OrganisationInvitationsTable;
 }

@@ -31,6 +31,17 @@ export function errorPage(code: string): string {
   );
 }
 
+/** Every `/oidc` address while the portal's processes publish different signing keys (signing-key-agreement.ts). */
+export function keysDifferPage(): string {
+  return page(
+    'Inloggen bij datavoorzieningen kan nu niet',
+    '<p>Het portaal kan je nu niet aanmelden bij een datavoorziening. Het is niet goed ingericht: de beheerder van ' +
+      'het portaal ziet de oorzaak in het logboek.</p>' +
+      '<p>Probeer het later opnieuw. Blijft dit zo, meld het dan aan de beheerder van je organisatie.</p>' +
+      '<p><a href="/permissies">Naar je datavoorzieningen in het portaal</a></p>',
+  );
+}
+
 /** Where 'Nee, ingelogd blijven' goes: the portal's own page, so that the provider signs out of nothing. */
 export const STAY_SIGNED_IN_PATH = '/oidc/session/end/blijven';
 

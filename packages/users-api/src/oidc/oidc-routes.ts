@@ -7,9 +7,13 @@ import { resolveCaller } from '../users/caller.js';
 import { mayUse } from '../users/person-service.js';
 import { acrOf, amrOf, hasSecondFactor, hasSecondStep, secondFactorMet } from '../users/second-factor.js';
 import { serviceOfClient } from './oidc-clients.js';
-import { accessDeniedPage, errorPage, STAY_SIGNED_IN_PATH, stayedSignedInPage } from './oidc-pages.js';
+import { accessDeniedPage, errorPage, keysDifferPage, STAY_SIGNED_IN_PATH, stayedSignedInPage } from './oidc-pages.js';
 import { OIDC_MOUNT, oidcIssuer } from './issuer.js';
 import type { SessionLinks } from './session-links.js';
+import type { SigningKeyAgreement } from './signing-key-agreement.js';
+
+/** The services retry after this; the processes look at each other's keys every 5 s. */
+const KEYS_RETRY_AFTER_SECONDS = 30;
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
@@ -177,14 +181,22 @@ export async function registerOidcProvider(
   ctx: ApiContext,
   provider: Provider,
   links: SessionLinks,
+  keys: Pick<SigningKeyAgreement, 'agrees'>,
 ): Promise<void> {
   endPortalSessionOnConfirmedLogout(ctx, provider);
+  // While another process publishes other signing keys, no token may be issued or honoured (signing-key-agreement.ts).
+  const refuseWhileKeysDiffer = async (_request: FastifyRequest, reply: FastifyReply) => {
+    if (keys.agrees()) return;
+    void reply.header('Retry-After', String(KEYS_RETRY_AFTER_SECONDS));
+    return html(reply, 503, keysDifferPage());
+  };
   const koa = provider.callback();
   const issuer = oidcIssuer(ctx.options.publicUrl);
   // The provider builds its addresses (discovery, redirects, cookies' Secure flag) from the request; PUBLIC_URL
   // decides them instead, as it does every link of the portal, whatever a proxy or load balancer wrote in `Host`.
   provider.proxy = true;
   await app.register(async (scope) => {
+    scope.addHook('onRequest', refuseWhileKeysDiffer);
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
     scope.all(`${OIDC_MOUNT}/*`, async (request, reply) => {
@@ -212,6 +224,7 @@ export async function registerOidcProvider(
     });
   });
   await app.register(async (scope) => {
+    scope.addHook('onRequest', refuseWhileKeysDiffer);
     scope.get(`${OIDC_MOUNT}/interaction/:uid`, (request, reply) =>
       completeInteraction(ctx, provider, links, request, reply),
     );

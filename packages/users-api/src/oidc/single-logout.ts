@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { IdentityPort } from '../ports.js';
+import { repeatEvery } from './repeat-every.js';
 import type { SessionLinks } from './session-links.js';
 
 /** node-oidc-provider's client sends the logout token (lib/models/client.js); its types leave the method out. */
@@ -54,20 +55,7 @@ export async function endGrantsOfEndedSessions(
 
 /** Runs `endGrantsOfEndedSessions` every second until stopped; a failing round is logged and the next one tries. */
 export function startSingleLogout(run: () => Promise<number>, log: FastifyBaseLogger): () => Promise<void> {
-  let stopped = false;
-  let current: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  const tick = () => {
-    current = run()
-      .catch((error: unknown) => log.warn({ err: error }, 'single logout round failed; trying again'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, SINGLE_LOGOUT_EVERY_MS).unref();
-      });
-  };
-  timer = setTimeout(tick, SINGLE_LOGOUT_EVERY_MS).unref();
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await current;
-  };
+  return repeatEvery(SINGLE_LOGOUT_EVERY_MS, run, (error) =>
+    log.warn({ err: error }, 'single logout round failed; trying again'),
+  );
 }
