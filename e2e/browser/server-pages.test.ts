@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startPortaal } from '../support/portaal.js';
 import { DEMO_PASSWORD } from '../support/portal-users.js';
 import { useJourney } from './support/journey.js';
 import { expectPlainPageFits } from './support/layout.js';
@@ -37,5 +39,23 @@ describe("journey 24: the server's own pages in the portal's house style", () =>
     const background = await page.evaluate(() => getComputedStyle(document.querySelector('header')!).backgroundColor);
     expect(background).toBe('rgb(38, 45, 48)');
     await expectPlainPageFits(page, "forward authentication's refusal page");
+  });
+
+  it('says in the house style that signing in at a service cannot be done while the keys differ', async () => {
+    // A second process on the same database with its own data directory, so its own generated signing key: every
+    // `/oidc` address then answers 503 (docs/operations.md#oidc-signing-keys).
+    const { portaal } = journey;
+    const databaseUrl = portaal.env.DATABASE_URL ?? path.join(portaal.dataDir, 'portaal.sqlite');
+    const other = await startPortaal({ env: { DATABASE_URL: databaseUrl } });
+    try {
+      const page = await journey.person('keys-differ');
+      const answer = await page.goto(`${other.publicUrl}/oidc/.well-known/openid-configuration`);
+      expect(answer?.status()).toBe(503);
+      await page.getByRole('heading', { level: 1, name: 'Inloggen bij datavoorzieningen kan nu niet' }).waitFor();
+      expect(await page.getByRole('banner').textContent()).toContain('Datavoorzieningen VNG');
+      await expectPlainPageFits(page, 'the page while the signing keys differ');
+    } finally {
+      await other.stop();
+    }
   });
 });
