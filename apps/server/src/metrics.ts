@@ -18,17 +18,14 @@ export function createMetrics() {
     registers: [registry],
   });
 
+  /** Counts one answer of the listener; the answers made before routing are counted here too. */
+  const observer = (listener: 'public' | 'admin') => (route: string, method: string, status: number, seconds: number) =>
+    requests.observe({ listener, route, method, status: String(status) }, seconds);
+
   function instrument(app: FastifyInstance, listener: 'public' | 'admin'): void {
+    const observe = observer(listener);
     app.addHook('onResponse', async (request, reply) => {
-      requests.observe(
-        {
-          listener,
-          route: request.routeOptions.url ?? 'unmatched',
-          method: request.method,
-          status: String(reply.statusCode),
-        },
-        reply.elapsedTime / 1000,
-      );
+      observe(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
     });
   }
 
@@ -70,6 +67,6 @@ export function createMetrics() {
     });
   }
 
-  return { registry, instrument, countSignIn, observeDatabase };
+  return { registry, instrument, observer, countSignIn, observeDatabase };
 }
 export type Metrics = ReturnType<typeof createMetrics>;

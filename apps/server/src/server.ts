@@ -1,7 +1,7 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
-import type { Db, IdentityProvider } from '@portaal/idp';
+import type { Db, EarlyAnswerer, IdentityProvider } from '@portaal/idp';
 import {
   createOidcProvider,
   endGrantsOfEndedSessions,
@@ -22,6 +22,7 @@ import { pruneAuditDaily } from './audit-retention.js';
 import { answerRouterRefusal, guardRequestInput } from './request-input.js';
 import { oidcSigningKeys, signingKeyIds } from './oidc-settings.js';
 import { requireAdminToken } from './admin-token.js';
+import { answeringBeforeRouting } from './answer-before-routing.js';
 
 export interface PortaalServer {
   product: Product;
@@ -37,8 +38,13 @@ export interface PortaalServer {
 
 const BODY_LIMIT = 256 * 1024;
 
-function createApp(config: ServerConfig, name: 'public' | 'admin'): FastifyInstance {
+function createApp(
+  config: ServerConfig,
+  name: 'public' | 'admin',
+  serverFactory?: FastifyServerFactory,
+): FastifyInstance {
   const app = Fastify({
+    serverFactory,
     logger: { level: config.logLevel, base: { listener: name } },
     bodyLimit: BODY_LIMIT,
     // Only the configured proxies' X-Forwarded-For counts; without any, the TCP peer is the client.
@@ -54,31 +60,39 @@ function createApp(config: ServerConfig, name: 'public' | 'admin'): FastifyInsta
 }
 
 export async function createServer(config: ServerConfig): Promise<PortaalServer> {
-  const publicApp = createApp(config, 'public');
+  // Every answer, JSON included: no content sniffing; behind https, browsers stay on https for a year.
+  const securityHeaders: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
+  if (config.idp.publicUrl.protocol === 'https:') {
+    securityHeaders['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains';
+  }
+  let draining = false;
+  // While draining, clients on kept-alive connections are told to reconnect, so they reach another process.
+  const publicHeaders = () => (draining ? { ...securityHeaders, Connection: 'close' } : securityHeaders);
+  const metrics = createMetrics();
+  let answerBeforeRouting: EarlyAnswerer | undefined;
+  const publicApp = createApp(
+    config,
+    'public',
+    answeringBeforeRouting(() => answerBeforeRouting, publicHeaders, metrics.observer('public')),
+  );
   const adminApp = createApp(config, 'admin');
   requireAdminToken(adminApp, config.adminApiToken);
-  const metrics = createMetrics();
   const product = await openProduct(config, publicApp.log, metrics.countSignIn);
   const { db, idp } = product;
   metrics.observeDatabase(db);
 
-  const https = config.idp.publicUrl.protocol === 'https:';
-  for (const app of [publicApp, adminApp]) {
+  for (const [app, headers] of [
+    [publicApp, publicHeaders],
+    [adminApp, () => securityHeaders],
+  ] as const) {
     await app.register(formbody, { bodyLimit: BODY_LIMIT });
     await app.register(cookie);
-    // Every answer, JSON included: no content sniffing; behind https, browsers stay on https for a year.
     app.addHook('onRequest', async (_request, reply) => {
-      void reply.header('X-Content-Type-Options', 'nosniff');
-      if (https) void reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+      void reply.headers(headers());
     });
   }
   metrics.instrument(publicApp, 'public');
   metrics.instrument(adminApp, 'admin');
-  let draining = false;
-  // While draining, clients on kept-alive connections are told to reconnect, so they reach another process.
-  publicApp.addHook('onRequest', async (_request, reply) => {
-    if (draining) void reply.header('Connection', 'close');
-  });
 
   // With IDENTITY_BACKEND=ory the portal serves only its own parts; Kratos and Keto answer the Ory APIs.
   const embedded = config.identityBackend === 'embedded';
@@ -88,6 +102,7 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   if (embedded) {
     idp.registerListenerErrorHandling(publicApp);
     await publicApp.register(idp.publicApi);
+    answerBeforeRouting = idp.answerBeforeRouting;
   }
   await registerUsersApi(publicApp, product.apiContext);
   const oidcLinks = sessionLinks(db.kysely);

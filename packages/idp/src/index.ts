@@ -10,6 +10,7 @@ export { HttpError } from './errors/herodot.js';
 export { kratosErrors } from './errors/kratos-errors.js';
 export { parseDuration } from './duration.js';
 export { createIdentityProvider, type IdentityProvider } from './provider.js';
+export type { EarlyAnswer, EarlyAnswerer } from './sessions/whoami-before-routing.js';
 export { createIdentityWithPassword } from './identities/create-identity.js';
 export { personalDataOf } from './identities/personal-data.js';
 export { findIdentityIdByIdentifier } from './identities/identity-repository.js';

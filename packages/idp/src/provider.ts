@@ -9,6 +9,7 @@ import { registerAdminIdentityRoutes, registerSchemaRoutes } from './admin/index
 import { createPasswordHasher, createPasswordPolicy, loadCommonPasswords } from './credentials/password/index.js';
 import { createFailureThrottle } from './throttle/index.js';
 import { createCourier, enqueueMail, registerDevMailbox } from './courier/index.js';
+import { whoamiBeforeRouting, type EarlyAnswerer } from './sessions/whoami-before-routing.js';
 
 export interface IdentityProvider {
   services: IdpServices;
@@ -29,6 +30,8 @@ export interface IdentityProvider {
    * (docs/kratos-compatibility.md#the-error-envelope).
    */
   registerListenerErrorHandling(app: FastifyInstance): void;
+  /** The public API's answers to make before the listener routes a request (whoami-before-routing.ts). */
+  answerBeforeRouting: EarlyAnswerer;
   /** Starts background work (the courier). */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -50,6 +53,7 @@ export function createIdentityProvider(ctx: IdpContext): IdentityProvider {
   const courier = createCourier(ctx);
   return {
     services,
+    answerBeforeRouting: whoamiBeforeRouting(services),
     async publicApi(scope) {
       if (!scope.hasPlugin('@fastify/cookie')) throw new Error('The Kratos public API needs @fastify/cookie first.');
       scope.setErrorHandler(kratosErrorHandler(ctx));

@@ -10,13 +10,16 @@ import type { FlowContext } from './flow-context.js';
 
 export const NO_CACHE = 'private, no-cache, no-store, must-revalidate';
 
-export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply
-    .code(status)
-    .header('Cache-Control', NO_CACHE)
-    .header('Content-Type', 'application/json; charset=utf-8')
-    .send(JSON.stringify(body));
+export const sendJson = (reply: FastifyReply, status: number, body: unknown): FastifyReply =>
+  sendJsonText(reply, status, JSON.stringify(body));
+
+/** As sendJson, with the body serialised already. */
+export function sendJsonText(reply: FastifyReply, status: number, text: string): FastifyReply {
+  return reply.code(status).headers(JSON_HEADERS).send(text);
 }
+
+/** The headers of every JSON answer of the Kratos API: never cached (docs/kratos-compatibility.md). */
+export const JSON_HEADERS = { 'Cache-Control': NO_CACHE, 'Content-Type': 'application/json; charset=utf-8' } as const;
 
 export const flowUiUrl = (services: IdpServices, flow: Flow): string =>
   uiUrl(services.ctx.config, flow.kind as keyof typeof UI_PATHS, { flow: flow.id });

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/cookie';
 import type { IdpServices } from '../services.js';
@@ -19,19 +20,30 @@ export interface Authenticated extends AuthenticatedSession {
   credentials: CredentialRecord[];
 }
 
+/** What a session check reads of a request: its headers, and its cookies as Fastify parsed them or a parser. */
+export interface SessionRequest {
+  headers: IncomingHttpHeaders;
+  cookie(name: string): string | undefined;
+}
+
 /** The session token from `X-Session-Token`, the session cookie or `Authorization: Bearer`, in Kratos' order. */
 function sessionTokenOf(
-  request: FastifyRequest,
+  request: SessionRequest,
   cookieName: string,
 ): { token: string; via: 'token' | 'cookie' } | undefined {
   const header = request.headers['x-session-token'];
   if (typeof header === 'string' && header) return { token: header, via: 'token' };
-  const cookie = request.cookies[cookieName];
+  const cookie = request.cookie(cookieName);
   if (cookie) return { token: cookie, via: 'cookie' };
   const authorization = request.headers.authorization;
   if (authorization?.toLowerCase().startsWith('bearer ')) return { token: authorization.slice(7).trim(), via: 'token' };
   return undefined;
 }
+
+const fromFastify = (request: FastifyRequest): SessionRequest => ({
+  headers: request.headers,
+  cookie: (name) => request.cookies[name],
+});
 
 /** How often the idle clock is written: once a minute, or a tenth of a short idle timeout, so use always counts. */
 const touchIntervalMs = (idleMs: number) => Math.min(60_000, Math.floor(idleMs / 10));
@@ -41,9 +53,17 @@ const touchIntervalMs = (idleMs: number) => Math.min(60_000, Math.floor(idleMs /
  * is cached between requests, so a logout, block, 2FA reset or revocation on any process counts at once
  * (docs/kratos-compatibility.md#sessions-api). Keeps the idle clock running without a write per request.
  */
-export async function authenticateSession(
+export function authenticateSession(
   services: IdpServices,
   request: FastifyRequest,
+): Promise<AuthenticatedSession | undefined> {
+  return authenticateSessionOf(services, fromFastify(request));
+}
+
+/** As authenticateSession, for a request the HTTP framework has not parsed (whoami-before-routing.ts). */
+export async function authenticateSessionOf(
+  services: IdpServices,
+  request: SessionRequest,
 ): Promise<AuthenticatedSession | undefined> {
   const { db, clock, config } = services.ctx;
   const presented = sessionTokenOf(request, sessionCookieName(config));

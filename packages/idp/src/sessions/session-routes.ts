@@ -3,7 +3,7 @@ import type { IdpServices } from '../services.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
 import { publicUrlOf } from '../http/return-to.js';
 
-import { sendJson } from '../flows/flow-http.js';
+import { sendJson, sendJsonText } from '../flows/flow-http.js';
 import { authenticateSession, type AuthenticatedSession } from './authenticate.js';
 import { sessionAal } from './aal.js';
 import { listSessionsOfIdentity, revokeSession, revokeSessionsOfIdentity, findSession } from './session-repository.js';
@@ -14,12 +14,21 @@ import { isSessionActive, sessionJson } from './session-json.js';
  * (docs/kratos-compatibility.md#assurance-levels).
  */
 export function ensureHighestAvailableAal(services: IdpServices, auth: AuthenticatedSession, returnTo?: string): void {
-  if (auth.secondFactorAvailable && sessionAal(auth.session.methods) !== 'aal2') {
+  if (!meetsHighestAvailableAal(auth)) {
     throw kratosErrors.sessionAal2Required(
       publicUrlOf(services.ctx.config, '/self-service/login/browser', { aal: 'aal2', return_to: returnTo }),
     );
   }
 }
+
+export const meetsHighestAvailableAal = (auth: AuthenticatedSession): boolean =>
+  !auth.secondFactorAvailable || sessionAal(auth.session.methods) === 'aal2';
+
+/** whoami's answer to a session that may have it: the session and the identity's id in Kratos' header. */
+export const whoamiAnswer = (services: IdpServices, auth: AuthenticatedSession) => ({
+  identityId: auth.identity.id,
+  body: JSON.stringify(sessionJson(services.ctx, auth.session, auth.identity)),
+});
 
 // These routes need no credentials, only whether a second factor exists: one statement per request.
 async function requireSession(
@@ -44,8 +53,9 @@ export function registerSessionRoutes(app: FastifyInstance, services: IdpService
     handler: async (request, reply) => {
       const auth = await requireSession(services, request);
       if (ctx.config.whoamiRequiredAal === 'highest_available') ensureHighestAvailableAal(services, auth);
-      void reply.header('X-Kratos-Authenticated-Identity-Id', auth.identity.id);
-      return sendJson(reply, 200, sessionJson(ctx, auth.session, auth.identity));
+      const answer = whoamiAnswer(services, auth);
+      void reply.header('X-Kratos-Authenticated-Identity-Id', answer.identityId);
+      return sendJsonText(reply, 200, answer.body);
     },
   });
 
