@@ -49,7 +49,7 @@ describe('OrganisationSwitcher in the sidebar', () => {
     expect(screen.queryByRole('status')).toBeNull();
   });
 
-  it('lists the organisations by their whole label with the active one chosen, and switches only on the button', async () => {
+  it('lists the organisations by whole label, the active one chosen, and switches only on the button', async () => {
     const { calls } = membershipServer();
     const { container } = renderAt('/permissies', page);
     const switcher = await screen.findByRole('group', { name: 'Wissel van organisatie' });

@@ -65,7 +65,8 @@ export function housePage(title: string, body: string, brand: HouseBrand): strin
 <style>${HOUSE_STYLE}</style>
 </head>
 <body>
-<header><p class="titel">${escapeHtml(brand.title)}</p><p class="omschrijving">${escapeHtml(brand.description)}</p></header>
+<header><p class="titel">${escapeHtml(brand.title)}</p>\
+<p class="omschrijving">${escapeHtml(brand.description)}</p></header>
 <main>
 <h1>${escapeHtml(title)}</h1>
 ${body}

@@ -29,7 +29,7 @@ export const mayUse = (service: DataService, tuples: RelationTuple[]) =>
  * The access rule within one organisation: through that organisation or one of its data roles. `GET /services`
  * lists by it, so that a person of several organisations sees the services of the one they work for now.
  */
-export const mayUseWithin = (service: DataService, tuples: RelationTuple[], org: Organisation) =>
+const mayUseWithin = (service: DataService, tuples: RelationTuple[], org: Organisation) =>
   (service.organisations.includes(org.id) && holds(tuples, 'organizations', org.id)) ||
   org.dataRoles.some((role) => {
     const object = dataRoleObject(role.id, org.id);
