@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey.js';
+import { expectInsideWindow, expectNoSidewaysScroll } from './support/layout.js';
 import { createColleague, DEMO_CATALOGUE, cli, expectAccessible, signInWithPassword } from './support/pages.js';
 
 // Short-lived flows, so that an expired one can be met without waiting an hour; the statements at the foot of the page.
 const ACCESSIBILITY = 'https://www.voorbeeldstad.nl/toegankelijkheidsverklaring';
 const journey = useJourney({ env: { FLOW_LIFESPAN: '3s', ACCESSIBILITY_STATEMENT_URL: ACCESSIBILITY } });
+
+/** Set JOURNEY_SCREENSHOTS to a folder to keep pictures to look at by eye. */
+const SCREENSHOTS = process.env.JOURNEY_SCREENSHOTS;
 
 const loginForm = (page: import('playwright-core').Page) => page.getByLabel('E-mailadres');
 
@@ -41,7 +45,16 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     await page.getByRole('button', { name: 'Inloggen', exact: true }).click();
     await page.getByText('Het inloggen duurde te lang. Probeer het opnieuw.').waitFor();
     expect(new URL(page.url()).searchParams.get('flow')).not.toBe(expiredFlow);
+    // The new form keeps the e-mail address the person typed, not the password.
+    expect(await page.getByLabel('E-mailadres').inputValue()).toBe(colleague.email);
+    expect(await page.getByLabel('Wachtwoord', { exact: true }).inputValue()).toBe('');
     await expectAccessible(page, 'expired sign-in flow');
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expectNoSidewaysScroll(page, `the expired sign-in flow at ${width} px`);
+      await expectInsideWindow(page, page.getByRole('textbox'), `the expired sign-in flow at ${width} px`);
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/expired-sign-in-${width}.png`, fullPage: true });
+    }
   });
 
   it('refuses a return_to on a foreign site and still shows the sign-in form', async () => {

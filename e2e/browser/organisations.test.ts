@@ -1,10 +1,13 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { api, DEMO_PASSWORD, signInAtAal2 } from '../support/portal-users.js';
 import { useJourney } from './support/journey.js';
 import { sidebar } from './support/people.js';
-import { cli, enterTotpCode, expectAccessible, rowOf, signInWithPassword } from './support/pages.js';
+import { expectInsideWindow } from './support/layout.js';
+import { cli, DEMO_CATALOGUE, enterTotpCode, expectAccessible, rowOf, signInWithPassword } from './support/pages.js';
 
 // The demo installation: Bea is the administrator of Gemeente Voorbeeldstad; DEGO needs no second factor.
 const journey = useJourney({ args: ['--demo'] });
@@ -36,9 +39,44 @@ const fitsWidth = (page: Page) =>
 
 const signedInAs = (page: Page, text: string) => sidebar(page).getByText(text, { exact: true }).waitFor();
 
+const switcherOf = (page: Page) => sidebar(page).getByRole('group', { name: 'Wissel van organisatie' });
+const choiceOf = (page: Page, label: string) => switcherOf(page).getByRole('radio', { name: label, exact: true });
+
 async function switchTo(page: Page, label: string) {
-  await sidebar(page).getByLabel('Wissel van organisatie').selectOption({ label });
+  await choiceOf(page, label).check();
   await sidebar(page).getByRole('button', { name: 'Wisselen' }).click();
+}
+
+/** The names of the data services on 'Datavoorzieningen', in their order. */
+const serviceNames = (page: Page) => page.getByRole('main').getByRole('heading', { level: 2 }).allInnerTexts();
+
+/** The demo catalogue with other names for some of its organisations, loaded in place of the one in force. */
+function renameOrganisations(names: Record<string, string>) {
+  const catalogue = JSON.parse(readFileSync(DEMO_CATALOGUE, 'utf8')) as {
+    organisations: { id: string; label: string }[];
+  };
+  for (const organisation of catalogue.organisations) organisation.label = names[organisation.id] ?? organisation.label;
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'catalogue-')), 'catalogue.json');
+  writeFileSync(file, JSON.stringify(catalogue));
+  cli(journey.portaal, ['catalogue', 'load', file]);
+}
+
+/**
+ * Every organisation's name whole in the switcher at this width: the text of its choice in full, wrapping inside the
+ * window and its own box, next to a radio button inside the window, and the button inside the window too.
+ */
+async function expectWholeNames(page: Page, names: string[], state: string) {
+  const switcher = switcherOf(page);
+  await switcher.scrollIntoViewIfNeeded();
+  for (const name of names) {
+    const label = switcher.locator('label').filter({ hasText: name });
+    expect(await label.innerText()).toBe(name);
+    expect(await label.evaluate((element) => element.scrollWidth <= element.clientWidth), `${name} cut`).toBe(true);
+    await expectInsideWindow(page, label, state);
+    await expectInsideWindow(page, choiceOf(page, name), state);
+  }
+  await expectInsideWindow(page, sidebar(page).getByRole('button', { name: 'Wisselen' }), state);
+  expect(await fitsWidth(page), `sideways scrolling on ${state}`).toBe(true);
 }
 
 describe('journey 16: a person in two organisations', () => {
@@ -124,7 +162,7 @@ describe('journey 16: a person in two organisations', () => {
     await notice.waitFor();
     await rowOf(page, BEA.email).getByRole('cell', { name: 'Beheerder', exact: true }).waitFor();
     await signedInAs(page, 'Je bent ingelogd als beheerder voor Gemeente Voorbeeldstad');
-    expect(await sidebar(page).getByLabel('Wissel van organisatie').count()).toBe(0);
+    expect(await switcherOf(page).count()).toBe(0);
     // The demo sets a feedback and a support address (unless the environment does), and the start banner names them.
     await sidebar(page).getByRole('link', { name: 'feedback@voorbeeldstad.nl' }).waitFor();
     expect(journey.portaal.output()).toContain(
@@ -155,27 +193,39 @@ describe('journey 16: a person in two organisations', () => {
     await shoot(page, '3-accepted');
 
     // She switches to DEGO and back; Voorbeeldstad keeps her as its administrator all along.
-    const switcher = sidebar(page).getByLabel('Wissel van organisatie');
-    expect(await switcher.locator('option:checked').innerText()).toBe('Gemeente Voorbeeldstad');
+    expect(await choiceOf(page, 'Gemeente Voorbeeldstad').isChecked()).toBe(true);
     await switchTo(page, DEGO);
     await signedInAs(page, `Je bent ingelogd voor ${DEGO}`);
-    expect(await switcher.locator('option:checked').innerText()).toBe(DEGO);
+    expect(await choiceOf(page, DEGO).isChecked()).toBe(true);
     expect(await page.getByRole('link', { name: 'Administratie dashboard' }).count()).toBe(0);
     expect((await beaInVoorbeeldstad()).userType.id).toBe('administrator');
     await expectAccessible(page, 'settings while working for DEGO');
     await shoot(page, '4-dego');
 
+    // 'Datavoorzieningen' shows DEGO's services only, and says so; the Users API lists no others either.
+    await page.getByRole('navigation', { name: 'Hoofdmenu' }).getByRole('link', { name: 'Datavoorzieningen' }).click();
+    const whose = (label: string) => page.getByText(`Dit zijn de datavoorzieningen van ${label}.`, { exact: false });
+    await whose(DEGO).waitFor();
+    await expect.poll(() => serviceNames(page)).toEqual(['Wijkmonitor', 'Begrotingsvergelijker']);
+    const listed = await api(journey.portaal, bea.browser, 'GET', '/services');
+    expect(listed.body.organisation.id).toBe('dego');
+    expect((listed.body.services as { id: string }[]).map((service) => service.id).sort()).toEqual([
+      'begrotingsvergelijker',
+      'wijkmonitor',
+    ]);
+    await expectAccessible(page, "DEGO's data services");
+    await shoot(page, '4-dego-services');
+
     await page.setViewportSize(PHONE);
-    await switcher.scrollIntoViewIfNeeded();
+    await switcherOf(page).scrollIntoViewIfNeeded();
     expect(await fitsWidth(page)).toBe(true);
-    const box = await switcher.boundingBox();
-    expect(box && box.x >= 0 && box.x + box.width <= PHONE.width).toBe(true);
-    const button = await sidebar(page).getByRole('button', { name: 'Wisselen' }).boundingBox();
-    expect(button && button.x + button.width <= PHONE.width).toBe(true);
+    await expectWholeNames(page, ['Gemeente Voorbeeldstad', DEGO], 'the sidebar switcher at 375 px');
     await expectAccessible(page, 'sidebar switcher at 375 px');
     await shoot(page, '5-dego-phone');
     await switchTo(page, 'Gemeente Voorbeeldstad');
     await signedInAs(page, 'Je bent ingelogd als beheerder voor Gemeente Voorbeeldstad');
+    await whose('Gemeente Voorbeeldstad').waitFor();
+    await expect.poll(() => serviceNames(page)).toEqual(['Wijkmonitor', 'Dashboard jeugdzorg', 'Woningbouwplanner']);
     expect(await fitsWidth(page)).toBe(true);
     await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -227,5 +277,26 @@ describe('journey 16: a person in two organisations', () => {
     expect(await fitsWidth(dego)).toBe(true);
     await expectAccessible(dego, 'guest edit dialog at 375 px');
     await edit.getByRole('button', { name: 'Annuleren' }).click();
+
+    // Long names and names with accents stand whole in the switcher, at the reflow width, on a phone and a laptop.
+    const names = ['Gemeente Súdwest-Fryslân', 'Gemeenschappelijke Regeling Gegevensdiensten Noord-Holland Noord'];
+    renameOrganisations({ voorbeeldstad: names[0]!, dego: names[1]! });
+    // The catalogue is read again after a few seconds.
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await switcherOf(page).waitFor();
+          return switcherOf(page).innerText();
+        },
+        { timeout: 20_000 },
+      )
+      .toContain(names[1]);
+    for (const width of [320, 375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectWholeNames(page, names, `the switcher with long names at ${width} px`);
+      await expectAccessible(page, `the switcher with long names at ${width} px`);
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/9-long-names-${width}.png`, fullPage: true });
+    }
   });
 });

@@ -199,6 +199,12 @@ describe('loadConfig', () => {
     );
   });
 
+  it("reads the installation's own title and description for the header of every page, unset by default", () => {
+    expect(loadConfig(env()).brand).toEqual({ title: undefined, description: undefined });
+    const config = loadConfig(env({ PORTAL_TITLE: ' Datavoorzieningen Súdwest-Fryslân ', PORTAL_DESCRIPTION: 'Data' }));
+    expect(config.brand).toEqual({ title: 'Datavoorzieningen Súdwest-Fryslân', description: 'Data' });
+  });
+
   it('names the variable and the value it refuses, in Dutch', () => {
     expect(refusal({ PORT: '70000' })).toBe("PORT moet een poortnummer tussen 1 en 65535 zijn, maar is '70000'.");
     expect(refusal({ PORT: '5000', ADMIN_PORT: '5000' })).toBe('PORT en ADMIN_PORT moeten verschillen (beide 5000).');

@@ -20,6 +20,8 @@ export interface ServerConfig {
   oryWebhookSecret: string | undefined;
   supportEmail: string | undefined;
   feedbackEmail: string | undefined;
+  /** The installation's own name and description in the header of every page; the programme's when unset. */
+  brand: { title: string | undefined; description: string | undefined };
   /** Where the organisation publishes its accessibility and privacy statements, linked at the foot of every page. */
   statements: { accessibility: string | undefined; privacy: string | undefined };
   catalogueFile: string | undefined;
@@ -371,6 +373,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     oryWebhookSecret: ory ? webhookSecret(env) : undefined,
     supportEmail: email(env, 'SUPPORT_EMAIL'),
     feedbackEmail: email(env, 'FEEDBACK_EMAIL'),
+    brand: { title: read(env, 'PORTAL_TITLE'), description: read(env, 'PORTAL_DESCRIPTION') },
     statements: {
       accessibility: optionalUrl(env, 'ACCESSIBILITY_STATEMENT_URL'),
       privacy: optionalUrl(env, 'PRIVACY_STATEMENT_URL'),

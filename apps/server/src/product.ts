@@ -97,6 +97,8 @@ export async function openProduct(
       dashboardAllowlist: config.dashboardAllowlist,
       supportEmail: config.supportEmail,
       feedbackEmail: config.feedbackEmail,
+      sidebarTitle: config.brand.title,
+      sidebarDescription: config.brand.description,
       accessibilityStatementUrl: config.statements.accessibility,
       privacyStatementUrl: config.statements.privacy,
       registrationEnabled: config.idp.registrationEnabled,

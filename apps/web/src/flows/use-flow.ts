@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { idpErrorOf } from '../api/ory';
 import { withNotice } from '../components/RestartNotice';
+import { keptValues, withKeptValues } from './carry-over';
 import { csrfOf } from './csrf';
 import { type FlowOf, flowApi } from './flow-api';
 import { useFlowAddress } from './flow-address';
@@ -15,6 +16,7 @@ const isFlow = (answer: unknown): boolean => typeof answer === 'object' && answe
  * One self-service flow for a screen, as Ory Elements' flow context: made (or fetched by the id in the address) once
  * per address, shown, submitted with its CSRF token, and every failure put through the flow error handler
  * (flow-errors.ts), which navigates, starts over or follows a replacing flow; what it cannot act on becomes `problem`.
+ * The flow that replaces an expired one keeps the e-mail address and profile fields the person typed.
  */
 export function useSelfServiceFlow<K extends FlowName>(kind: K, options: FlowOptions = {}) {
   type F = FlowOf[K];
@@ -28,6 +30,8 @@ export function useSelfServiceFlow<K extends FlowName>(kind: K, options: FlowOpt
   const started = useRef<string | null>(null);
   const justMade = useRef<string>(undefined);
   const restarting = useRef(false);
+  // What the person typed in a flow that expired, for the flow that replaces it (carry-over.ts).
+  const carried = useRef<FlowValues>(undefined);
   const latest = useRef({ options, id: address.id });
   latest.current = { options, id: address.id };
   const key = `${address.id ?? 'new'}?${address.rest}`;
@@ -70,7 +74,9 @@ export function useSelfServiceFlow<K extends FlowName>(kind: K, options: FlowOpt
         ? await flowApi[kind].get(id)
         : await flowApi[kind].create(create ? create() : { returnTo: address.returnTo });
       if (started.current !== forKey) return;
-      show(loaded as F);
+      const kept = carried.current;
+      carried.current = undefined;
+      show((kept ? withKeptValues(loaded, kept) : loaded) as F);
       if (id !== null) return;
       justMade.current = loaded.id;
       address.put(loaded.id);
@@ -110,7 +116,10 @@ export function useSelfServiceFlow<K extends FlowName>(kind: K, options: FlowOpt
       return { kind: 'done', answer, flow: next };
     } catch (error) {
       const own = latest.current.options.onSubmitError;
-      if (own && (await own(await idpErrorOf(error)))) return { kind: 'handled' };
+      const refusal = await idpErrorOf(error);
+      if (own && (await own(refusal))) return { kind: 'handled' };
+      if (refusal.status === 410 || refusal.body.error?.id === 'self_service_flow_expired')
+        carried.current = keptValues(body);
       return failed(error, 'submit');
     }
   }

@@ -1,7 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { NavLink, Navigate, useLocation } from 'react-router';
 import { useCurrentUser, useOrganisationAdmins } from '../api/queries';
-import { usePortalConfig } from '../api/portal-config';
 import { secondFactorGateBackTo } from '../api/users-api';
 import { MobileNav, type NavItem } from './MobileNav';
 import { IdleWarning } from '../sessions/IdleWarning';
@@ -9,6 +8,7 @@ import { InvitationNotice } from '../organisations/InvitationNotice';
 import { OrganisationSwitcher } from '../organisations/OrganisationSwitcher';
 import { keepReturnTo } from './return-to';
 import { Loading } from '../components/Loading';
+import { FeedbackContact } from '../components/FeedbackContact';
 
 /**
  * The sidebar layout: who is signed in, the four links, questions and feedback addresses; for people in
@@ -17,7 +17,6 @@ import { Loading } from '../components/Loading';
 export function Shell({ children }: { children: ReactNode }) {
   const location = useLocation();
   const user = useCurrentUser();
-  const config = usePortalConfig();
   // The Users API answers at aal2, or at aal1 for members of an organisation that needs no second factor.
   const mayAsk = user.data?.authenticator_assurance_level === 'aal2' || user.data?.aal2Required === false;
   const admins = useOrganisationAdmins(Boolean(user.data?.activeOrg) && mayAsk);
@@ -92,16 +91,7 @@ export function Shell({ children }: { children: ReactNode }) {
             </ul>
           </section>
         )}
-        {config.data?.feedbackEmail && (
-          <section aria-labelledby="dvp-feedback">
-            <h2 id="dvp-feedback" className="utrecht-heading-3">
-              Voor feedback en foutmeldingen
-            </h2>
-            <a className="utrecht-link" href={`mailto:${config.data.feedbackEmail}`}>
-              {config.data.feedbackEmail}
-            </a>
-          </section>
-        )}
+        <FeedbackContact />
       </aside>
       <MobileNav items={navItems} />
       <div className="dvp-content">

@@ -6,11 +6,14 @@ import { Shell } from '../layout/Shell';
 import OverviewScreen from '../overview/OverviewScreen';
 import { axeViolations } from '../test-axe';
 import { renderAt } from '../test-support';
-import { membershipServer, VOORBEELDSTAD } from './membership-fixtures';
+import { DEGO, membershipServer, VOORBEELDSTAD } from './membership-fixtures';
 import { SWITCH_FAILED } from './use-memberships';
 
 const page = <Route path="/permissies" element={<Shell>inhoud</Shell>} />;
 const menu = () => screen.getByRole('complementary', { name: 'Menu' });
+/** The switcher's choice of the organisation with this name. */
+const choice = (name: string) =>
+  within(within(menu()).getByRole('group', { name: 'Wissel van organisatie' })).getByRole('radio', { name });
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -19,7 +22,7 @@ describe('OrganisationSwitcher in the sidebar', () => {
     membershipServer({ organisations: [VOORBEELDSTAD] });
     renderAt('/permissies', page);
     await screen.findByText('Je bent ingelogd als beheerder voor Gemeente Voorbeeldstad');
-    expect(screen.queryByLabelText('Wissel van organisatie')).toBeNull();
+    expect(screen.queryByRole('group', { name: 'Wissel van organisatie' })).toBeNull();
   });
 
   it('is not there when the server says nothing of organisations (a server from before)', async () => {
@@ -42,36 +45,36 @@ describe('OrganisationSwitcher in the sidebar', () => {
     });
     renderAt('/permissies', page);
     await screen.findByText('Je bent ingelogd voor DEGO');
-    expect(screen.queryByLabelText('Wissel van organisatie')).toBeNull();
+    expect(screen.queryByRole('group', { name: 'Wissel van organisatie' })).toBeNull();
     expect(screen.queryByRole('status')).toBeNull();
   });
 
-  it('lists the organisations by label with the active one chosen, and switches only on the button', async () => {
+  it('lists the organisations by whole label, the active one chosen, and switches only on the button', async () => {
     const { calls } = membershipServer();
     const { container } = renderAt('/permissies', page);
-    const select = await screen.findByLabelText('Wissel van organisatie');
+    const switcher = await screen.findByRole('group', { name: 'Wissel van organisatie' });
     expect(
-      within(select)
-        .getAllByRole('option')
-        .map((option) => option.textContent),
+      within(switcher)
+        .getAllByRole('radio')
+        .map((radio) => radio.closest('div')?.textContent),
     ).toEqual(['Gemeente Voorbeeldstad', 'DEGO']);
-    expect(select).toHaveValue('voorbeeldstad');
+    expect(within(switcher).getByRole('radio', { name: 'Gemeente Voorbeeldstad' })).toBeChecked();
     expect(await axeViolations(container)).toEqual([]);
 
-    await userEvent.selectOptions(select, 'DEGO');
+    await userEvent.click(within(switcher).getByRole('radio', { name: 'DEGO' }));
     expect(calls.some((call) => call.url.pathname === '/api/users/active-organisation')).toBe(false);
     await userEvent.click(within(menu()).getByRole('button', { name: 'Wisselen' }));
 
     expect(await screen.findByText('Je bent ingelogd voor DEGO')).toBeInTheDocument();
     expect(screen.getByText('Je bent nu ingelogd voor DEGO.')).toBeInTheDocument();
-    expect(screen.getByLabelText('Wissel van organisatie')).toHaveValue('dego');
+    expect(choice('DEGO')).toBeChecked();
     // Not an administrator in DEGO: the dashboard link goes.
     expect(screen.queryByRole('link', { name: 'Administratie dashboard' })).toBeNull();
     const put = calls.find((call) => call.url.pathname === '/api/users/active-organisation');
     expect(put?.init?.method).toBe('PUT');
     expect(JSON.parse(String(put?.init?.body))).toEqual({ organisation: 'dego' });
 
-    await userEvent.selectOptions(screen.getByLabelText('Wissel van organisatie'), 'Gemeente Voorbeeldstad');
+    await userEvent.click(choice('Gemeente Voorbeeldstad'));
     await userEvent.click(within(menu()).getByRole('button', { name: 'Wisselen' }));
     expect(await screen.findByText('Je bent ingelogd als beheerder voor Gemeente Voorbeeldstad')).toBeInTheDocument();
     expect(
@@ -81,10 +84,21 @@ describe('OrganisationSwitcher in the sidebar', () => {
     ).toBeInTheDocument();
   });
 
+  it('shows a long name whole, as the text of its choice, not cut to the width of a list', async () => {
+    const long = 'Gemeenschappelijke Regeling Gegevensdiensten Noord-Holland Noord';
+    membershipServer({ organisations: [VOORBEELDSTAD, { ...DEGO, id: 'grgnhn', label: long }] });
+    const { container } = renderAt('/permissies', page);
+    await screen.findByRole('group', { name: 'Wissel van organisatie' });
+    expect(within(menu()).queryByRole('combobox')).toBeNull();
+    expect(choice(long)).not.toBeChecked();
+    expect(within(menu()).getByText(long, { selector: 'label' })).toBeVisible();
+    expect(await axeViolations(container)).toEqual([]);
+  });
+
   it('sends nothing when the chosen organisation is the active one already', async () => {
     const { calls } = membershipServer();
     renderAt('/permissies', page);
-    await screen.findByLabelText('Wissel van organisatie');
+    await screen.findByRole('group', { name: 'Wissel van organisatie' });
     await userEvent.click(within(menu()).getByRole('button', { name: 'Wisselen' }));
     expect(calls.some((call) => call.url.pathname === '/api/users/active-organisation')).toBe(false);
   });
@@ -97,7 +111,8 @@ describe('OrganisationSwitcher in the sidebar', () => {
           : undefined,
     });
     renderAt('/permissies', page);
-    await userEvent.selectOptions(await screen.findByLabelText('Wissel van organisatie'), 'DEGO');
+    await screen.findByRole('group', { name: 'Wissel van organisatie' });
+    await userEvent.click(choice('DEGO'));
     await userEvent.click(within(menu()).getByRole('button', { name: 'Wisselen' }));
     expect(await screen.findByText('Je bent geen lid meer van DEGO.')).toBeInTheDocument();
     expect(screen.getByText('Je bent ingelogd als beheerder voor Gemeente Voorbeeldstad')).toBeInTheDocument();
@@ -123,7 +138,7 @@ describe('OrganisationSwitcher in the sidebar', () => {
       </>,
     );
     await screen.findByRole('heading', { name: 'Overzicht' });
-    await userEvent.selectOptions(screen.getByLabelText('Wissel van organisatie'), 'DEGO');
+    await userEvent.click(choice('DEGO'));
     await userEvent.click(within(menu()).getByRole('button', { name: 'Wisselen' }));
     expect(await screen.findByText('Datavoorzieningen-pagina')).toBeInTheDocument();
     expect(await screen.findByText('Je bent nu ingelogd voor DEGO.')).toBeInTheDocument();

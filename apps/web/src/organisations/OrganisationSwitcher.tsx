@@ -4,8 +4,8 @@ import { useSwitchOrganisation } from './use-memberships';
 
 /**
  * In the sidebar, for a person in more than one organisation: the organisation they work for, and the others to
- * choose instead. A native select with a button: choosing alone changes nothing (browsers fire a change for every
- * arrow key on a closed select, and a switch reloads what the page shows; WCAG 3.2.2).
+ * choose instead. Radio buttons with a button: each name is shown whole, wrapping where it is long (a closed select
+ * would cut it), and choosing alone changes nothing, since a switch reloads what the page shows (WCAG 3.2.2).
  */
 export function OrganisationSwitcher({ organisations }: { organisations: Membership[] }) {
   const id = useId();
@@ -23,28 +23,28 @@ export function OrganisationSwitcher({ organisations }: { organisations: Members
 
   return (
     <form className="dvp-organisation-switcher" onSubmit={submit} aria-busy={switching.isPending}>
-      <div className="utrecht-form-field">
-        <label className="utrecht-form-label" htmlFor={id}>
-          Wissel van organisatie
-        </label>
-        <div className="dvp-organisation-switcher__row">
-          <select
-            id={id}
-            className="utrecht-select utrecht-select--html-select"
-            value={chosen?.id ?? active}
-            onChange={(event) => setChoice(event.target.value)}
-          >
-            {organisations.map((organisation) => (
-              <option key={organisation.id} value={organisation.id}>
-                {organisation.label}
-              </option>
-            ))}
-          </select>
-          <button type="submit" className="utrecht-button utrecht-button--secondary-action">
-            Wisselen
-          </button>
-        </div>
-      </div>
+      <fieldset className="utrecht-form-fieldset dvp-organisation-switcher__choices">
+        <legend className="utrecht-form-fieldset__legend">Wissel van organisatie</legend>
+        {organisations.map((organisation) => (
+          <div key={organisation.id} className="dvp-organisation-switcher__choice">
+            <input
+              id={`${id}-${organisation.id}`}
+              type="radio"
+              name={id}
+              className="dvp-organisation-switcher__radio"
+              value={organisation.id}
+              checked={organisation.id === (chosen?.id ?? active)}
+              onChange={() => setChoice(organisation.id)}
+            />
+            <label className="utrecht-form-label" htmlFor={`${id}-${organisation.id}`}>
+              {organisation.label}
+            </label>
+          </div>
+        ))}
+      </fieldset>
+      <button type="submit" className="utrecht-button utrecht-button--secondary-action">
+        Wisselen
+      </button>
     </form>
   );
 }

@@ -81,7 +81,7 @@ describe('Organisaties on the account settings', () => {
     expect(items()).toEqual(['Gemeente VoorbeeldstadThuisorganisatie · Beheerder']);
     // The sidebar follows: the home organisation is active again, and there is nothing left to switch to.
     expect(screen.getByText('Je bent ingelogd als beheerder voor Gemeente Voorbeeldstad')).toBeInTheDocument();
-    expect(screen.queryByLabelText('Wissel van organisatie')).toBeNull();
+    expect(screen.queryByRole('group', { name: 'Wissel van organisatie' })).toBeNull();
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Organisaties' })).toHaveFocus());
     const deleted = calls.find((call) => call.init?.method === 'DELETE');
     expect(deleted?.url.pathname).toBe('/api/users/organisations/dego');
@@ -142,13 +142,17 @@ describe('Organisaties on the account settings', () => {
     const { calls } = server({ organisations: [VOORBEELDSTAD], invitations: [invitationFrom('dego', 'DEGO')] });
     renderAt('/settings', routes);
     expect(await screen.findByText(/Je bent uitgenodigd voor DEGO\./)).toBeInTheDocument();
-    expect(screen.queryByLabelText('Wissel van organisatie')).toBeNull();
+    expect(screen.queryByRole('group', { name: 'Wissel van organisatie' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Uitnodiging van DEGO accepteren' }));
     expect(await screen.findByText('Je bent nu lid van DEGO.')).toBeInTheDocument();
     expect(items()).toEqual(['DEGOMedewerkerVerlaten', 'Gemeente VoorbeeldstadThuisorganisatie · Beheerder']);
     expect(screen.queryByRole('heading', { name: 'Uitnodigingen' })).toBeNull();
     expect(screen.queryByText(/Je bent uitgenodigd voor/)).toBeNull();
-    expect(screen.getByLabelText('Wissel van organisatie')).toHaveValue('voorbeeldstad');
+    expect(
+      within(screen.getByRole('group', { name: 'Wissel van organisatie' })).getByRole('radio', {
+        name: 'Gemeente Voorbeeldstad',
+      }),
+    ).toBeChecked();
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Organisaties' })).toHaveFocus());
     const accepted = calls.find((call) => call.init?.method === 'POST');
     expect(accepted?.url.pathname).toBe('/api/invitations/inv-dego/accept');

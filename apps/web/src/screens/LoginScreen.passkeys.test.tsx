@@ -233,7 +233,7 @@ describe('LoginScreen with passkeys', () => {
     const button = await screen.findByRole('button', { name: 'Inloggen met een passkey' });
     expect(
       screen.getByText(
-        'Je organisatie vraagt om een tweede factor. Bevestig met je passkey dat jij het bent om verder te gaan.',
+        'Je organisatie vraagt om tweestapsverificatie. Bevestig met je passkey dat jij het bent om verder te gaan.',
       ),
     ).toBeInTheDocument();
     // A password would not meet the policy, and with the address hidden there is no field to suggest passkeys in.

@@ -267,6 +267,30 @@ describe('LoginScreen', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Het e-mailadres of wachtwoord klopt niet.');
   });
 
+  it.each([
+    ['follows the replacing flow', { use_flow_id: 'f2' }],
+    ['starts over', {}],
+  ])('keeps the e-mail address, not the password, when the flow expired and %s, and says so', async (_, extra) => {
+    const expired = { id: 4010001, text: 'The login flow expired 1.00 minutes ago, please try again.', type: 'error' };
+    fakeNetwork((url, init) => {
+      if (url.pathname === '/self-service/login/browser')
+        return { status: 200, body: loginFlow('aal1', 'use_flow_id' in extra ? undefined : [expired]) };
+      if (url.pathname === '/self-service/login/flows')
+        return { status: 200, body: { ...loginFlow('aal1', [expired]), id: url.searchParams.get('id') } };
+      if (url.pathname === '/self-service/login' && init?.method === 'POST')
+        return { status: 410, body: { error: { id: 'self_service_flow_expired', code: 410 }, ...extra } };
+      return { status: 401, body: {} };
+    });
+    const { container } = renderAt('/login', routes);
+    await userEvent.type(await screen.findByLabelText('E-mailadres'), 'anna@voorbeeldstad.nl');
+    await userEvent.type(screen.getByLabelText('Wachtwoord'), 'Kade-Brug-Sluis-Molen-93');
+    await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
+    expect(await screen.findByText('Het inloggen duurde te lang. Probeer het opnieuw.')).toBeInTheDocument();
+    expect(screen.getByLabelText('E-mailadres')).toHaveValue('anna@voorbeeldstad.nl');
+    expect(screen.getByLabelText('Wachtwoord')).toHaveValue('');
+    expect(await axeViolations(container)).toEqual([]);
+  });
+
   it('asks for the authenticator code on the second step, with the spec texts', async () => {
     fakeNetwork((url) =>
       url.pathname === '/self-service/login/browser'

@@ -160,7 +160,7 @@ export default function LoginScreen() {
       )}
       {passkeyOnly && !secondFactor && (
         <p className="utrecht-paragraph">
-          Je organisatie vraagt om een tweede factor. Bevestig met je passkey dat jij het bent om verder te gaan.
+          Je organisatie vraagt om tweestapsverificatie. Bevestig met je passkey dat jij het bent om verder te gaan.
         </p>
       )}
       {secondFactor && (

@@ -121,6 +121,30 @@ describe('ServicesScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
+  it('names the organisation whose data services these are', async () => {
+    network();
+    renderAt('/permissies', routes);
+    expect(await screen.findByText('Dit zijn de datavoorzieningen van Gemeente Voorbeeldstad.')).toBeInTheDocument();
+    expect(screen.queryByText(/Wissel dan van organisatie/)).toBeNull();
+  });
+
+  it("tells a person of two organisations that these are the active one's, and how to see the other's", async () => {
+    const membership = { isAdmin: false, requiresAal2: false, home: false };
+    const organisations = [
+      { ...membership, id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad', home: true, active: true },
+      { ...membership, id: 'dego', label: 'DEGO', active: false },
+    ];
+    network(undefined, { status: 200, body: me({ organisations }) });
+    const { container } = renderAt('/permissies', routes);
+    expect(
+      await screen.findByText(
+        'Dit zijn de datavoorzieningen van Gemeente Voorbeeldstad. Wil je die van een andere organisatie zien? ' +
+          'Wissel dan van organisatie in het menu.',
+      ),
+    ).toBeInTheDocument();
+    expect(await axeViolations(container)).toEqual([]);
+  });
+
   it('opens a service that signs in through the portal at its sign-in address', async () => {
     const signInUrl =
       'https://begroting.example.nl/login/portaal?iss=https%3A%2F%2Fportaal.example.nl%2Foidc&target_link_uri=x';

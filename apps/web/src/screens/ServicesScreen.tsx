@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useCurrentUser } from '../api/queries';
 import { usersApi } from '../api/users-api';
 import { Shell } from '../layout/Shell';
 import { ErrorAlert } from '../components/ErrorAlert';
@@ -14,9 +15,14 @@ interface ServicesAnswer {
 
 const SERVICES_FAILED = 'Er is iets misgegaan bij het ophalen van je datavoorzieningen. Probeer het later nog eens.';
 
-/** /permissies: the data services ('Datavoorzieningen') the person may use, with their data roles. */
+/**
+ * /permissies: the data services ('Datavoorzieningen') the person may use through the organisation they work for now
+ * (the server lists only those), named, with their data roles there. A person of several organisations is told that
+ * the switch in the menu shows those of the others.
+ */
 export default function ServicesScreen() {
   usePageTitle('Datavoorzieningen');
+  const severalOrganisations = (useCurrentUser().data?.organisations?.length ?? 0) > 1;
   const services = useQuery({
     queryKey: ['services'],
     queryFn: () => usersApi<ServicesAnswer>('/services'),
@@ -30,6 +36,13 @@ export default function ServicesScreen() {
         {services.isError && <ErrorAlert text={SERVICES_FAILED} />}
         {services.data && (
           <>
+            {services.data.organisation && (
+              <p className="utrecht-paragraph">
+                Dit zijn de datavoorzieningen van {services.data.organisation.label}.
+                {severalOrganisations &&
+                  ' Wil je die van een andere organisatie zien? Wissel dan van organisatie in het menu.'}
+              </p>
+            )}
             {services.data.dataRoles.length > 0 && (
               <p className="utrecht-paragraph">
                 Je datarollen: {services.data.dataRoles.map((r) => r.label).join(', ')}.

@@ -29,6 +29,7 @@ export interface UsersApiOptions {
    * hook's endpoint answers 404 (routes/kratos-hook-routes.ts).
    */
   kratosHookSecret?: string;
+  /** The installation's own name and description in the header of every page (PORTAL_TITLE, PORTAL_DESCRIPTION). */
   sidebarTitle?: string;
   sidebarDescription?: string;
 }

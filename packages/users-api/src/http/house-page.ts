@@ -1,5 +1,18 @@
 import { createHash } from 'node:crypto';
+import type { UsersApiOptions } from './api-context.js';
 import { escapeHtml } from './escape-html.js';
+
+/** The programme's name and description that head every page, the web app's (`GET /api/config`) and the server's. */
+export interface HouseBrand {
+  title: string;
+  description: string;
+}
+
+/** The installation's own title and description (PORTAL_TITLE, PORTAL_DESCRIPTION), else the programme's. */
+export const brandOf = (options: Pick<UsersApiOptions, 'sidebarTitle' | 'sidebarDescription'>): HouseBrand => ({
+  title: options.sidebarTitle ?? 'Datavoorzieningen VNG',
+  description: options.sidebarDescription ?? 'Datavoorziening VNG Realisatie',
+});
 
 /**
  * The pages the server renders itself (the OpenID Connect provider's questions and refusals, forward
@@ -38,8 +51,11 @@ const HOUSE_STYLE = [
 /** For a Content-Security-Policy that allows this style and nothing else: `style-src` with this source. */
 export const HOUSE_STYLE_SOURCE = `'sha256-${createHash('sha256').update(HOUSE_STYLE).digest('base64')}'`;
 
-/** A whole page: `body` is HTML the caller built, everything it interpolated escaped. */
-export function housePage(title: string, body: string): string {
+/**
+ * A whole page under the installation's header (`brand`, from `brandOf`): `body` is HTML the caller built, everything
+ * it interpolated escaped.
+ */
+export function housePage(title: string, body: string, brand: HouseBrand): string {
   return `<!DOCTYPE html>
 <html lang="nl">
 <head>
@@ -49,7 +65,8 @@ export function housePage(title: string, body: string): string {
 <style>${HOUSE_STYLE}</style>
 </head>
 <body>
-<header><p class="titel">Datavoorzieningen VNG</p><p class="omschrijving">Datavoorziening VNG Realisatie</p></header>
+<header><p class="titel">${escapeHtml(brand.title)}</p>\
+<p class="omschrijving">${escapeHtml(brand.description)}</p></header>
 <main>
 <h1>${escapeHtml(title)}</h1>
 ${body}

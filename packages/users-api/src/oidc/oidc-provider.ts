@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import type { ApiContext } from '../http/api-context.js';
+import { brandOf } from '../http/house-page.js';
 import { accountFinder } from './oidc-account.js';
 import { oidcStateAdapter } from './oidc-adapter.js';
 import { clientMetadata, secretMatches, serviceOfClient, type ClientSecretHashes } from './oidc-clients.js';
@@ -114,11 +115,11 @@ export async function createOidcProvider<DB>(
         enabled: true,
         logoutSource: async (koa, form) => {
           koa.type = 'html';
-          koa.body = logoutPage(form, koa.oidc.client?.clientName, koa.oidc.client?.clientId);
+          koa.body = logoutPage(form, koa.oidc.client?.clientName, koa.oidc.client?.clientId, brandOf(ctx.options));
         },
         postLogoutSuccessSource: async (koa) => {
           koa.type = 'html';
-          koa.body = loggedOutPage();
+          koa.body = loggedOutPage(brandOf(ctx.options));
         },
       },
     },
@@ -150,7 +151,7 @@ export async function createOidcProvider<DB>(
     },
     renderError: async (koa, out) => {
       koa.type = 'html';
-      koa.body = errorPage(String(out.error ?? 'server_error'));
+      koa.body = errorPage(String(out.error ?? 'server_error'), brandOf(ctx.options));
     },
   };
 

@@ -7,6 +7,7 @@ import { resolveCaller } from '../users/caller.js';
 import { mayUse } from '../users/person-service.js';
 import { acrOf, amrOf, hasSecondFactor, hasSecondStep, secondFactorMet } from '../users/second-factor.js';
 import { serviceOfClient } from './oidc-clients.js';
+import { brandOf } from '../http/house-page.js';
 import { accessDeniedPage, errorPage, keysDifferPage, STAY_SIGNED_IN_PATH, stayedSignedInPage } from './oidc-pages.js';
 import { OIDC_MOUNT, oidcIssuer } from './issuer.js';
 import type { SessionLinks } from './session-links.js';
@@ -71,12 +72,12 @@ async function completeInteraction(
   try {
     interaction = await provider.interactionDetails(request.raw, reply.raw);
   } catch {
-    return html(reply, 400, errorPage('interaction_expired'));
+    return html(reply, 400, errorPage('interaction_expired', brandOf(ctx.options)));
   }
   const catalogue = await ctx.catalogue.current();
   const clientId = String(interaction.params.client_id ?? '');
   const service = serviceOfClient(catalogue, clientId);
-  if (!service) return html(reply, 400, errorPage('invalid_client'));
+  if (!service) return html(reply, 400, errorPage('invalid_client', brandOf(ctx.options)));
   const session = await ctx.backend.identities.sessionOf(request);
   if (session?.identity.state !== 'active') return see(reply, loginAddress(ctx, interaction, 'first'));
   if (freshSignInNeeded(interaction, session.authenticatedAt)) {
@@ -89,7 +90,7 @@ async function completeInteraction(
     // (apps/web/src/screens/LoginScreen.tsx); with one, to the second step.
     // Only the client asks, and the portal would not have the person link an app: the client learns it cannot be.
     if (!hasSecondFactor(session.identity.credentials) && !caller.aal2Required) {
-      return finishWith(provider, request, reply, UNMET_AAL2);
+      return finishWith(ctx, provider, request, reply, UNMET_AAL2);
     }
     const secondStep = hasSecondStep(session.identity.credentials);
     return see(reply, loginAddress(ctx, interaction, secondStep ? 'aal2' : 'first'));
@@ -97,7 +98,11 @@ async function completeInteraction(
   const details = { service: service.id, clientId };
   if (!mayUse(service, caller.tuples)) {
     await ctx.audit.record(auditAbout(caller, request, 'service.sign_in', null, 'denied', details));
-    return html(reply, 403, accessDeniedPage(service.name, `${OIDC_MOUNT}/interaction/${interaction.uid}/abort`));
+    return html(
+      reply,
+      403,
+      accessDeniedPage(service.name, `${OIDC_MOUNT}/interaction/${interaction.uid}/abort`, brandOf(ctx.options)),
+    );
   }
   const accountId = session.identity.id;
   // A grant belongs to one portal session and ends with it (single-logout.ts): the open grant of this session is
@@ -132,6 +137,7 @@ const UNMET_AAL2 = {
 
 /** Ends the interaction with an error for the client, which the provider then redirects to. */
 async function finishWith(
+  ctx: ApiContext,
   provider: Provider,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -141,7 +147,7 @@ async function finishWith(
   try {
     next = await provider.interactionResult(request.raw, reply.raw, error, { mergeWithLastSubmission: false });
   } catch {
-    return html(reply, 400, errorPage('interaction_expired'));
+    return html(reply, 400, errorPage('interaction_expired', brandOf(ctx.options)));
   }
   return see(reply, next);
 }
@@ -168,7 +174,7 @@ function endPortalSessionOnConfirmedLogout(ctx: ApiContext, provider: Provider) 
 async function stayedSignedIn(ctx: ApiContext, request: FastifyRequest, reply: FastifyReply) {
   const clientId = (request.query as { client_id?: unknown }).client_id;
   const service = typeof clientId === 'string' ? serviceOfClient(await ctx.catalogue.current(), clientId) : undefined;
-  return html(reply, 200, stayedSignedInPage(service));
+  return html(reply, 200, stayedSignedInPage(service, brandOf(ctx.options)));
 }
 
 /**
@@ -188,7 +194,7 @@ export async function registerOidcProvider(
   const refuseWhileKeysDiffer = async (_request: FastifyRequest, reply: FastifyReply) => {
     if (keys.agrees()) return;
     void reply.header('Retry-After', String(KEYS_RETRY_AFTER_SECONDS));
-    return html(reply, 503, keysDifferPage());
+    return html(reply, 503, keysDifferPage(brandOf(ctx.options)));
   };
   const koa = provider.callback();
   const issuer = oidcIssuer(ctx.options.publicUrl);
@@ -230,7 +236,7 @@ export async function registerOidcProvider(
     );
     // 'Terug naar …' on the refusal page: the client learns `access_denied`.
     scope.post(`${OIDC_MOUNT}/interaction/:uid/abort`, (request, reply) =>
-      finishWith(provider, request, reply, ACCESS_DENIED),
+      finishWith(ctx, provider, request, reply, ACCESS_DENIED),
     );
     scope.post(STAY_SIGNED_IN_PATH, (request, reply) => stayedSignedIn(ctx, request, reply));
   });

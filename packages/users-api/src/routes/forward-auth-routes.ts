@@ -7,7 +7,7 @@ import { SIGN_IN_HEADER } from '../forward-auth/identity-headers.js';
 import { firstValue } from '../forward-auth/service-choice.js';
 import type { ApiContext } from '../http/api-context.js';
 import { ApiError, errors } from '../http/api-error.js';
-import { HOUSE_STYLE_SOURCE } from '../http/house-page.js';
+import { brandOf, HOUSE_STYLE_SOURCE } from '../http/house-page.js';
 import { checked } from '../http/request-schema.js';
 import { forwardAuthQuery } from '../http/validation.js';
 
@@ -55,7 +55,7 @@ export function registerForwardAuthRoutes(app: FastifyInstance, ctx: ApiContext)
         .code(403)
         .type('text/html; charset=utf-8')
         .headers({ 'Content-Security-Policy': REFUSAL_PAGE_POLICY, 'X-Frame-Options': 'DENY' })
-        .send(refusalPage(error.message, ctx.options.publicUrl));
+        .send(refusalPage(error.message, ctx.options.publicUrl, brandOf(ctx.options)));
     }
     if (outcome.allowed) return reply.code(200).headers(outcome.headers).send();
     if (page) return reply.redirect(outcome.signIn, 302);

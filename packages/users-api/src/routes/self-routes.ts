@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiContext } from '../http/api-context.js';
+import { brandOf } from '../http/house-page.js';
 import { callerIn, signedIn } from '../http/guards.js';
 import { checked } from '../http/request-schema.js';
 import { recoveryQuery } from '../http/validation.js';
@@ -15,8 +16,7 @@ export function registerSelfRoutes(app: FastifyInstance, ctx: ApiContext): void 
   const { options } = ctx;
 
   app.get('/config', async () => ({
-    title: options.sidebarTitle ?? 'Datavoorzieningen VNG',
-    description: options.sidebarDescription ?? 'Datavoorziening VNG Realisatie',
+    ...brandOf(options),
     supportEmail: options.supportEmail ?? null,
     feedbackEmail: options.feedbackEmail ?? null,
     accessibilityStatementUrl: options.accessibilityStatementUrl ?? null,

@@ -1,7 +1,7 @@
 import { clientAddressKey } from '@portaal/idp';
 import { recoveryLinkMail } from '@portaal/nl';
 import type { RelationTuple } from '@portaal/relations';
-import { type DataService, dataRoleObject } from '../catalogue/catalogue.js';
+import { type DataService, dataRoleObject, type Organisation } from '../catalogue/catalogue.js';
 import type { ApiContext, RequestOrigin } from '../http/api-context.js';
 import { expireInvitations } from '../invitations/expire-invitations.js';
 import { administers, type Caller, MEMBERSHIP, organisationIn } from './caller.js';
@@ -24,6 +24,17 @@ export const holds = (tuples: RelationTuple[], namespace: string, object: string
 export const mayUse = (service: DataService, tuples: RelationTuple[]) =>
   service.organisations.some((orgId) => holds(tuples, 'organizations', orgId)) ||
   service.dataRoles.some((object) => holds(tuples, 'subdivisions', object));
+
+/**
+ * The access rule within one organisation: through that organisation or one of its data roles. `GET /services`
+ * lists by it, so that a person of several organisations sees the services of the one they work for now.
+ */
+const mayUseWithin = (service: DataService, tuples: RelationTuple[], org: Organisation) =>
+  (service.organisations.includes(org.id) && holds(tuples, 'organizations', org.id)) ||
+  org.dataRoles.some((role) => {
+    const object = dataRoleObject(role.id, org.id);
+    return service.dataRoles.includes(object) && holds(tuples, 'subdivisions', object);
+  });
 
 /** The person's pending invitations, as the portal shows them to accept or decline. */
 async function invitationsOf(ctx: ApiContext, identityId: string) {
@@ -96,11 +107,14 @@ export async function otherAdministrators(ctx: ApiContext, caller: Caller) {
     .map((a) => ({ id: a.id, state: a.state, traits: { email: a.traits.email } }));
 }
 
-/** `GET /services`: the data services the person may use, through an organisation or a data role. */
+/**
+ * `GET /services`: the data services the person may use through the active organisation or its data roles; those of
+ * their other organisations only after switching to that organisation.
+ */
 export async function servicesOf(ctx: ApiContext, caller: Caller) {
   const catalogue = await ctx.catalogue.current();
   const org = caller.activeOrg;
-  const services = catalogue.services.filter((s) => mayUse(s, caller.tuples));
+  const services = org ? catalogue.services.filter((s) => mayUseWithin(s, caller.tuples, org)) : [];
   const dataRoles = org
     ? org.dataRoles
         .filter((r) => holds(caller.tuples, 'subdivisions', dataRoleObject(r.id, org.id)))
