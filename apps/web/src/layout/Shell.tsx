@@ -3,16 +3,24 @@ import { NavLink, Navigate, useLocation } from 'react-router';
 import { useCurrentUser, useOrganisationAdmins } from '../api/queries';
 import { usePortalConfig } from '../api/portal-config';
 import { secondFactorGateBackTo } from '../api/users-api';
-import { MobileNav, type NavItem } from './MobileNav';
+import { MobileNav } from './MobileNav';
 import { IdleWarning } from '../sessions/IdleWarning';
 import { InvitationNotice } from '../organisations/InvitationNotice';
 import { OrganisationSwitcher } from '../organisations/OrganisationSwitcher';
 import { keepReturnTo } from './return-to';
 import { Loading } from '../components/Loading';
 
+interface NavItem {
+  to: string;
+  label: string;
+}
+
 /**
  * The sidebar layout: who is signed in, the four links, questions and feedback addresses; for people in
  * several organisations the switch between them, and above the content the invitations waiting for an answer.
+ * Under the medium breakpoint the sidebar is a band under the header: the person and the switch, and a 'Menu' button
+ * that opens the links and addresses (MobileNav). The landmarks have names of their own: 'Account' (the sidebar),
+ * 'Hoofdmenu' (the links) and 'Uitnodigingen' (InvitationNotice).
  */
 export function Shell({ children }: { children: ReactNode }) {
   const location = useLocation();
@@ -51,7 +59,7 @@ export function Shell({ children }: { children: ReactNode }) {
   return (
     <div className="dvp-shell">
       {/* The programme's name and description head every page (PageHeader), above this sidebar. */}
-      <aside className="dvp-sidebar" aria-label="Menu">
+      <aside className="dvp-sidebar" aria-label="Account">
         <div className="dvp-sidebar__person">
           <p className="utrecht-paragraph">
             <strong>
@@ -63,47 +71,50 @@ export function Shell({ children }: { children: ReactNode }) {
               Je bent ingelogd{administers ? ' als beheerder' : ''} voor {org.label}
             </p>
           )}
+        </div>
+        <div className="dvp-sidebar__switcher">
           <OrganisationSwitcher organisations={me.organisations ?? []} />
         </div>
-        <nav aria-label="Hoofdmenu">
-          <ul>
-            {navItems.map((item) => (
-              <li key={item.to}>
-                <NavLink className="utrecht-link" to={item.to} end>
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        {org && questionAddresses.length > 0 && (
-          <section aria-labelledby="dvp-vraag">
-            <h2 id="dvp-vraag" className="utrecht-heading-3">
-              Heb je een vraag?
-            </h2>
+        <MobileNav>
+          <nav aria-label="Hoofdmenu">
             <ul>
-              {questionAddresses.map((admin) => (
-                <li key={admin.id}>
-                  <a className="utrecht-link" href={`mailto:${admin.traits.email}`}>
-                    {admin.traits.email}
-                  </a>
+              {navItems.map((item) => (
+                <li key={item.to}>
+                  <NavLink className="utrecht-link" to={item.to} end>
+                    {item.label}
+                  </NavLink>
                 </li>
               ))}
             </ul>
-          </section>
-        )}
-        {config.data?.feedbackEmail && (
-          <section aria-labelledby="dvp-feedback">
-            <h2 id="dvp-feedback" className="utrecht-heading-3">
-              Voor feedback en foutmeldingen
-            </h2>
-            <a className="utrecht-link" href={`mailto:${config.data.feedbackEmail}`}>
-              {config.data.feedbackEmail}
-            </a>
-          </section>
-        )}
+          </nav>
+          {org && questionAddresses.length > 0 && (
+            <section aria-labelledby="dvp-vraag">
+              <h2 id="dvp-vraag" className="utrecht-heading-3">
+                Heb je een vraag?
+              </h2>
+              <ul>
+                {questionAddresses.map((admin) => (
+                  <li key={admin.id}>
+                    <a className="utrecht-link" href={`mailto:${admin.traits.email}`}>
+                      {admin.traits.email}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {config.data?.feedbackEmail && (
+            <section aria-labelledby="dvp-feedback">
+              <h2 id="dvp-feedback" className="utrecht-heading-3">
+                Voor feedback en foutmeldingen
+              </h2>
+              <a className="utrecht-link" href={`mailto:${config.data.feedbackEmail}`}>
+                {config.data.feedbackEmail}
+              </a>
+            </section>
+          )}
+        </MobileNav>
       </aside>
-      <MobileNav items={navItems} />
       <div className="dvp-content">
         <InvitationNotice invitations={me.invitations ?? []} />
         {children}

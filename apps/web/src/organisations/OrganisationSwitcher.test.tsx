@@ -10,7 +10,7 @@ import { membershipServer, VOORBEELDSTAD } from './membership-fixtures';
 import { SWITCH_FAILED } from './use-memberships';
 
 const page = <Route path="/permissies" element={<Shell>inhoud</Shell>} />;
-const menu = () => screen.getByRole('complementary', { name: 'Menu' });
+const menu = () => screen.getByRole('complementary', { name: 'Account' });
 
 afterEach(() => vi.unstubAllGlobals());
 
