@@ -7,6 +7,7 @@ import { MobileNav } from './MobileNav';
 import { IdleWarning } from '../sessions/IdleWarning';
 import { InvitationNotice } from '../organisations/InvitationNotice';
 import { OrganisationSwitcher } from '../organisations/OrganisationSwitcher';
+import { gateState } from '../organisations/second-factor-reason';
 import { keepReturnTo } from './return-to';
 import { Loading } from '../components/Loading';
 
@@ -41,7 +42,8 @@ export function Shell({ children }: { children: ReactNode }) {
   if (user.isError || !user.data) return <Navigate to="/login" replace />;
   const me = user.data;
   const gate = secondFactorGateBackTo(me, `${location.pathname}${location.search}`);
-  if (gate) return <Navigate to={gate} replace />;
+  // The gate says why the person is there: the organisations that ask for a second factor.
+  if (gate) return <Navigate to={gate} replace state={gateState(me)} />;
   const org = me.activeOrg;
   // 'als beheerder' for every administrator of the organisation, as the overview lists them ('Beheerder'); the
   // dashboard link only for those who may open it (`isAdmin`: the allow-list, docs/architecture.md, included).
