@@ -52,5 +52,9 @@ describe('MobileNav', () => {
     await userEvent.keyboard('{Escape}');
     expect(button).toHaveAttribute('aria-expanded', 'false');
     expect(button).toHaveFocus();
+    // Also right after opening it, the focus still on the button.
+    await userEvent.click(button);
+    await userEvent.keyboard('{Escape}');
+    expect(button).toHaveAttribute('aria-expanded', 'false');
   });
 });

@@ -7,7 +7,7 @@ const PANEL_ID = 'dvp-menu';
  * The sidebar's menu and help under the medium breakpoint: a 'Menu' button that opens them as a list of full-width
  * links under the person's name, so that the screen's content starts near the top of a phone. From the medium
  * breakpoint up the button is hidden and `children` always show (styles/layout.css). A new page closes the menu;
- * Escape closes it and gives the focus back to the button.
+ * Escape (on the button or in the menu) closes it and gives the focus back to the button.
  */
 export function MobileNav({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
@@ -30,6 +30,7 @@ export function MobileNav({ children }: { children: ReactNode }) {
         aria-expanded={open}
         aria-controls={PANEL_ID}
         onClick={() => setOpen((o) => !o)}
+        onKeyDown={closeOnEscape}
       >
         Menu
       </button>
