@@ -15,7 +15,7 @@ async function expectNothingPrivate(page: Page, secrets: string[]) {
   const text = await page.locator('body').innerText();
   for (const secret of secrets) expect(text).not.toContain(secret);
   expect(await page.getByRole('table').count()).toBe(0);
-  expect(await page.getByRole('complementary', { name: 'Menu' }).count()).toBe(0);
+  expect(await page.getByRole('complementary', { name: 'Account' }).count()).toBe(0);
   expect(await page.getByRole('heading', { name: 'Datavoorzieningen' }).count()).toBe(0);
   expect(await page.getByRole('link', { name: /Naar Wijkmonitor/ }).count()).toBe(0);
 }

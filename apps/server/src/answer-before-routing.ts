@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { FastifyServerFactory } from 'fastify';
 import type { EarlyAnswerer } from '@portaal/idp';
 
-/** What the listener adds to every answer, early or routed: the security headers, `Connection: close` while draining. */
+/** What the listener adds to every answer, early or routed: security headers, `Connection: close` while draining. */
 export type ListenerHeaders = () => Record<string, string>;
 
 /** Counts an early answer in the request metrics, as the routed ones are counted. */

@@ -44,20 +44,47 @@ export async function expectInsideWindow(page: Page, locator: Locator, state: st
   }
 }
 
-/** The navigation a person uses at this width: the sidebar's menu, or the menu bar of a narrow screen. */
-export const menuAt = (page: Page) =>
-  page.viewportSize()!.width < 768
-    ? page.getByRole('navigation', { name: 'Menu', exact: true })
-    : page.getByRole('navigation', { name: 'Hoofdmenu' });
+/** The menu of the sidebar layout: the sidebar's links, on a narrow screen behind the 'Menu' button. */
+export const menuAt = (page: Page) => page.getByRole('navigation', { name: 'Hoofdmenu' });
+
+/** The 'Menu' button of a narrow screen (under 768 px), which opens the sidebar's links and addresses. */
+const menuButton = (page: Page) =>
+  page.getByRole('complementary', { name: 'Account' }).getByRole('button', { name: 'Menu' });
+
+/** On a narrow screen: presses 'Menu' unless the menu is open already; on a wide one nothing (the menu shows). */
+export async function openMenu(page: Page) {
+  if (page.viewportSize()!.width >= 768) return;
+  const button = menuButton(page);
+  if ((await button.getAttribute('aria-expanded')) === 'true') return;
+  await button.click();
+  expect(await button.getAttribute('aria-expanded')).toBe('true');
+}
 
 /**
- * The menu's links all in the window (on a narrow screen without scrolling at all, at the top of the page), and
- * 'Uitloggen' among them, ready to be clicked: visible, enabled and not covered by anything else.
+ * The menu's links all in the window (on a narrow screen, once 'Menu' is pressed, without scrolling at all, each the
+ * whole width and at least 44 px high, as the button is), and 'Uitloggen' among them, ready to be clicked: visible,
+ * enabled and not covered by anything else.
  */
 export async function expectMenuUsable(page: Page, state: string) {
+  const narrow = page.viewportSize()!.width < 768;
+  if (narrow) {
+    const button = await menuButton(page).boundingBox();
+    expect(button?.height, `height of 'Menu' on ${state}`).toBeGreaterThanOrEqual(44);
+    await openMenu(page);
+  }
   const menu = menuAt(page);
   await menu.waitFor();
-  await expectInsideWindow(page, menu.getByRole('link'), `${state} (menu)`, page.viewportSize()!.width < 768);
+  await expectInsideWindow(page, menu.getByRole('link'), `${state} (menu)`, narrow);
+  if (narrow) {
+    const boxes = await menu
+      .getByRole('link')
+      .evaluateAll((links) => links.map((link) => link.getBoundingClientRect()));
+    const width = (await menu.boundingBox())!.width;
+    for (const box of boxes) {
+      expect(box.height, `height of a menu link on ${state}`).toBeGreaterThanOrEqual(44);
+      expect(box.width, `width of a menu link on ${state}`).toBeGreaterThanOrEqual(width - 1);
+    }
+  }
   await menu.getByRole('link', { name: 'Uitloggen', exact: true }).click({ trial: true, timeout: 5_000 });
 }
 

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 
-/** The sidebar ('Menu') of the shared layout, where the signed-in person's name shows. */
-export const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Menu' });
+/** The sidebar ('Account') of the shared layout, where the signed-in person's name shows. */
+export const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Account' });
 
 /** Signs out with the sidebar's 'Uitloggen' and waits for the sign-in form. */
 export async function signOut(page: Page) {

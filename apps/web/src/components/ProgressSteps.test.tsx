@@ -9,6 +9,8 @@ describe('ProgressSteps', () => {
     const steps = within(screen.getByRole('list', { name: 'Voortgang' })).getAllByRole('listitem');
     expect(steps.map((step) => step.getAttribute('aria-current'))).toEqual([null, null, 'step', null]);
     expect(steps[2]).toHaveTextContent('32FA configureren');
+    // Where the steps do not fit on one line the CSS shows this count before the current one (journey 14).
+    expect(within(steps[2]!).getByText('2FA configureren')).toHaveAttribute('data-count', 'Stap 3 van 4: ');
     expect(steps[0]).toHaveTextContent('Account verifiëren (klaar)');
     expect(steps[3]).not.toHaveTextContent('(klaar)');
     expect(await axeViolations(container)).toEqual([]);

@@ -1,36 +1,60 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route } from 'react-router';
+import { Link, Route } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { axeViolations } from '../test-axe';
 import { renderAt } from '../test-support';
 import { MobileNav } from './MobileNav';
 
-const items = (n: number) => Array.from({ length: n }, (_, i) => ({ to: `/p${i}`, label: `Item ${i + 1}` }));
+const menu = (
+  <MobileNav>
+    <nav aria-label="Hoofdmenu">
+      <Link to="/p2">Naar p2</Link>
+    </nav>
+  </MobileNav>
+);
+const routes = (
+  <>
+    <Route path="/p1" element={menu} />
+    <Route path="/p2" element={menu} />
+  </>
+);
+const panel = () => document.getElementById('dvp-menu')!;
 
 describe('MobileNav', () => {
-  it('shows up to 4 items directly', () => {
-    renderAt('/', <Route path="/" element={<MobileNav items={items(4)} />} />);
-    expect(screen.getAllByRole('link')).toHaveLength(4);
-    expect(screen.queryByRole('button', { name: 'Meer' })).toBeNull();
-    // Four columns where they fit, two by two on a phone (styles/layout.css); the current page is marked.
-    expect(screen.getByRole('navigation', { name: 'Menu' })).toHaveClass('dvp-mobile-nav--4');
+  it("opens and closes what it holds with the 'Menu' button, which says whether it is open", async () => {
+    const { container } = renderAt('/p1', routes);
+    const button = screen.getByRole('button', { name: 'Menu' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(button).toHaveAttribute('aria-controls', 'dvp-menu');
+    expect(panel()).not.toHaveClass('dvp-menu--open');
+    expect(panel()).toContainElement(screen.getByRole('navigation', { name: 'Hoofdmenu' }));
+    await userEvent.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(panel()).toHaveClass('dvp-menu--open');
+    expect(await axeViolations(container)).toEqual([]);
+    await userEvent.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'false');
   });
 
-  it('marks the page the person is on', () => {
-    renderAt('/p1', <Route path="/p1" element={<MobileNav items={items(3)} />} />);
-    expect(screen.getByRole('link', { name: 'Item 2' })).toHaveAttribute('aria-current', 'page');
-    expect(screen.getByRole('link', { name: 'Item 1' })).not.toHaveAttribute('aria-current');
-    expect(screen.getByRole('navigation', { name: 'Menu' })).toHaveClass('dvp-mobile-nav--3');
+  it('closes on a new page', async () => {
+    renderAt('/p1', routes);
+    await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
+    await userEvent.click(screen.getByRole('link', { name: 'Naar p2' }));
+    expect(screen.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false');
   });
 
-  it('shows 3 items and Meer when there are more than 4', async () => {
-    renderAt('/', <Route path="/" element={<MobileNav items={items(6)} />} />);
-    expect(screen.getAllByRole('link')).toHaveLength(3);
-    expect(screen.getByRole('navigation', { name: 'Menu' })).toHaveClass('dvp-mobile-nav--4');
-    const more = screen.getByRole('button', { name: 'Meer' });
-    expect(more).toHaveAttribute('aria-expanded', 'false');
-    await userEvent.click(more);
-    expect(more).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getAllByRole('link')).toHaveLength(6);
+  it('closes on Escape and gives the focus back to the button', async () => {
+    renderAt('/p1', routes);
+    const button = screen.getByRole('button', { name: 'Menu' });
+    await userEvent.click(button);
+    screen.getByRole('link', { name: 'Naar p2' }).focus();
+    await userEvent.keyboard('{Escape}');
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(button).toHaveFocus();
+    // Also right after opening it, the focus still on the button.
+    await userEvent.click(button);
+    await userEvent.keyboard('{Escape}');
+    expect(button).toHaveAttribute('aria-expanded', 'false');
   });
 });

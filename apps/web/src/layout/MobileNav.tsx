@@ -1,58 +1,43 @@
-import { useState } from 'react';
-import { NavLink } from 'react-router';
+import { useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
 
-export interface NavItem {
-  to: string;
-  label: string;
-}
-
-const MAX_ITEMS = 4;
+const PANEL_ID = 'dvp-menu';
 
 /**
- * The navigation under the medium breakpoint: at most 4 items, else 3 and 'Meer'. It stands under the
- * sidebar's block, above the content, where nothing scrolls under it; the items share its width in columns, two by two
- * where four do not fit on one line (a phone), so that every item, 'Uitloggen' too, is on the screen at every width.
+ * The sidebar's menu and help under the medium breakpoint: a 'Menu' button that opens them as a list of full-width
+ * links under the person's name, so that the screen's content starts near the top of a phone. From the medium
+ * breakpoint up the button is hidden and `children` always show (styles/layout.css). A new page closes the menu;
+ * Escape (on the button or in the menu) closes it and gives the focus back to the button.
  */
-export function MobileNav({ items }: { items: NavItem[] }) {
+export function MobileNav({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
-  const direct = items.length <= MAX_ITEMS ? items : items.slice(0, MAX_ITEMS - 1);
-  const more = items.length <= MAX_ITEMS ? [] : items.slice(MAX_ITEMS - 1);
-  const count = direct.length + (more.length > 0 ? 1 : 0);
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closing on every change of page is the point.
+  useEffect(() => setOpen(false), [pathname]);
+
+  function closeOnEscape(event: KeyboardEvent) {
+    if (event.key !== 'Escape' || !open) return;
+    setOpen(false);
+    document.getElementById(`${PANEL_ID}-knop`)?.focus();
+  }
+
   return (
-    <nav className={`dvp-mobile-nav dvp-mobile-nav--${count}`} aria-label="Menu">
-      <ul className="dvp-mobile-nav__items">
-        {direct.map((item) => (
-          <li key={item.to}>
-            <NavLink className="dvp-mobile-nav__item" to={item.to} end>
-              {item.label}
-            </NavLink>
-          </li>
-        ))}
-        {more.length > 0 && (
-          <li className="dvp-mobile-nav__more-item">
-            <button
-              type="button"
-              className="dvp-mobile-nav__item"
-              aria-expanded={open}
-              aria-controls="dvp-meer"
-              onClick={() => setOpen((o) => !o)}
-            >
-              Meer
-            </button>
-            {open && (
-              <ul id="dvp-meer" className="dvp-mobile-nav__more">
-                {more.map((item) => (
-                  <li key={item.to}>
-                    <NavLink className="dvp-mobile-nav__item" to={item.to} end onClick={() => setOpen(false)}>
-                      {item.label}
-                    </NavLink>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </li>
-        )}
-      </ul>
-    </nav>
+    <>
+      <button
+        id={`${PANEL_ID}-knop`}
+        type="button"
+        className="utrecht-button utrecht-button--secondary-action dvp-menu-toggle"
+        aria-expanded={open}
+        aria-controls={PANEL_ID}
+        onClick={() => setOpen((o) => !o)}
+        onKeyDown={closeOnEscape}
+      >
+        Menu
+      </button>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: Escape from anywhere inside the open menu closes it. */}
+      <div id={PANEL_ID} className={`dvp-menu${open ? ' dvp-menu--open' : ''}`} onKeyDown={closeOnEscape}>
+        {children}
+      </div>
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import axe from 'axe-core';
 import { fakeNetwork, renderAt } from '../test-support';
 import { Shell } from './Shell';
 
@@ -82,10 +83,21 @@ describe('Shell', () => {
         .getAllByRole('link')
         .filter((link) => link.hasAttribute('aria-current')),
     ).toHaveLength(1);
-    // The menu bar of a narrow screen says the same.
-    const bar = screen.getByRole('navigation', { name: 'Menu' });
-    expect(within(bar).getByRole('link', { name: 'Datavoorzieningen' })).toHaveAttribute('aria-current', 'page');
-    expect(within(bar).getByRole('link', { name: 'Account instellingen' })).not.toHaveAttribute('aria-current');
+    // One menu at every width: on a narrow screen the 'Menu' button opens the same links.
+    expect(screen.getAllByRole('navigation')).toEqual([menu]);
+  });
+
+  it("names each landmark uniquely: 'Account', 'Hoofdmenu', and the 'Menu' button inside the sidebar", async () => {
+    network(true);
+    const { container } = renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
+    const sidebar = await screen.findByRole('complementary', { name: 'Account' });
+    expect(within(sidebar).getByText('Bea Beheerder')).toBeInTheDocument();
+    expect(within(sidebar).getByRole('navigation', { name: 'Hoofdmenu' })).toBeInTheDocument();
+    expect(within(sidebar).getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false');
+    await screen.findByRole('heading', { name: 'Heb je een vraag?' });
+    const unique = await axe.run(container, { runOnly: ['landmark-unique'] });
+    expect(unique.passes.map((rule) => rule.id)).toEqual(['landmark-unique']);
+    expect(unique.violations).toEqual([]);
   });
 
   it('leaves out the dashboard link and the administrator wording for other members', async () => {

@@ -2,17 +2,26 @@ import { useEffect, type ReactNode } from 'react';
 import { NavLink, Navigate, useLocation } from 'react-router';
 import { useCurrentUser, useOrganisationAdmins } from '../api/queries';
 import { secondFactorGateBackTo } from '../api/users-api';
-import { MobileNav, type NavItem } from './MobileNav';
+import { MobileNav } from './MobileNav';
 import { IdleWarning } from '../sessions/IdleWarning';
 import { InvitationNotice } from '../organisations/InvitationNotice';
 import { OrganisationSwitcher } from '../organisations/OrganisationSwitcher';
+import { gateState } from '../organisations/second-factor-reason';
 import { keepReturnTo } from './return-to';
 import { Loading } from '../components/Loading';
 import { FeedbackContact } from '../components/FeedbackContact';
 
+interface NavItem {
+  to: string;
+  label: string;
+}
+
 /**
  * The sidebar layout: who is signed in, the four links, questions and feedback addresses; for people in
  * several organisations the switch between them, and above the content the invitations waiting for an answer.
+ * Under the medium breakpoint the sidebar is a band under the header: the person and the switch, and a 'Menu' button
+ * that opens the links and addresses (MobileNav). The landmarks have names of their own: 'Account' (the sidebar),
+ * 'Hoofdmenu' (the links) and 'Uitnodigingen' (InvitationNotice).
  */
 export function Shell({ children }: { children: ReactNode }) {
   const location = useLocation();
@@ -32,7 +41,8 @@ export function Shell({ children }: { children: ReactNode }) {
   if (user.isError || !user.data) return <Navigate to="/login" replace />;
   const me = user.data;
   const gate = secondFactorGateBackTo(me, `${location.pathname}${location.search}`);
-  if (gate) return <Navigate to={gate} replace />;
+  // The gate says why the person is there: the organisations that ask for a second factor.
+  if (gate) return <Navigate to={gate} replace state={gateState(me)} />;
   const org = me.activeOrg;
   // 'als beheerder' for every administrator of the organisation, as the overview lists them ('Beheerder'); the
   // dashboard link only for those who may open it (`isAdmin`: the allow-list, docs/architecture.md, included).
@@ -50,7 +60,7 @@ export function Shell({ children }: { children: ReactNode }) {
   return (
     <div className="dvp-shell">
       {/* The programme's name and description head every page (PageHeader), above this sidebar. */}
-      <aside className="dvp-sidebar" aria-label="Menu">
+      <aside className="dvp-sidebar" aria-label="Account">
         <div className="dvp-sidebar__person">
           <p className="utrecht-paragraph">
             <strong>
@@ -62,38 +72,41 @@ export function Shell({ children }: { children: ReactNode }) {
               Je bent ingelogd{administers ? ' als beheerder' : ''} voor {org.label}
             </p>
           )}
+        </div>
+        <div className="dvp-sidebar__switcher">
           <OrganisationSwitcher organisations={me.organisations ?? []} />
         </div>
-        <nav aria-label="Hoofdmenu">
-          <ul>
-            {navItems.map((item) => (
-              <li key={item.to}>
-                <NavLink className="utrecht-link" to={item.to} end>
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        {org && questionAddresses.length > 0 && (
-          <section aria-labelledby="dvp-vraag">
-            <h2 id="dvp-vraag" className="utrecht-heading-3">
-              Heb je een vraag?
-            </h2>
+        <MobileNav>
+          <nav aria-label="Hoofdmenu">
             <ul>
-              {questionAddresses.map((admin) => (
-                <li key={admin.id}>
-                  <a className="utrecht-link" href={`mailto:${admin.traits.email}`}>
-                    {admin.traits.email}
-                  </a>
+              {navItems.map((item) => (
+                <li key={item.to}>
+                  <NavLink className="utrecht-link" to={item.to} end>
+                    {item.label}
+                  </NavLink>
                 </li>
               ))}
             </ul>
-          </section>
-        )}
-        <FeedbackContact />
+          </nav>
+          {org && questionAddresses.length > 0 && (
+            <section aria-labelledby="dvp-vraag">
+              <h2 id="dvp-vraag" className="utrecht-heading-3">
+                Heb je een vraag?
+              </h2>
+              <ul>
+                {questionAddresses.map((admin) => (
+                  <li key={admin.id}>
+                    <a className="utrecht-link" href={`mailto:${admin.traits.email}`}>
+                      {admin.traits.email}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          <FeedbackContact />
+        </MobileNav>
       </aside>
-      <MobileNav items={navItems} />
       <div className="dvp-content">
         <InvitationNotice invitations={me.invitations ?? []} />
         {children}

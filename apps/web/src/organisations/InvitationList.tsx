@@ -9,6 +9,9 @@ const expiry = new Intl.DateTimeFormat('nl-NL', {
   minute: '2-digit',
 });
 
+/** The id of the list's heading. */
+export const INVITATIONS_HEADING = 'dvp-uitnodigingen';
+
 interface InvitationListProps {
   invitations: PendingInvitation[];
   /** After an answer: the invitation, and the button pressed, are gone. */
@@ -33,7 +36,10 @@ export function InvitationList({ invitations, onAnswered }: InvitationListProps)
 
   return (
     <>
-      <h3 className="utrecht-heading-3">Uitnodigingen</h3>
+      {/* Where the notice's link brings the focus (OrganisationsSection). */}
+      <h3 id={INVITATIONS_HEADING} className="utrecht-heading-3" tabIndex={-1}>
+        Uitnodigingen
+      </h3>
       <ul className="dvp-invitations" aria-busy={busy}>
         {invitations.map((invitation) => {
           const label = invitation.organisation.label;

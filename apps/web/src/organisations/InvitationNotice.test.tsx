@@ -26,8 +26,9 @@ describe('InvitationNotice above every page in the sidebar layout', () => {
     const shown = await notice();
     expect(shown).toHaveTextContent('Je bent uitgenodigd voor DEGO. Bekijk de uitnodiging');
     expect(shown).toHaveClass('utrecht-alert', 'utrecht-alert--info');
-    // Above the content, outside the sidebar.
-    expect(screen.getByRole('complementary', { name: 'Menu' })).not.toContainElement(shown as HTMLElement);
+    // Above the content, outside the sidebar, in a landmark of its own.
+    expect(screen.getByRole('complementary', { name: 'Account' })).not.toContainElement(shown as HTMLElement);
+    expect(screen.getByRole('region', { name: 'Uitnodigingen' })).toContainElement(shown as HTMLElement);
     expect(screen.getByRole('link', { name: 'Bekijk de uitnodiging' })).toHaveAttribute(
       'href',
       '/settings#organisaties',

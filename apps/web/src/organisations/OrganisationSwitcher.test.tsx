@@ -10,7 +10,7 @@ import { DEGO, membershipServer, VOORBEELDSTAD } from './membership-fixtures';
 import { SWITCH_FAILED } from './use-memberships';
 
 const page = <Route path="/permissies" element={<Shell>inhoud</Shell>} />;
-const menu = () => screen.getByRole('complementary', { name: 'Menu' });
+const menu = () => screen.getByRole('complementary', { name: 'Account' });
 /** The switcher's choice of the organisation with this name. */
 const choice = (name: string) =>
   within(within(menu()).getByRole('group', { name: 'Wissel van organisatie' })).getByRole('radio', { name });

@@ -189,11 +189,18 @@ describe('Organisaties on the account settings', () => {
     expect(await screen.findByText(DECLINE_FAILED)).toBeInTheDocument();
   });
 
-  it("brings the focus to the section when the person arrives by the notice's link", async () => {
+  it("brings the focus to the invitations when the person arrives by the notice's link", async () => {
     server({ organisations: [VOORBEELDSTAD], invitations: [invitationFrom('dego', 'DEGO')] });
+    renderAt('/settings#organisaties', routes);
+    const heading = await screen.findByRole('heading', { name: 'Uitnodigingen' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(heading.closest('section')).toHaveAttribute('id', 'organisaties');
+  });
+
+  it("brings the focus to 'Organisaties' by the notice's link when no invitation waits any more", async () => {
+    server({ organisations: [VOORBEELDSTAD] });
     renderAt('/settings#organisaties', routes);
     const heading = await screen.findByRole('heading', { name: 'Organisaties' });
     await waitFor(() => expect(heading).toHaveFocus());
-    expect(heading.closest('section')).toHaveAttribute('id', 'organisaties');
   });
 });

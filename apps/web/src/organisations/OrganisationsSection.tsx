@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { useCurrentUser } from '../api/queries';
-import { InvitationList } from './InvitationList';
+import { InvitationList, INVITATIONS_HEADING } from './InvitationList';
+import { keepInView } from './keep-in-view';
 import { MembershipList } from './MembershipList';
 
 /** The address of this section (/settings#organisaties), where the invitation notice above every page leads. */
@@ -9,8 +10,9 @@ const ANCHOR = 'organisaties';
 
 /**
  * On /settings ('Account instellingen'): the person's organisations, leaving one, and the invitations waiting for an
- * answer. Arriving by the notice's link (#organisaties) brings the focus here; after an answer or leaving, the focus
- * comes back to the heading, since the buttons pressed are gone.
+ * answer. Arriving by the notice's link (#organisaties) brings the focus to the invitations' heading (to 'Organisaties'
+ * when none wait any more), kept in view while the sections above it load; after an answer or leaving, the focus
+ * comes back to the section's heading, since the buttons pressed are gone.
  */
 export function OrganisationsSection() {
   const user = useCurrentUser();
@@ -33,7 +35,9 @@ export function OrganisationsSection() {
   const arrival = location.hash === `#${ANCHOR}` ? location.key : undefined;
   const present = Boolean(user.data?.organisations);
   useEffect(() => {
-    if (present && arrival) heading.current?.focus();
+    if (!present || !arrival) return;
+    const target = document.getElementById(INVITATIONS_HEADING) ?? heading.current;
+    return target ? keepInView(target) : undefined;
   }, [present, arrival]);
 
   const organisations = user.data?.organisations;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCurrentUser } from '../api/queries';
@@ -20,6 +20,7 @@ import { RestartNotice } from '../components/RestartNotice';
 import { Loading } from '../components/Loading';
 import { SecurityKeysSection } from '../security-keys/SecurityKeysSection';
 import { ConfirmDialog } from '../overview/ConfirmDialog';
+import { useSecondFactorReason } from '../organisations/second-factor-reason';
 
 const CODES_NODE = 'lookup_secret_codes';
 const codesNodeOf = (ui: FlowUi) => ui.nodes.find((n) => n.attributes.id === CODES_NODE);
@@ -86,6 +87,13 @@ export default function TwoFactorScreen() {
   // The heading to focus once an answer is on screen: the button that was pressed has gone (WCAG 2.4.3).
   const [focusHeading, setFocusHeading] = useState<string>();
   const [confirming, setConfirming] = useState<{ values: FlowValues; loss: (typeof LOSSES)[string] }>();
+  // Sent here by the sidebar layout (an organisation asks for a second factor): why, and the focus on the heading.
+  const reason = useSecondFactorReason();
+  const title = useRef<HTMLHeadingElement>(null);
+  const ready = Boolean(ui);
+  useEffect(() => {
+    if (reason && ready) title.current?.focus();
+  }, [reason, ready]);
 
   /** A form's submit: what takes a factor away waits for the person's confirmation. */
   async function submit(values: FlowValues) {
@@ -161,7 +169,14 @@ export default function TwoFactorScreen() {
       {/* Outside the sidebar layout, yet signed in: the idle timeout applies here too. */}
       <IdleWarning />
       {fromRecovery && <ProgressSteps steps={RECOVERY_STEPS} current={linked ? 3 : 2} />}
-      <h1 className="utrecht-heading-1">Authenticator-app instellen</h1>
+      <h1 className="utrecht-heading-1" tabIndex={-1} ref={title}>
+        Authenticator-app instellen
+      </h1>
+      {reason && (
+        <div className="utrecht-alert utrecht-alert--info">
+          <p className="utrecht-paragraph">{reason}</p>
+        </div>
+      )}
       <RestartNotice />
       {/* The flow's messages once, here: not under each of the two forms ('Je gegevens zijn aangepast.' twice). */}
       <FlowMessages messages={ui.messages} />

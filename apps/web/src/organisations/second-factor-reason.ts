@@ -1,0 +1,32 @@
+import { useState } from 'react';
+import { useLocation } from 'react-router';
+import type { CurrentUser } from '../api/users-api';
+
+/** What the sidebar layout hands the second-factor gate when it sends a person there (react-router's state). */
+interface GateState {
+  secondFactorFor?: string[];
+}
+
+const list = new Intl.ListFormat('nl', { style: 'long', type: 'conjunction' });
+
+/** The state for the gate: the organisations of the person that ask for a second factor (the reason to be there). */
+export const gateState = (user: CurrentUser): GateState => ({
+  secondFactorFor: (user.organisations ?? []).filter((o) => o.requiresAal2).map((o) => o.label),
+});
+
+/**
+ * At the gate where a person must link a second factor: why, when the sidebar layout sent them there (after
+ * accepting an invitation of an organisation that asks for one, say). Kept from the arrival on, since the screen
+ * changes its address when its flow starts.
+ */
+export function useSecondFactorReason(): string | undefined {
+  const location = useLocation();
+  const [reason] = useState(() => {
+    const labels = (location.state as GateState | null)?.secondFactorFor ?? [];
+    if (labels.length === 0) return undefined;
+    return labels.length === 1
+      ? `De organisatie ${labels[0]} vraagt om een tweede factor. Stel die nu in.`
+      : `De organisaties ${list.format(labels)} vragen om een tweede factor. Stel die nu in.`;
+  });
+  return reason;
+}
