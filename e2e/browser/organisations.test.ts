@@ -179,7 +179,7 @@ describe('journey 16: a person in two organisations', () => {
     await section.getByText('Uitgenodigd door beheer@dego.nl.', { exact: true }).waitFor();
     await section.getByText('Datarollen: Analyse.', { exact: true }).waitFor();
     await expect
-      .poll(() => section.getByRole('heading', { name: 'Organisaties' }).evaluate((h) => h === document.activeElement))
+      .poll(() => section.getByRole('heading', { name: 'Uitnodigingen' }).evaluate((h) => h === document.activeElement))
       .toBe(true);
     await expectAccessible(page, 'settings with an invitation');
     await shoot(page, '2-invitation');
