@@ -1,6 +1,10 @@
 // Writes the README's screenshots of the main screens to docs/screenshots/ (`npm run screenshots`), each 1280 and
 // 375 px wide. It runs the product with its demo data in Debian's Chromium, like the journeys, but is not a test.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { startPortaal } from '../support/portaal.js';
@@ -30,8 +34,44 @@ async function shoot(page: Page, name: string) {
   await page.setViewportSize(LAPTOP);
 }
 
+/**
+ * The demo catalogue with one data service signing in over OpenID Connect, so that the provider's own pages (the
+ * logout question, its 'Nee' answer, 'Geen toegang') can be shown.
+ */
+function catalogueWithOidcClient(SERVICE: string): { file: string; remove(): void } {
+  const catalogue = JSON.parse(
+    readFileSync(new URL('../../packages/users-api/catalogue/demo-catalogue.json', import.meta.url), 'utf8'),
+  );
+  catalogue.services.find((s: { id: string }) => s.id === 'jeugdzorg-dashboard').oidc = {
+    clientId: 'jeugdzorg',
+    redirectUris: [`${SERVICE}/callback`],
+    postLogoutRedirectUris: [`${SERVICE}/uitgelogd`],
+  };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'portaal-screenshots-'));
+  const file = path.join(dir, 'catalogue.json');
+  writeFileSync(file, JSON.stringify(catalogue));
+  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** An authorization request of the service: where a person arrives from it. */
+const authorize = (SERVICE: string) =>
+  `/oidc/auth?client_id=jeugdzorg&response_type=code&scope=openid&state=s&redirect_uri=${encodeURIComponent(
+    `${SERVICE}/callback`,
+  )}`;
+
 mkdirSync(folder, { recursive: true });
-const portaal = await startPortaal({ args: ['--demo'] });
+// The data service: a blank page where the provider sends the browser back.
+const service = http.createServer((_request, response) => response.end('<title>-</title>'));
+await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+const SERVICE = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+const catalogue = catalogueWithOidcClient(SERVICE);
+const portaal = await startPortaal({
+  args: ['--demo'],
+  env: {
+    CATALOGUE_FILE: catalogue.file,
+    OIDC_CLIENT_SECRET_JEUGDZORG: 'een-geheim-voor-de-schermafdrukken-van-32-tekens',
+  },
+});
 const browser = await launchChromium();
 try {
   const { secret } = await signInAtAal2(portaal, ADMIN, DEMO_PASSWORD);
@@ -41,10 +81,18 @@ try {
     viewport: LAPTOP,
   });
   const page = await context.newPage();
+  // The data service is not there: its address answers a blank page.
+  await context.route(`${SERVICE}/**`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<title>-</title>' }),
+  );
 
   await page.goto('/login');
   await page.getByLabel('E-mailadres').waitFor();
   await shoot(page, 'inloggen');
+
+  await page.goto('/recovery');
+  await page.getByLabel('E-mailadres').waitFor();
+  await shoot(page, 'wachtwoord-vergeten');
 
   await signInWithPassword(page, ADMIN, DEMO_PASSWORD, '/admin-login');
   await page.getByLabel('Verificatiecode').waitFor();
@@ -73,6 +121,16 @@ try {
   await page.getByRole('heading', { name: 'Dashboard jeugdzorg' }).waitFor();
   await shoot(page, 'datavoorzieningen');
 
+  // Signed in at the data service through the portal, the person signs out there: the provider asks first.
+  await page.goto(authorize(SERVICE));
+  await page.waitForURL((url) => url.href.startsWith(SERVICE));
+  await page.goto('/oidc/session/end?client_id=jeugdzorg');
+  await page.getByRole('button', { name: 'Ja, uitloggen' }).waitFor();
+  await shoot(page, 'uitloggen-vraag');
+  await page.getByRole('button', { name: 'Nee, ingelogd blijven' }).click();
+  await page.getByRole('heading', { name: 'Je bent ingelogd gebleven' }).waitFor();
+  await shoot(page, 'ingelogd-gebleven');
+
   // A colleague without an authenticator app is asked to link one first.
   const colleague = await browser.newContext({
     baseURL: portaal.publicUrl,
@@ -97,7 +155,13 @@ try {
   await analyst.goto('/oidc/auth?client_id=onbekend&response_type=code&scope=openid');
   await analyst.getByRole('heading', { level: 1 }).waitFor();
   await shoot(analyst, 'inloggen-mislukt');
+  // The provider's own refusal, for a service the person's data roles do not open.
+  await analyst.goto(authorize(SERVICE));
+  await analyst.getByRole('heading', { name: 'Geen toegang' }).waitFor();
+  await shoot(analyst, 'geen-toegang-oidc');
 } finally {
   await browser.close();
   await portaal.stop();
+  catalogue.remove();
+  service.close();
 }
