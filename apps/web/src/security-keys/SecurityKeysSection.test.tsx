@@ -123,9 +123,10 @@ describe('Beveiligingssleutels en passkeys', () => {
     expect(items.map((item) => item.textContent)).toEqual([
       'YubiKey werkBeveiligingssleutel, toegevoegd op 1 november 2026, niet gesynchroniseerd' +
         'Beveiligingssleutel "YubiKey werk" verwijderen',
-      'Zonder naamPasskey, toegevoegd op 20 november 2026, gesynchroniseerd tussen je apparaten' +
+      'Passkey van 20 november 2026Passkey, toegevoegd op 20 november 2026, gesynchroniseerd tussen je apparaten' +
         'Passkey verwijderen',
     ]);
+    expect(within(keys).queryByText('Zonder naam')).toBeNull();
     expect(screen.getByRole('button', { name: 'Passkey toevoegen' })).toBeInTheDocument();
     expect(screen.getByLabelText('Naam van de beveiligingssleutel')).toBeInTheDocument();
     expect(await axeViolations(container)).toEqual([]);

@@ -11,7 +11,16 @@ import { ConfirmDialog } from '../overview/ConfirmDialog';
 import { longDate } from '../overview/sorting';
 import { BackupCodeActions } from '../screens/BackupCodeActions';
 import { usersApi } from '../api/users-api';
-import { addButtonOf, KIND_NAMES, type KeyInfo, keysOf, offersKeys, type RegisteredKey, syncText } from './keys';
+import {
+  addButtonOf,
+  KIND_NAMES,
+  type KeyInfo,
+  keysOf,
+  offersKeys,
+  type RegisteredKey,
+  shownName,
+  syncText,
+} from './keys';
 
 interface SecurityKeysSectionProps {
   /** The settings flow on screen (shared with the rest of the screen). */
@@ -165,7 +174,7 @@ export function SecurityKeysSection({ ui, submit, hasBackupCodes, onChanged }: S
         <ul className="dvp-key-list" aria-label="Je beveiligingssleutels en passkeys">
           {keys.map((key) => (
             <li key={String(key.remove.attributes.value)} className="dvp-key">
-              <p className="utrecht-paragraph dvp-key__name">{key.name || 'Zonder naam'}</p>
+              <p className="utrecht-paragraph dvp-key__name">{shownName(key, longDate)}</p>
               <p className="utrecht-paragraph dvp-key__details">
                 {KIND_NAMES[key.kind]}
                 {key.addedAt && `, toegevoegd op ${longDate(key.addedAt)}`}
