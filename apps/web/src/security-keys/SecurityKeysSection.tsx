@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../overview/ConfirmDialog';
 import { longDate } from '../overview/sorting';
 import { BackupCodeActions } from '../screens/BackupCodeActions';
 import { usersApi } from '../api/users-api';
+import { AddPasskey } from './AddPasskey';
 import {
   addButtonOf,
   KIND_NAMES,
@@ -264,23 +265,14 @@ export function SecurityKeysSection({ ui, submit, hasBackupCodes, onChanged }: S
         </div>
       )}
       {addPasskey && (
-        <div className="dvp-key-add">
-          <h3 className="utrecht-heading-3">Passkey toevoegen</h3>
-          <p className="utrecht-paragraph">
-            Je browser of telefoon bewaart de passkey en vraagt om je vingerafdruk, gezicht of pincode.
-          </p>
-          <button
-            type="button"
-            className="utrecht-button utrecht-button--secondary-action"
-            disabled={working}
-            onClick={() => {
-              setOutcome(undefined);
-              void webauthn.run(addPasskey);
-            }}
-          >
-            {addPasskey.meta.label ? translate(addPasskey.meta.label) : 'Passkey toevoegen'}
-          </button>
-        </div>
+        <AddPasskey
+          button={addPasskey}
+          working={working}
+          onAdd={(chosen) => {
+            setOutcome(undefined);
+            void webauthn.run(addPasskey, { passkey_display_name: chosen });
+          }}
+        />
       )}
       {offerCodes && (
         <div className="dvp-key-add">
