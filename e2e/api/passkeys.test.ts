@@ -127,12 +127,18 @@ async function submitRegistration(
   return { status: answer.status, body: (await answer.json()) as any };
 }
 
-async function addPasskey(browser: Browser, authenticator: SoftwareAuthenticator, tweaks?: CeremonyTweaks) {
+async function addPasskey(
+  browser: Browser,
+  authenticator: SoftwareAuthenticator,
+  tweaks?: CeremonyTweaks,
+  extra: Record<string, unknown> = {},
+) {
   const flow = await settingsFlow(browser);
   const options = nodeNamed(flow, 'passkey_create_data').attributes.value;
   return submitSettings(browser, flow, {
     method: 'passkey',
     passkey_settings_register: authenticator.create(options, tweaks),
+    ...extra,
   });
 }
 
@@ -239,6 +245,28 @@ describe('passkeys', () => {
       authenticator: { sign_count: 1, clone_warning: false },
     });
     expect(typeof stored.user_handle).toBe('string');
+  });
+
+  it('names a passkey with passkey_display_name (our extension), and refuses a name too long', async () => {
+    const user = await signedInUser();
+    const long = await addPasskey(user.browser, user.authenticator, undefined, {
+      passkey_display_name: 'x'.repeat(101),
+    });
+    expect(long.status).toBe(400);
+    expect(long.body.ui.messages.map((m: any) => m.id)).toEqual([4000017]);
+    expect(await storedKeys(user.id, 'passkey')).toBeUndefined();
+
+    const added = await addPasskey(user.browser, user.authenticator, undefined, {
+      passkey_display_name: ' Passkey op Chrome op Linux ',
+    });
+    expect(added.status, JSON.stringify(added.body.ui?.messages)).toBe(200);
+    const removeButton = nodeNamed(added.body, 'passkey_remove');
+    expect(removeButton.meta.label).toMatchObject({
+      id: 1050020,
+      text: 'Remove passkey "Passkey op Chrome op Linux"',
+      context: { display_name: 'Passkey op Chrome op Linux' },
+    });
+    expect((await storedKeys(user.id, 'passkey')).credentials[0].display_name).toBe('Passkey op Chrome op Linux');
   });
 
   it('offers passkey sign-in on the login flow with Kratos’ nodes', async () => {

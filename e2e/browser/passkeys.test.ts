@@ -130,6 +130,9 @@ describe('journey 22: passkeys and security keys', () => {
     const items = await keyList(page).getByRole('listitem').allInnerTexts();
     expect(items).toHaveLength(1);
     expect(items[0]).toMatch(/Passkey, toegevoegd op \d{1,2} [a-z]+ \d{4}/);
+    // The name the portal proposed from this browser and system, never 'Zonder naam'.
+    expect(items[0]).toMatch(/^Passkey op \S.*\n/);
+    expect(items[0]).not.toContain('Zonder naam');
     await keysSection(page).getByRole('heading', { name: 'Maak ook back-upcodes' }).waitFor();
     await expectAccessible(page, 'the settings with a passkey and the offer of backup codes');
     await expectFits(page, keysSection(page), 'the settings with a passkey');
@@ -275,15 +278,20 @@ describe('journey 22: passkeys and security keys', () => {
     await expectAccessible(page, 'the settings after a refused second passkey on one authenticator');
     await expectFits(page, keysSection(page), 'the settings after a refused passkey');
     // Removing it, by keyboard; the password remains a way to sign in.
-    // A passkey has no name (Kratos asks none and labels it 'unnamed'): the portal shows 'Zonder naam', in Dutch.
-    await keyList(page).getByText('Zonder naam').waitFor();
-    await pressByKeyboard(page, keysSection(page).getByRole('button', { name: 'Passkey verwijderen', exact: true }));
+    // The passkey has the name the enrolment screen proposed ('Passkey op Chrome op Linux'), not 'Zonder naam'.
+    const named = await keyList(page).locator('.dvp-key__name').innerText();
+    expect(named).toMatch(/^Passkey op \S/);
+    expect(await keyList(page).getByText('Zonder naam').count()).toBe(0);
+    await pressByKeyboard(
+      page,
+      keysSection(page).getByRole('button', { name: `Passkey "${named}" verwijderen`, exact: true }),
+    );
     // It cannot be undone, so the portal asks first; the question fits the screen and is accessible.
     const question = page.getByRole('alertdialog', { name: 'Passkey verwijderen' });
     await question.getByText('Dit kun je niet ongedaan maken.').waitFor();
     await expectAccessible(page, 'the question before removing the passkey');
     await pressByKeyboard(page, question.getByRole('button', { name: 'Verwijderen', exact: true }));
-    await keysSection(page).getByText('Passkey is verwijderd.', { exact: true }).waitFor();
+    await keysSection(page).getByText(`Passkey "${named}" is verwijderd.`, { exact: true }).waitFor();
     await keysSection(page).getByText('Je hebt nog geen beveiligingssleutels of passkeys.').waitFor();
     await expectAccessible(page, 'the settings after removing the passkey');
     expect((await usersApiWhoami(page)).identity.credentials).toEqual(['password']);

@@ -10,6 +10,7 @@ import {
   signInWithPassword,
 } from './support/pages.js';
 import { sidebar } from './support/people.js';
+import { atBothWidths, expectScreenFits } from './support/layout.js';
 
 const journey = useJourney();
 
@@ -29,6 +30,12 @@ describe('journey 15: sessions', () => {
     await signInWithPassword(phone, colleague.email, colleague.password);
     await enterTotpCode(phone, colleague.secret!, 0);
     await phone.waitForURL((url) => url.pathname === '/permissies');
+    // Two more laptops of one kind, signed in the same minute from the same address (the password step is enough).
+    for (const name of ['laptop-werk', 'laptop-thuis']) {
+      const spare = await journey.person(name);
+      await signInWithPassword(spare, colleague.email, colleague.password);
+      await spare.getByLabel('Verificatiecode').waitFor();
+    }
     const laptop = await journey.person('laptop');
     await signInWithPassword(laptop, colleague.email, colleague.password);
     await enterTotpCode(laptop, colleague.secret!, 1);
@@ -37,10 +44,19 @@ describe('journey 15: sessions', () => {
     await sidebar(laptop).getByRole('link', { name: 'Account instellingen' }).click();
     await otherSessions(laptop).getByRole('button', { name: 'Uitloggen op Safari op iOS' }).waitFor();
     const listed = await devicesListed(laptop);
-    expect(listed).toHaveLength(2);
+    expect(listed).toHaveLength(4);
+    // Every row, and the name of its button, differs: also those of the two laptops of one kind.
+    expect(new Set(listed).size).toBe(4);
+    const names = await otherSessions(laptop)
+      .getByRole('button', { name: /^Uitloggen op / })
+      .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label')));
+    expect(names).toHaveLength(4);
+    expect(new Set(names).size).toBe(4);
+    for (const name of names) expect(name).toMatch(/^Uitloggen op .+ \(Ingelogd op .+, IP-adres .+, kenmerk \w{8}\)$/);
+    await atBothWidths(laptop, () => expectScreenFits(laptop, 'settings with four sessions elsewhere'));
     expect(listed.filter((text) => text.startsWith('Safari op iOS'))).toHaveLength(1);
     for (const text of listed) expect(text).toMatch(/Ingelogd op \d{1,2} [a-z]+ \d{4} om \d\d:\d\d · IP-adres /);
-    await expectAccessible(laptop, 'settings with two sessions elsewhere');
+    await expectAccessible(laptop, 'settings with four sessions elsewhere');
 
     // The phone is lost: its session ends, and it shows the sign-in form on the next load.
     await otherSessions(laptop).getByRole('button', { name: 'Uitloggen op Safari op iOS' }).click();
@@ -48,7 +64,7 @@ describe('journey 15: sessions', () => {
     await otherSessions(laptop)
       .getByRole('button', { name: 'Uitloggen op Safari op iOS' })
       .waitFor({ state: 'detached' });
-    expect(await devicesListed(laptop)).toHaveLength(1);
+    expect(await devicesListed(laptop)).toHaveLength(3);
     await phone.reload();
     await phone.waitForURL((url) => url.pathname === '/login');
     await phone.getByLabel('E-mailadres').waitFor();
@@ -57,8 +73,8 @@ describe('journey 15: sessions', () => {
     const newPassword = 'Zandpad-Veerpont-Oost-48';
     await laptop.getByLabel('Nieuw wachtwoord', { exact: true }).fill(newPassword);
     await laptop.getByLabel('Wachtwoord bevestigen', { exact: true }).fill(newPassword);
-    await laptop.getByRole('button', { name: 'Bewerkingen opslaan' }).click();
-    const offer = laptop.getByRole('status').filter({ hasText: 'Je bent nog ingelogd op een ander apparaat.' });
+    await laptop.getByRole('button', { name: 'Wachtwoord opslaan' }).click();
+    const offer = laptop.getByRole('status').filter({ hasText: 'Je bent nog ingelogd op 3 andere apparaten.' });
     await offer.waitFor();
     await expectAccessible(laptop, 'the offer to log out elsewhere after a password change');
     await offer.getByRole('button', { name: 'Op alle andere apparaten uitloggen' }).click();

@@ -65,7 +65,7 @@ describe('journey 7b: a failing save on the settings says why', () => {
     await page.waitForTimeout(Math.max(0, signedInAt + PRIVILEGED_SECONDS * 1000 + 500 - Date.now()));
     await page.getByLabel('Nieuw wachtwoord', { exact: true }).fill('Ophaalbrug-Kermis-Zuid-27');
     await page.getByLabel('Wachtwoord bevestigen', { exact: true }).fill('Ophaalbrug-Kermis-Zuid-27');
-    await save.click();
+    await page.getByRole('button', { name: 'Wachtwoord opslaan' }).click();
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('refresh') === 'true');
     await page
       .getByText(
@@ -82,7 +82,7 @@ describe('journey 7b: a failing save on the settings says why', () => {
     await page.waitForURL((url) => url.pathname === '/settings');
     await page.getByLabel('Nieuw wachtwoord', { exact: true }).fill('Ophaalbrug-Kermis-Zuid-27');
     await page.getByLabel('Wachtwoord bevestigen', { exact: true }).fill('Ophaalbrug-Kermis-Zuid-27');
-    await save.click();
+    await page.getByRole('button', { name: 'Wachtwoord opslaan' }).click();
     await page.getByRole('status').getByText('Je gegevens zijn aangepast.', { exact: true }).waitFor();
   });
 });

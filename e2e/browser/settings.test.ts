@@ -10,6 +10,8 @@ import {
   signInWithPassword,
 } from './support/pages.js';
 import { descriptionOf, sidebar, signOut } from './support/people.js';
+import { atBothWidths } from './support/layout.js';
+import { expectSettingsLayout } from './support/settings-layout.js';
 
 const journey = useJourney();
 
@@ -51,17 +53,26 @@ async function expectFieldError(field: Locator, message: string) {
   ).toBe(true);
 }
 
-/** The error summary at the top of the form has the focus and lists these problems, in the order of the fields. */
-async function expectSummary(page: Page, messages: string[]) {
-  const summary = page.getByRole('alert', { name: 'Controleer de volgende velden:' });
+/**
+ * The error summary at the top of a section's form ('Account instelling wijzigen' or 'Wachtwoord aanpassen') has the
+ * focus and lists these problems, in the order of the fields.
+ */
+async function expectSummary(page: Page, messages: string[], section = 'Account instelling wijzigen') {
+  const summary = page
+    .getByRole('region', { name: section, exact: true })
+    .getByRole('alert', { name: 'Controleer de volgende velden:' });
   await summary.waitFor();
-  await page.waitForFunction((expected) => {
-    const items = Array.from(
-      document.querySelectorAll('[aria-labelledby="dvp-error-summary-title"] li'),
-      (item) => item.textContent,
-    );
-    return JSON.stringify(items) === JSON.stringify(expected);
-  }, messages);
+  await page.waitForFunction(
+    ([name, expected]) => {
+      const heading = Array.from(document.querySelectorAll('h2')).find((h) => h.textContent === name);
+      const items = Array.from(
+        heading?.closest('section')?.querySelectorAll('[role="alert"] li') ?? [],
+        (item) => item.textContent,
+      );
+      return JSON.stringify(items) === JSON.stringify(expected);
+    },
+    [section, messages] as const,
+  );
   expect(await summary.evaluate((element) => element === document.activeElement)).toBe(true);
 }
 
@@ -84,39 +95,47 @@ describe('journey 7: account settings', () => {
     await page.getByRole('heading', { name: 'Account instellingen', level: 1 }).waitFor();
     const field = fields(page);
     await page.getByRole('button', { name: 'Bewerkingen opslaan' }).and(page.locator(':enabled')).waitFor();
-    expect(await field.first.getAttribute('placeholder')).toBe('Sanne');
-    expect(await field.last.getAttribute('placeholder')).toBe('Collega');
-    expect(await field.email.getAttribute('placeholder')).toBe(colleague.email);
+    // The current values in the fields' descriptions, not as placeholders (they read as values filled in).
+    expect(await descriptionOf(field.first)).toBe('Nu: Sanne');
+    expect(await descriptionOf(field.last)).toBe('Nu: Collega');
+    expect(await descriptionOf(field.email)).toBe(`Nu: ${colleague.email}`);
     await page.getByText('Het wachtwoord moet minimaal 8 tekens zijn.', { exact: true }).waitFor();
-    await expectAccessible(page, 'settings');
+    const status = page.getByRole('list', { name: 'Status van je twee-factor-authenticatie' });
+    expect(await status.getByRole('listitem').allInnerTexts()).toEqual([
+      'Authenticator-app: ingesteld',
+      'Back-upcodes: niet ingesteld',
+      'Beveiligingssleutel of passkey: niet ingesteld',
+    ]);
+    await atBothWidths(page, () => expectSettingsLayout(page, 'settings'));
     const save = page.getByRole('button', { name: 'Bewerkingen opslaan' });
+    const savePassword = page.getByRole('button', { name: 'Wachtwoord opslaan' });
 
-    // Nothing filled in.
+    // Nothing filled in, in either section.
     await save.click();
     await page.getByText(MESSAGES.nothingChanged, { exact: true }).waitFor();
     await expectSummary(page, [MESSAGES.nothingChanged]);
     await expectAccessible(page, 'settings with nothing changed');
+    await savePassword.click();
+    await expectSummary(page, [MESSAGES.nothingChanged], 'Wachtwoord aanpassen');
 
-    // A name too short, a surname too long, an address that is none and a password too short, at once.
+    // A name too short, a surname too long and an address that is none, at once; then a password too short.
     await field.first.fill('S');
     await field.last.fill('C'.repeat(51));
     await field.email.fill('sanne-at-voorbeeldstad');
-    await field.password.fill('kort12');
     await save.click();
     await expectFieldError(field.first, MESSAGES.nameTooShort);
     await expectFieldError(field.last, MESSAGES.nameTooLong);
     await expectFieldError(field.email, MESSAGES.email);
+    const profile = page.getByRole('region', { name: 'Account instelling wijzigen', exact: true });
+    expect(await profile.getByText(MESSAGES.nothingChanged, { exact: true }).count()).toBe(0);
+    await expectSummary(page, [MESSAGES.nameTooShort, MESSAGES.nameTooLong, MESSAGES.email]);
+    await field.password.fill('kort12');
+    await savePassword.click();
     await expectFieldError(field.password, MESSAGES.passwordTooShort);
-    expect(await page.getByText(MESSAGES.nothingChanged, { exact: true }).count()).toBe(0);
     await expectFieldError(field.confirm, MESSAGES.confirmRequired);
-    await expectSummary(page, [
-      MESSAGES.nameTooShort,
-      MESSAGES.nameTooLong,
-      MESSAGES.email,
-      MESSAGES.passwordTooShort,
-      MESSAGES.confirmRequired,
-    ]);
+    await expectSummary(page, [MESSAGES.passwordTooShort, MESSAGES.confirmRequired], 'Wachtwoord aanpassen');
     await expectAccessible(page, 'settings with validation messages on names, address and password');
+    await atBothWidths(page, () => expectSettingsLayout(page, 'settings with validation messages'));
 
     // The other way round: a first name too long, a surname too short.
     await field.first.fill('S'.repeat(51));
@@ -134,27 +153,24 @@ describe('journey 7: account settings', () => {
     await field.first.fill('');
     await field.last.fill('');
     await field.password.fill(newPassword);
-    await save.click();
+    await savePassword.click();
     await expectFieldError(field.confirm, MESSAGES.confirmRequired);
-    await expectNoFieldError(field.first);
     await expectNoFieldError(field.password);
     await expectAccessible(page, 'settings with the confirmation missing');
     await field.confirm.fill(`${newPassword}x`);
-    await save.click();
+    await savePassword.click();
     await expectFieldError(field.confirm, MESSAGES.mismatch);
-    await expectSummary(page, [MESSAGES.mismatch]);
+    await expectSummary(page, [MESSAGES.mismatch], 'Wachtwoord aanpassen');
     await expectAccessible(page, 'settings with passwords that differ');
 
     // The name alone.
-    await field.password.fill('');
-    await field.confirm.fill('');
     await field.first.fill('Saskia');
     await save.click();
     await page.getByRole('status').filter({ hasText: 'Je gegevens zijn aangepast.' }).waitFor();
     await sidebar(page).getByText('Saskia Collega', { exact: true }).waitFor();
     expect(await sidebar(page).getByText('Sanne Collega', { exact: true }).count()).toBe(0);
     expect(await field.first.inputValue()).toBe('');
-    expect(await field.first.getAttribute('placeholder')).toBe('Saskia');
+    expect(await descriptionOf(field.first)).toBe('Nu: Saskia');
     await expectAccessible(page, 'settings after the name change');
 
     // The password, looked at with the show/hide toggles before saving.
@@ -180,8 +196,12 @@ describe('journey 7: account settings', () => {
     expect(
       await page.getByRole('button', { name: 'Toon nieuw wachtwoord', exact: true }).getAttribute('aria-pressed'),
     ).toBe('false');
-    await save.click();
-    await page.getByRole('status').filter({ hasText: 'Je gegevens zijn aangepast.' }).waitFor();
+    await savePassword.click();
+    await page
+      .getByRole('region', { name: 'Wachtwoord aanpassen', exact: true })
+      .getByRole('status')
+      .filter({ hasText: 'Je gegevens zijn aangepast.' })
+      .waitFor();
     expect(await field.password.inputValue()).toBe('');
     expect(await field.confirm.inputValue()).toBe('');
     await expectAccessible(page, 'settings after the password change');

@@ -7,10 +7,12 @@ interface ErrorSummaryProps {
   messages: SummaryItem[];
   /** Each new value (a submit attempt, a flow the server sent back) focuses the summary when it lists errors. */
   focusOn: unknown;
+  /** The id of its title, when a screen has more than one form (each with a summary). */
+  titleId?: string;
 }
 
 /** The GOV.UK error summary: every problem of the form at its top, focused after a failed submit. */
-export function ErrorSummary({ messages, focusOn }: ErrorSummaryProps) {
+export function ErrorSummary({ messages, focusOn, titleId = 'dvp-error-summary-title' }: ErrorSummaryProps) {
   const summary = useRef<HTMLDivElement>(null);
   const seen = new Set<string>();
   const unique = messages.filter((message) => {
@@ -31,9 +33,9 @@ export function ErrorSummary({ messages, focusOn }: ErrorSummaryProps) {
       tabIndex={-1}
       className="utrecht-alert utrecht-alert--error"
       role="alert"
-      aria-labelledby="dvp-error-summary-title"
+      aria-labelledby={titleId}
     >
-      <p id="dvp-error-summary-title" className="utrecht-paragraph">
+      <p id={titleId} className="utrecht-paragraph">
         <strong>Controleer de volgende velden:</strong>
       </p>
       <ul>

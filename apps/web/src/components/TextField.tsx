@@ -42,7 +42,7 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
         {revealable && (
           <button
             type="button"
-            className="utrecht-button utrecht-button--subtle"
+            className="utrecht-button utrecht-button--secondary-action"
             aria-pressed={shown}
             aria-controls={id}
             aria-label={`${shown ? 'Verberg' : 'Toon'} ${label.toLowerCase()}`}

@@ -69,36 +69,79 @@ function network(
 }
 
 const routes = <Route path="/settings" element={<SettingsScreen />} />;
+/** The error summary of the password section (the profile section's is `errorSummary()`). */
+const passwordSummary = () =>
+  within(screen.getByRole('heading', { name: 'Wachtwoord aanpassen' }).closest('section')!).getByRole('alert', {
+    name: 'Controleer de volgende velden:',
+  });
+const itemsOf = (summary: HTMLElement) =>
+  within(summary)
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
 afterEach(() => vi.unstubAllGlobals());
 
 describe('SettingsScreen', () => {
-  it('shows the sections, the current values as placeholders and the 2FA warning', async () => {
-    network(['password']);
+  it('shows the sections, the current values as descriptions (no placeholders) and the 2FA status', async () => {
+    network(['password', 'lookup_secret']);
     const { container } = renderAt('/settings', routes);
     expect(await screen.findByRole('heading', { name: 'Account instelling wijzigen' })).toBeInTheDocument();
-    expect(screen.getByLabelText('Naam')).toHaveAttribute('placeholder', 'Ali');
+    await waitFor(() => expect(screen.getByLabelText('Naam')).toHaveAccessibleDescription('Nu: Ali'));
+    expect(screen.getByLabelText('Achternaam')).toHaveAccessibleDescription('Nu: Analist');
+    expect(screen.getByLabelText('E-mailadres')).toHaveAccessibleDescription('Nu: ali@dego.nl');
+    expect(container.querySelectorAll('input[placeholder]')).toHaveLength(0);
     expect(container.querySelector('input[autocomplete="username"]')).toHaveValue('ali@dego.nl');
     expect(screen.getByLabelText('E-mailadres')).toHaveAttribute('autocomplete', 'email');
     expect(await screen.findByText('Let op! Je hebt nog geen 2FA geconfigureerd.')).toBeInTheDocument();
+    const status = screen.getByRole('list', { name: 'Status van je twee-factor-authenticatie' });
+    expect(
+      within(status)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Authenticator-app: niet ingesteld',
+      'Back-upcodes: ingesteld',
+      'Beveiligingssleutel of passkey: niet ingesteld',
+    ]);
     expect(screen.getByRole('link', { name: '2FA configureren' })).toHaveAttribute('href', '/settings/2fa-app');
     expect(screen.getByText('Het wachtwoord moet minimaal 8 tekens zijn.')).toBeInTheDocument();
     expect(
       screen.getByRole('link', { name: 'Terug naar overzicht - bewerkingen worden niet opgeslagen' }),
     ).toHaveAttribute('href', '/permissies');
+    expect(await axeViolations(container)).toEqual([]);
   });
 
-  it('says nothing changed, then shows the password rules', async () => {
+  it("puts each save button in its own section, after that section's fields", async () => {
     network(['password', 'totp']);
     renderAt('/settings', routes);
-    const save = await screen.findByRole('button', { name: 'Bewerkingen opslaan' });
-    await userEvent.click(save);
+    const sectionOf = async (name: string) =>
+      (await screen.findByRole('heading', { name, level: 2 })).closest('section')!;
+    const profile = await sectionOf('Account instelling wijzigen');
+    const password = await sectionOf('Wachtwoord aanpassen');
+    expect(within(profile).getByRole('button', { name: 'Bewerkingen opslaan' })).toBeInTheDocument();
+    expect(within(password).getByRole('button', { name: 'Wachtwoord opslaan' })).toBeInTheDocument();
+    expect(within(profile).queryByLabelText('Nieuw wachtwoord')).toBeNull();
+    expect(within(password).queryByLabelText('Naam')).toBeNull();
+    const twoFactor = await sectionOf('Twee-factor-authenticatie configureren');
+    expect(within(twoFactor).getByText('ingesteld', { selector: 'strong' })).toBeInTheDocument();
+    expect(screen.queryByText('Let op! Je hebt nog geen 2FA geconfigureerd.')).toBeNull();
+  });
+
+  it('says nothing changed in each section, then shows the password rules', async () => {
+    network(['password', 'totp']);
+    renderAt('/settings', routes);
+    await userEvent.click(await screen.findByRole('button', { name: 'Bewerkingen opslaan' }));
     await waitFor(() => expect(errorSummary()).toHaveFocus());
     expect(summaryItems()).toEqual(['Geen van de velden is aangepast.']);
+    const save = screen.getByRole('button', { name: 'Wachtwoord opslaan' });
+    await userEvent.type(screen.getByLabelText('Naam'), 'Alia');
+    await userEvent.click(save);
+    await waitFor(() => expect(passwordSummary()).toHaveFocus());
+    expect(itemsOf(passwordSummary())).toEqual(['Geen van de velden is aangepast.']);
     await userEvent.type(screen.getByLabelText('Nieuw wachtwoord'), 'lang-genoeg-1');
     await userEvent.type(screen.getByLabelText('Wachtwoord bevestigen'), 'anders-1234');
     await userEvent.click(save);
-    await waitFor(() => expect(summaryItems()).toEqual(['Wachtwoorden komen niet overeen.']));
-    expect(errorSummary()).toHaveFocus();
+    await waitFor(() => expect(itemsOf(passwordSummary())).toEqual(['Wachtwoorden komen niet overeen.']));
+    expect(passwordSummary()).toHaveFocus();
     expect(screen.getByLabelText('Wachtwoord bevestigen')).toHaveAttribute('aria-invalid', 'true');
     expect(descriptionOf(screen.getByLabelText('Wachtwoord bevestigen'))).toBe('Wachtwoorden komen niet overeen.');
   });
@@ -133,14 +176,14 @@ describe('SettingsScreen', () => {
   it('offers to end the other sessions after a password change, and not after a name change', async () => {
     network(['password', 'totp'], undefined, [elsewhere]);
     renderAt('/settings', routes);
-    expect(await screen.findByRole('button', { name: 'Uitloggen op Onbekend apparaat' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: /^Uitloggen op Onbekend apparaat \(/ })).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText('Naam'), 'Alia');
     await userEvent.click(screen.getByRole('button', { name: 'Bewerkingen opslaan' }));
     expect(await screen.findByText('Je gegevens zijn aangepast.')).toBeInTheDocument();
     expect(screen.queryByText(/Je bent nog ingelogd op/)).toBeNull();
     await userEvent.type(screen.getByLabelText('Nieuw wachtwoord'), 'Kade-Brug-Sluis-Molen-93');
     await userEvent.type(screen.getByLabelText('Wachtwoord bevestigen'), 'Kade-Brug-Sluis-Molen-93');
-    await userEvent.click(screen.getByRole('button', { name: 'Bewerkingen opslaan' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Wachtwoord opslaan' }));
     expect(await screen.findByText(/Je bent nog ingelogd op een ander apparaat\./)).toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: 'Op alle andere apparaten uitloggen' })).toHaveLength(1);
   });
@@ -246,7 +289,7 @@ describe('SettingsScreen', () => {
       );
       await userEvent.type(await screen.findByLabelText('Nieuw wachtwoord'), 'Kade-Brug-Sluis-Molen-93');
       await userEvent.type(screen.getByLabelText('Wachtwoord bevestigen'), 'Kade-Brug-Sluis-Molen-93');
-      await userEvent.click(screen.getByRole('button', { name: 'Bewerkingen opslaan' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Wachtwoord opslaan' }));
       const address = await screen.findByText(/^Adres: \/login\?/);
       const query = new URLSearchParams(address.textContent!.replace(/^Adres: \/login\?/, ''));
       expect(query.get('refresh')).toBe('true');

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import SettingsScreen from '../screens/SettingsScreen';
 import { axeViolations } from '../test-axe';
 import { fakeNetwork, renderAt } from '../test-support';
+import { defaultPasskeyName } from './AddPasskey';
 import { creationOptions, fakeAuthenticator, webauthnNode } from '../test-webauthn';
 
 const me = (credentials: string[]) => ({
@@ -123,9 +124,10 @@ describe('Beveiligingssleutels en passkeys', () => {
     expect(items.map((item) => item.textContent)).toEqual([
       'YubiKey werkBeveiligingssleutel, toegevoegd op 1 november 2026, niet gesynchroniseerd' +
         'Beveiligingssleutel "YubiKey werk" verwijderen',
-      'Zonder naamPasskey, toegevoegd op 20 november 2026, gesynchroniseerd tussen je apparaten' +
+      'Passkey van 20 november 2026Passkey, toegevoegd op 20 november 2026, gesynchroniseerd tussen je apparaten' +
         'Passkey verwijderen',
     ]);
+    expect(within(keys).queryByText('Zonder naam')).toBeNull();
     expect(screen.getByRole('button', { name: 'Passkey toevoegen' })).toBeInTheDocument();
     expect(screen.getByLabelText('Naam van de beveiligingssleutel')).toBeInTheDocument();
     expect(await axeViolations(container)).toEqual([]);
@@ -179,13 +181,34 @@ describe('Beveiligingssleutels en passkeys', () => {
       body: settingsFlow(body.method === 'passkey' ? [passkey] : [passkey]),
     }));
     renderAt('/settings', routes);
+    // A name is proposed from this browser and system, described, and sent along.
+    const name = await screen.findByLabelText('Naam van de passkey');
+    expect(name).toHaveValue(defaultPasskeyName());
+    expect(defaultPasskeyName()).toMatch(/^Passkey op \S/);
+    expect(name).toHaveAccessibleDescription('Zo herken je de passkey later in deze lijst. Je mag de naam aanpassen.');
     await userEvent.click(await screen.findByRole('button', { name: 'Passkey toevoegen' }));
     expect(await screen.findByText('Je passkey is toegevoegd. Je kunt er voortaan mee inloggen.')).toBeVisible();
-    expect(posted(calls)[0]).toMatchObject({ method: 'passkey', passkey_settings_register: expect.any(String) });
+    expect(posted(calls)[0]).toMatchObject({
+      method: 'passkey',
+      passkey_settings_register: expect.any(String),
+      passkey_display_name: defaultPasskeyName(),
+    });
     expect(screen.getByRole('heading', { name: 'Maak ook back-upcodes' })).toBeVisible();
     await userEvent.click(screen.getByRole('button', { name: 'Nieuwe back-upcodes maken' }));
     await waitFor(() => expect(posted(calls)[1]).toMatchObject({ method: 'lookup_secret' }));
     expect(posted(calls)[1]).not.toHaveProperty('passkey_create_data');
+  });
+
+  it('sends the name the person gave the passkey', async () => {
+    fakeAuthenticator();
+    const calls = network([], () => ({ status: 200, body: settingsFlow([passkey]) }));
+    renderAt('/settings', routes);
+    const name = await screen.findByLabelText('Naam van de passkey');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Telefoon werk{Enter}');
+    await waitFor(() =>
+      expect(posted(calls)[0]).toMatchObject({ method: 'passkey', passkey_display_name: 'Telefoon werk' }),
+    );
   });
 
   it('asks before removing a key, removes nothing when cancelled, and nothing else at all', async () => {

@@ -11,7 +11,17 @@ import { ConfirmDialog } from '../overview/ConfirmDialog';
 import { longDate } from '../overview/sorting';
 import { BackupCodeActions } from '../screens/BackupCodeActions';
 import { usersApi } from '../api/users-api';
-import { addButtonOf, KIND_NAMES, type KeyInfo, keysOf, offersKeys, type RegisteredKey, syncText } from './keys';
+import { AddPasskey } from './AddPasskey';
+import {
+  addButtonOf,
+  KIND_NAMES,
+  type KeyInfo,
+  keysOf,
+  offersKeys,
+  type RegisteredKey,
+  shownName,
+  syncText,
+} from './keys';
 
 interface SecurityKeysSectionProps {
   /** The settings flow on screen (shared with the rest of the screen). */
@@ -165,7 +175,7 @@ export function SecurityKeysSection({ ui, submit, hasBackupCodes, onChanged }: S
         <ul className="dvp-key-list" aria-label="Je beveiligingssleutels en passkeys">
           {keys.map((key) => (
             <li key={String(key.remove.attributes.value)} className="dvp-key">
-              <p className="utrecht-paragraph dvp-key__name">{key.name || 'Zonder naam'}</p>
+              <p className="utrecht-paragraph dvp-key__name">{shownName(key, longDate)}</p>
               <p className="utrecht-paragraph dvp-key__details">
                 {KIND_NAMES[key.kind]}
                 {key.addedAt && `, toegevoegd op ${longDate(key.addedAt)}`}
@@ -255,23 +265,14 @@ export function SecurityKeysSection({ ui, submit, hasBackupCodes, onChanged }: S
         </div>
       )}
       {addPasskey && (
-        <div className="dvp-key-add">
-          <h3 className="utrecht-heading-3">Passkey toevoegen</h3>
-          <p className="utrecht-paragraph">
-            Je browser of telefoon bewaart de passkey en vraagt om je vingerafdruk, gezicht of pincode.
-          </p>
-          <button
-            type="button"
-            className="utrecht-button utrecht-button--secondary-action"
-            disabled={working}
-            onClick={() => {
-              setOutcome(undefined);
-              void webauthn.run(addPasskey);
-            }}
-          >
-            {addPasskey.meta.label ? translate(addPasskey.meta.label) : 'Passkey toevoegen'}
-          </button>
-        </div>
+        <AddPasskey
+          button={addPasskey}
+          working={working}
+          onAdd={(chosen) => {
+            setOutcome(undefined);
+            void webauthn.run(addPasskey, { passkey_display_name: chosen });
+          }}
+        />
       )}
       {offerCodes && (
         <div className="dvp-key-add">

@@ -59,3 +59,12 @@ export const KIND_NAMES: Record<RegisteredKey['kind'], string> = {
   security_key: 'Beveiligingssleutel',
   passkey: 'Passkey',
 };
+
+/**
+ * How a key reads in the list: the name given, or for one without (Kratos asks none for a passkey and labels it
+ * 'unnamed') its kind and the day it was added, 'Passkey van 20 november 2026', never 'Zonder naam'.
+ */
+export function shownName(key: RegisteredKey, longDate: (iso: string) => string): string {
+  if (key.name) return key.name;
+  return key.addedAt ? `${KIND_NAMES[key.kind]} van ${longDate(key.addedAt)}` : KIND_NAMES[key.kind];
+}

@@ -50,6 +50,29 @@ const show = (element: React.ReactElement) => renderAt('/settings', <Route path=
 afterEach(() => vi.unstubAllGlobals());
 
 describe('OtherSessions', () => {
+  it('names each row and its button apart, also two sessions of the same browser in the same minute', async () => {
+    sessionsNetwork([
+      session('8c1f0a2e-1111-4aaa-8bbb-000000000001', FIREFOX, '192.0.2.10'),
+      session('3d92b7c4-2222-4aaa-8bbb-000000000002', FIREFOX, '192.0.2.10'),
+    ]);
+    show(<OtherSessions />);
+    const region = await screen.findByRole('region', { name: 'Ingelogd op andere apparaten' });
+    await within(region).findByRole('list');
+    const names = within(region)
+      .getAllByRole('button', { name: /^Uitloggen op Firefox op Linux/ })
+      .map((button) => button.getAttribute('aria-label'));
+    expect(names).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          '^Uitloggen op Firefox op Linux \\(Ingelogd op 20 november 2026 om \\d\\d:05, ' +
+            'IP-adres 192\\.0\\.2\\.10, kenmerk 8c1f0a2e\\)$',
+        ),
+      ),
+      expect.stringMatching(/kenmerk 3d92b7c4\)$/),
+    ]);
+    expect(new Set(names).size).toBe(2);
+  });
+
   it('lists the other sessions with device, time and address, and ends one of them', async () => {
     const calls = sessionsNetwork([session('s-1', FIREFOX, '192.0.2.10'), session('s-2', SAFARI, '198.51.100.7')]);
     const { container } = show(<OtherSessions />);
@@ -61,10 +84,10 @@ describe('OtherSessions', () => {
         .map((item) => item.textContent),
     ).toEqual([
       expect.stringMatching(
-        /^Firefox op LinuxIngelogd op 20 november 2026 om \d\d:05 · IP-adres 192\.0\.2\.10Uitloggen$/,
+        /^Firefox op LinuxIngelogd op 20 november 2026 om \d\d:05 · IP-adres 192\.0\.2\.10 · kenmerk s1Uitloggen$/,
       ),
       expect.stringMatching(
-        /^Safari op iOSIngelogd op 20 november 2026 om \d\d:05 · IP-adres 198\.51\.100\.7Uitloggen$/,
+        /^Safari op iOSIngelogd op 20 november 2026 om \d\d:05 · IP-adres 198\.51\.100\.7 · kenmerk s2Uitloggen$/,
       ),
     ]);
     expect(
@@ -72,9 +95,9 @@ describe('OtherSessions', () => {
     ).toBeInTheDocument();
     expect(await axeViolations(container)).toEqual([]);
 
-    await userEvent.click(screen.getByRole('button', { name: 'Uitloggen op Firefox op Linux' }));
+    await userEvent.click(screen.getByRole('button', { name: /^Uitloggen op Firefox op Linux \(/ }));
     expect(await screen.findByText('Je bent uitgelogd op Firefox op Linux.')).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Uitloggen op Firefox op Linux' })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('button', { name: /^Uitloggen op Firefox op Linux \(/ })).toBeNull());
     expect(deletes(calls)).toEqual(['/sessions/s-1']);
     // With one other session left, ending 'all' would be the same button twice.
     expect(screen.queryByRole('button', { name: 'Op alle andere apparaten uitloggen' })).toBeNull();
@@ -106,11 +129,11 @@ describe('OtherSessions', () => {
   it('says so when ending a session fails, and keeps it in the list', async () => {
     sessionsNetwork([session('s-1', FIREFOX, '192.0.2.10')], { fail: true });
     show(<OtherSessions />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Uitloggen op Firefox op Linux' }));
+    await userEvent.click(await screen.findByRole('button', { name: /^Uitloggen op Firefox op Linux \(/ }));
     expect(
       await screen.findByText('Uitloggen op het andere apparaat is niet gelukt. Probeer het nog eens.'),
     ).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Uitloggen op Firefox op Linux' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: /^Uitloggen op Firefox op Linux \(/ })).toBeEnabled();
   });
 });
 

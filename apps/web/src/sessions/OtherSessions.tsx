@@ -1,6 +1,6 @@
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useToast } from '../components/Toasts';
-import { deviceName, signedInAt } from './device-name';
+import { deviceName, sessionDetails } from './device-name';
 import { useEndSessions, useOtherSessions } from './use-sessions';
 import { Loading } from '../components/Loading';
 
@@ -42,22 +42,19 @@ export function OtherSessions() {
             {others.map((session) => {
               const device = session.devices?.[0];
               const name = deviceName(device?.user_agent);
-              const ip = device?.ip_address;
+              const details = sessionDetails(session);
               return (
                 <li key={session.id} className="dvp-sessions__item">
                   <div>
                     <p className="utrecht-paragraph">
                       <strong>{name}</strong>
                     </p>
-                    <p className="utrecht-paragraph">
-                      Ingelogd op {signedInAt(session.authenticated_at) ?? 'onbekende datum'}
-                      {ip && ` · IP-adres ${ip}`}
-                    </p>
+                    <p className="utrecht-paragraph">{details.join(' · ')}</p>
                   </div>
                   <button
                     type="button"
                     className="utrecht-button utrecht-button--secondary-action"
-                    aria-label={`Uitloggen op ${name}`}
+                    aria-label={`Uitloggen op ${name} (${details.join(', ')})`}
                     disabled={end.isPending}
                     onClick={() => endSession(session.id, name)}
                   >

@@ -18,3 +18,23 @@ export function signedInAt(iso: string | Date | undefined): string | undefined {
   const time = new Intl.DateTimeFormat('nl-NL', { hour: '2-digit', minute: '2-digit' }).format(at);
   return `${day} om ${time}`;
 }
+
+/** What a session's row says besides the device, so that two sessions on the same kind of device differ. */
+interface SessionLike {
+  id: string;
+  authenticated_at?: string | Date;
+  devices?: { ip_address?: string }[];
+}
+
+/**
+ * 'Ingelogd op 23 november 2026 om 10:20', 'IP-adres 192.0.2.10' when known, and 'kenmerk 1a2b3c4d': the start of the
+ * session's id, which tells apart two sessions of the same browser signed in the same minute from the same address.
+ */
+export function sessionDetails(session: SessionLike): string[] {
+  const ip = session.devices?.[0]?.ip_address;
+  return [
+    `Ingelogd op ${signedInAt(session.authenticated_at) ?? 'onbekende datum'}`,
+    ...(ip ? [`IP-adres ${ip}`] : []),
+    `kenmerk ${session.id.replace(/-/g, '').slice(0, 8)}`,
+  ];
+}

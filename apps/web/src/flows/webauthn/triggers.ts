@@ -75,10 +75,12 @@ export function bodyWith(values: FlowValues, ceremony: Ceremony, answer: string)
     if (/^(webauthn|passkey)_/.test(name)) continue;
     body[name] = value;
   }
-  const own = ceremony.method === 'webauthn' ? values.webauthn_register_displayname : undefined;
+  // The name given to a new key: Kratos' field for a security key, ours for a passkey (docs/kratos-compatibility.md).
+  const nameField = ceremony.method === 'webauthn' ? 'webauthn_register_displayname' : 'passkey_display_name';
+  const own = values[nameField];
   return {
     ...body,
-    ...(own !== undefined ? { webauthn_register_displayname: own } : {}),
+    ...(own !== undefined ? { [nameField]: own } : {}),
     method: ceremony.method,
     [ceremony.result]: answer,
   };

@@ -186,7 +186,12 @@ export async function submitPasskeySettings(submission: SettingsSubmission): Pro
   }
   ensurePrivileged(submission);
   if (filled(body.passkey_remove)) return removeKey(submission, 'passkey', body.passkey_remove);
-  const created = await newKey(submission, 'passkey', body.passkey_settings_register as string, '');
+  // An extension of ours: Kratos asks no name for a passkey (its schema lets the field pass, unused), and stores ''.
+  const name = typeof body.passkey_display_name === 'string' ? body.passkey_display_name.trim() : '';
+  if ([...name].length > DISPLAY_NAME_MAX)
+    return refused(submission, messages.tooLong(DISPLAY_NAME_MAX, [...name].length));
+  if (hasHiddenCharacters(name)) return refused(submission, messages.patternMismatch(NAME_PATTERN));
+  const created = await newKey(submission, 'passkey', body.passkey_settings_register as string, name);
   if ('refusal' in created) return created.refusal;
   const handle = Buffer.from(created.userHandle, 'base64url');
   const credential = auth.credentials.find((c) => c.type === 'passkey');

@@ -1,0 +1,109 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { SettingsFlow } from '@ory/client-fetch';
+import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
+import { TextField } from '../components/TextField';
+import { profileSchema, type ProfileInput, type ProfileValues } from '../forms/settings-schema';
+import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
+import { nodeErrors, SaveOutcomeAlert, type SubmitSettings, useSettingsSave } from './settings-save';
+
+/** The fields in the order of the form; 'root' holds 'Geen van de velden is aangepast.'. */
+const SUMMARY_FIELDS = ['firstName', 'lastName', 'email', 'root'] as const;
+
+interface Traits {
+  email: string;
+  name: { first: string; last: string };
+}
+
+interface SettingsProfileFormProps {
+  flow: SettingsFlow | undefined;
+  submit: SubmitSettings;
+  /** The person's name and address as they are now; absent while loading. */
+  traits: Traits | undefined;
+  /** After a save: the screen refreshes what it knows of the person. */
+  onSaved(): Promise<unknown>;
+}
+
+/**
+ * 'Account instelling wijzigen': name and address, each with its current value in its description (not as a
+ * placeholder, which reads as a value already filled in), and the section's own 'Bewerkingen opslaan'.
+ */
+export function SettingsProfileForm({ flow, submit, traits, onSaved }: SettingsProfileFormProps) {
+  const { outcome, setOutcome, send } = useSettingsSave(submit);
+  const form = useForm<ProfileInput, unknown, ProfileValues>({
+    resolver: zodResolver(profileSchema),
+    // The error summary takes the focus instead (GOV.UK pattern).
+    shouldFocusError: false,
+    defaultValues: { firstName: '', lastName: '', email: '' },
+  });
+  const errors = form.formState.errors;
+  const now = (value: string | undefined) => (value ? `Nu: ${value}` : undefined);
+
+  async function save(values: ProfileValues) {
+    if (!flow || !traits) return;
+    setOutcome(undefined);
+    const changed = {
+      email: values.email ?? traits.email,
+      name: { first: values.firstName ?? traits.name.first, last: values.lastName ?? traits.name.last },
+    };
+    const failure = 'Er is iets misgegaan bij het updaten van je gegevens. Probeer het nog eens.';
+    if (!(await send({ method: 'profile', traits: changed }, failure))) return;
+    form.reset();
+    await onSaved();
+    setOutcome({ kind: 'ok', text: 'Je gegevens zijn aangepast.', secrets: Boolean(values.email) });
+  }
+
+  return (
+    <section aria-labelledby="dvp-profiel" className="dvp-settings-section">
+      <h2 id="dvp-profiel" className="utrecht-heading-2">
+        Account instelling wijzigen
+      </h2>
+      <p className="utrecht-paragraph">Vul alleen in wat je wilt wijzigen. Lege velden blijven zoals ze zijn.</p>
+      <form
+        className="dvp-form dvp-settings-form"
+        noValidate
+        onSubmit={form.handleSubmit(save)}
+        aria-busy={form.formState.isSubmitting}
+      >
+        <ErrorSummary
+          messages={messagesOf(errors, SUMMARY_FIELDS)}
+          focusOn={form.formState.submitCount}
+          titleId="dvp-profiel-fouten"
+        />
+        <TextField
+          label="Naam"
+          autoComplete="given-name"
+          description={now(traits?.name.first)}
+          error={errors.firstName?.message ?? nodeErrors(flow, 'traits.name.first')}
+          {...form.register('firstName')}
+        />
+        <TextField
+          label="Achternaam"
+          autoComplete="family-name"
+          description={now(traits?.name.last)}
+          error={errors.lastName?.message ?? nodeErrors(flow, 'traits.name.last')}
+          {...form.register('lastName')}
+        />
+        <TextField
+          label="E-mailadres"
+          type="email"
+          autoComplete="email"
+          description={now(traits?.email)}
+          error={errors.email?.message ?? nodeErrors(flow, 'traits.email')}
+          {...form.register('email')}
+        />
+        <div className="dvp-links">
+          <button
+            type="submit"
+            className="utrecht-button utrecht-button--primary-action"
+            disabled={form.formState.isSubmitting || !flow}
+          >
+            Bewerkingen opslaan
+          </button>
+        </div>
+      </form>
+      <SaveOutcomeAlert outcome={outcome} />
+      {outcome?.kind === 'ok' && outcome.secrets && <LogOutOthersOffer />}
+    </section>
+  );
+}
