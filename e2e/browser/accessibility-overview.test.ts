@@ -253,7 +253,7 @@ describe('journey 17: the user overview for an accessibility audit', () => {
     await expectAccessible(page, 'edit dialog with a failure');
   }, 120_000);
 
-  it('adds words in tooltips over nothing, draws the sort select chevron, keeps an error toast until closed', async () => {
+  it('adds words in tooltips over nothing, draws the select chevron, keeps an error toast until closed', async () => {
     const { page } = await signInAsAdministrator(journey);
     const colleague = await createColleague(journey, { first: 'Tim' });
     await page.reload();
