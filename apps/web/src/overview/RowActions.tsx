@@ -78,6 +78,8 @@ function contentBoxes(except: HTMLElement): DOMRect[] {
     .map((control) => control.getBoundingClientRect());
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const range = document.createRange();
+  // Without layout (jsdom) there are no lines to measure.
+  if (typeof range.getClientRects !== 'function') return boxes;
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     if (!node.textContent?.trim() || except.contains(node)) continue;
     range.selectNodeContents(node);
