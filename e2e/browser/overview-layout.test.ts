@@ -195,6 +195,7 @@ describe('journey 25: the overview at every width', () => {
       for (const factor of ['authenticator-app', 'back-upcodes'])
         expect.soft(await linesOf(member, factor), `'${factor}' at ${where}`).toBe(1);
       expect.soft(await linesOf(rowOf(page, INVITED.email), 'Anne-Marie'), `'Anne-Marie' at ${where}`).toBe(1);
+      if (size.width === 375) await expectAccessible(page, `${where}, as cards on a phone`);
     }
     // Where there is room, it is a table: the column headers in sight.
     const header = (await page.getByRole('columnheader', { name: 'Acties' }).boundingBox())!;
