@@ -5,7 +5,7 @@ import { enrolLookupSecrets } from '../support/flows.js';
 import { signInAtAal2 } from '../support/portal-users.js';
 import { useJourney } from './support/journey.js';
 import { expectNoSidewaysScroll } from './support/layout.js';
-import { cli, expectAccessible, rowOf, signInAsAdministrator } from './support/pages.js';
+import { cli, expectAccessible, rowOf, signInAsAdministrator, signInWithPassword } from './support/pages.js';
 
 // Journey 25: the administrator's overview at the widths people use, from a phone at the WCAG reflow width to a
 // laptop: every row action in view beside long names, long addresses and a pending invitation, text that wraps at
@@ -240,4 +240,32 @@ describe('journey 25: the overview at every width', () => {
       await toast.waitFor({ state: 'detached' });
     }
   }, 180_000);
+
+  it('keeps the focused control clear of an error toast on the sign-in screen', async () => {
+    for (const size of [SIZES[0]!, SIZES[2]!]) {
+      const visitor = await journey.person('bezoeker', size);
+      await visitor.route(
+        (url) => url.pathname === '/self-service/login',
+        (route) =>
+          route.request().method() === 'POST'
+            ? route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":{"code":401}}' })
+            : route.fallback(),
+      );
+      await signInWithPassword(visitor, ALI.email, PASSWORD);
+      const toast = visitor.locator('.dvp-toasts > li').filter({ hasText: 'Je kan momenteel niet inloggen' });
+      await toast.waitFor();
+      const where = `${size.width}x${size.height}`;
+      // From the top of the page through every control of the form, the toast's 'Sluiten' last.
+      await visitor.evaluate(() => window.scrollTo(0, 0));
+      await visitor.locator('body').focus();
+      for (let presses = 0; presses < 8; presses += 1) {
+        await visitor.keyboard.press('Tab');
+        await visitor.waitForTimeout(200);
+        const focused = await focusedCovered(visitor);
+        expect.soft(focused, `Tab ${presses + 1} at ${where}`).toMatchObject({ covered: false });
+        if (focused.name === 'Sluiten') break;
+      }
+      await shoot(visitor, 'sign-in-error-toast');
+    }
+  }, 120_000);
 });
