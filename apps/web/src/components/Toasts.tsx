@@ -9,6 +9,7 @@ import {
   type FocusEvent,
   type ReactNode,
 } from 'react';
+import { useKeepFocusClear } from './keep-focus-clear';
 
 interface Toast {
   id: number;
@@ -132,11 +133,15 @@ function ToastItem({ toast, onDone }: { toast: Toast; onDone(): void }) {
 
 /**
  * Stacked messages at the bottom right, each with 'Sluiten'. A success goes after 5 s, fading 300 ms before, paused
- * while the pointer is on it or the focus in it; an error stays until it is closed.
+ * while the pointer is on it or the focus in it; an error stays until it is closed. They never hide the focused
+ * control: the page scrolls it clear of them (`keep-focus-clear.ts`).
  */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(1);
+  const list = useRef<HTMLOListElement>(null);
+  const room = useRef<HTMLDivElement>(null);
+  useKeepFocusClear(list, room);
   const show = useCallback(
     (toast: Omit<Toast, 'id'>) => setToasts((all) => [...all, { ...toast, id: next.current++ }]),
     [],
@@ -144,7 +149,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={show}>
       {children}
-      <ol className="dvp-toasts" aria-live="polite" aria-label="Meldingen">
+      {/* As high as the toasts: lets the page scroll a control at its very end clear of them. */}
+      <div ref={room} className="dvp-toasts-room" aria-hidden="true" />
+      <ol ref={list} className="dvp-toasts" aria-live="polite" aria-label="Meldingen">
         {toasts.map((toast) => (
           <ToastItem
             key={toast.id}

@@ -77,8 +77,9 @@ function network(extra?: (url: URL, init?: RequestInit) => Answer, supportEmail:
 }
 
 const routes = <Route path="/" element={<OverviewScreen />} />;
+/** The row of the person with this address (shown in parts, so that it wraps only at sensible places). */
 const rowOf = async (email: string) =>
-  (await screen.findAllByRole('row')).find((row) => within(row).queryByText(email))!;
+  (await screen.findAllByRole('row')).find((row) => within(row).queryByRole('cell', { name: email }))!;
 /** The toasts (outside the dialog, which hides them from assistive technology while it is open). */
 const toastTexts = () => [...document.querySelectorAll('.dvp-toasts li')].map((toast) => toast.textContent);
 const refused = (message: string) => ({ status: 409, body: { error: { id: 'refused', code: 409, message } } });

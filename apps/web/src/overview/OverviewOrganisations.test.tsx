@@ -84,8 +84,9 @@ function network(extra?: (url: URL, init?: RequestInit) => { status: number; bod
   });
 }
 
+/** The row of the person with this address (shown in parts, so that it wraps only at sensible places). */
 const rowOf = async (email: string) =>
-  (await screen.findAllByRole('row')).find((row) => within(row).queryByText(email))!;
+  (await screen.findAllByRole('row')).find((row) => within(row).queryByRole('cell', { name: email }))!;
 const actionsOf = (row: HTMLElement) =>
   within(row)
     .getAllByRole('button')

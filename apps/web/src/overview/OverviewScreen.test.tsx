@@ -259,20 +259,28 @@ describe('OverviewScreen', () => {
     expect(within(rows[2]!).getByRole('button', { name: 'Deblokkeer: Karel Test' })).toBeInTheDocument();
   });
 
-  it('shows the tooltip of a row action after 400 ms of hovering, not sooner', async () => {
+  it('shows the tooltip that adds words to a row action after 400 ms of hovering, not sooner', async () => {
     standardNetwork();
     renderAt('/', routes);
     const rows = (await screen.findAllByRole('row')).slice(1);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       // user-event waits on setTimeout between its events, which fake timers stop: a mouse moving onto the button.
-      const edit = within(rows[0]!).getByRole('button', { name: 'Bewerken: Bea Test' });
-      fireEvent.pointerMove(edit, { pointerType: 'mouse' });
-      fireEvent.pointerEnter(edit, { pointerType: 'mouse' });
+      const hover = (button: HTMLElement) => {
+        fireEvent.pointerMove(button, { pointerType: 'mouse' });
+        fireEvent.pointerEnter(button, { pointerType: 'mouse' });
+      };
+      // 'Bewerken' says it all: a tooltip would only repeat it.
+      const edit = within(rows[1]!).getByRole('button', { name: 'Bewerken: anna Test' });
+      hover(edit);
+      act(() => vi.advanceTimersByTime(1_000));
+      expect(screen.queryByRole('tooltip')).toBeNull();
+      fireEvent.pointerLeave(edit, { pointerType: 'mouse' });
+      hover(within(rows[1]!).getByRole('button', { name: 'Afmelden op alle apparaten: anna Test' }));
       act(() => vi.advanceTimersByTime(399));
       expect(screen.queryByRole('tooltip')).toBeNull();
       act(() => vi.advanceTimersByTime(1));
-      expect(screen.getByRole('tooltip')).toHaveTextContent('Bewerken');
+      expect(screen.getByRole('tooltip')).toHaveTextContent('Afmelden op alle apparaten');
     } finally {
       vi.useRealTimers();
     }
@@ -474,10 +482,13 @@ describe('OverviewScreen', () => {
     const { container } = renderAt('/', routes);
     await screen.findByText('Sanne Test');
     const row = (name: string) => screen.getByText(name).closest('tr')!;
+    // The whole note, whose kinds of factor are each kept on one line.
+    const note = (text: string) => (_: string, element: Element | null) =>
+      element?.className === 'dvp-row-note' && element.textContent === text;
     expect(
-      within(row('Sanne Test')).getByText('Tweede factor: back-upcodes, beveiligingssleutel, passkey'),
+      within(row('Sanne Test')).getByText(note('Tweede factor: back-upcodes, beveiligingssleutel, passkey')),
     ).toBeVisible();
-    expect(within(row('Bea Test')).getByText('Tweede factor: authenticator-app')).toBeVisible();
+    expect(within(row('Bea Test')).getByText(note('Tweede factor: authenticator-app'))).toBeVisible();
     expect(within(row('Geen Test')).getByText('Geen tweede factor')).toBeVisible();
     expect(within(row('Sanne Test')).getByRole('button', { name: 'Reset 2FA: Sanne Test' })).toBeInTheDocument();
     // A passkey is a way to sign in, which 'Reset 2FA' does not remove: nothing to reset.

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { type Ref, useRef, useState } from 'react';
 import { Button as AriaButton, Tooltip, TooltipTrigger } from 'react-aria-components';
 import type { PortalUser } from '../api/users-api';
 import { fullName } from './sorting';
@@ -16,7 +16,10 @@ const LABELS: Record<RowActionKind, string> = {
   withdraw: 'Uitnodiging intrekken',
 };
 
-/** Where the short label needs more words, for the tooltip and assistive technology (starting with the label). */
+/**
+ * Where the short label needs more words, for a tooltip and assistive technology (starting with the label). Only these
+ * buttons have a tooltip: elsewhere it would only repeat the button's text.
+ */
 const DESCRIPTIONS: Partial<Record<RowActionKind, string>> = { signout: 'Afmelden op alle apparaten' };
 
 /** Whether the account is locked after too many failed sign-ins, now. */
@@ -53,47 +56,102 @@ type Placement = 'top' | 'bottom' | 'start' | 'end';
 const SIDES: Placement[] = ['top', 'bottom', 'start', 'end'];
 /** Room taken by the tooltip beside its button: its offset, and a little more so that edges do not touch. */
 const GAP = 8;
-/** The tooltip's height: one line of small text with its padding, rounded up. */
-const TOOLTIP_HEIGHT = 32;
+
+type Area = { left: number; right: number; top: number; bottom: number };
+
+/** The size the tooltip with `text` takes, measured on a hidden copy. */
+function tooltipSize(text: string) {
+  const probe = document.createElement('div');
+  probe.className = 'dvp-tooltip';
+  probe.textContent = text;
+  Object.assign(probe.style, { position: 'fixed', visibility: 'hidden', insetBlockStart: '0', whiteSpace: 'nowrap' });
+  document.body.append(probe);
+  const { width, height } = probe.getBoundingClientRect();
+  probe.remove();
+  return { width, height };
+}
+
+/** The boxes of everything on the page a tooltip must not cover: every line of text and every control. */
+function contentBoxes(except: HTMLElement): DOMRect[] {
+  const boxes = [...document.querySelectorAll('button, a[href], input, select, textarea')]
+    .filter((control) => control !== except)
+    .map((control) => control.getBoundingClientRect());
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  // Without layout (jsdom) there are no lines to measure.
+  if (typeof range.getClientRects !== 'function') return boxes;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent?.trim() || except.contains(node)) continue;
+    range.selectNodeContents(node);
+    boxes.push(...range.getClientRects());
+  }
+  return boxes.filter((box) => box.width > 0 && box.height > 0);
+}
 
 /**
- * The first side of the button where its tooltip stays in the window and covers no other control: in the table the
- * buttons stand one under the other, so mostly the side before them (the date, text only); on a card the line above
- * or below, unless another button or the download button is there. None when every side is taken: the tooltip only
- * repeats the button's text, so it is left out rather than put over another control. It is at most as wide as the
- * button.
+ * The first side of the button where a tooltip with `text` stays in the window and covers nothing else: no other
+ * control and no text (in the table the date before the buttons, on a card the labels and values around them). None
+ * when every side is taken: the tooltip is left out rather than put over something that matters.
  */
-function freeSide(button: HTMLElement): Placement | undefined {
+function freeSide(button: HTMLElement, text: string): Placement | undefined {
   const box = button.getBoundingClientRect();
-  const width = box.width;
+  const { width, height } = tooltipSize(text);
   const middleX = box.left + box.width / 2;
   const middleY = box.top + box.height / 2;
   const across = { left: middleX - width / 2, right: middleX + width / 2 };
-  const beside = { top: middleY - TOOLTIP_HEIGHT / 2, bottom: middleY + TOOLTIP_HEIGHT / 2 };
-  const areas: Record<Placement, { left: number; right: number; top: number; bottom: number }> = {
-    top: { ...across, top: box.top - GAP - TOOLTIP_HEIGHT, bottom: box.top },
-    bottom: { ...across, top: box.bottom, bottom: box.bottom + GAP + TOOLTIP_HEIGHT },
+  const beside = { top: middleY - height / 2, bottom: middleY + height / 2 };
+  const areas: Record<Placement, Area> = {
+    top: { ...across, top: box.top - GAP - height, bottom: box.top },
+    bottom: { ...across, top: box.bottom, bottom: box.bottom + GAP + height },
     start: { ...beside, left: box.left - GAP - width, right: box.left },
     end: { ...beside, left: box.right, right: box.right + GAP + width },
   };
-  const controls = [...document.querySelectorAll('button, a[href], input, select, textarea')]
-    .filter((control) => control !== button)
-    .map((control) => control.getBoundingClientRect())
-    .filter((rect) => rect.width > 0 && rect.height > 0);
-  const free = (area: (typeof areas)[Placement]) =>
+  const content = contentBoxes(button);
+  const free = (area: Area) =>
     area.left >= 0 &&
     area.top >= 0 &&
     area.right <= window.innerWidth &&
     area.bottom <= window.innerHeight &&
-    !controls.some(
+    !content.some(
       (rect) => rect.left < area.right && area.left < rect.right && rect.top < area.bottom && area.top < rect.bottom,
     );
   return SIDES.find((side) => free(areas[side]));
 }
 
+/** A row button: its visible text, and what assistive technology hears (the same words, then whom it is about). */
+function RowButton({
+  label,
+  description,
+  person,
+  onPress,
+  ref,
+}: {
+  label: string;
+  description: string;
+  person: string;
+  onPress(): void;
+  ref?: Ref<HTMLButtonElement>;
+}) {
+  return (
+    // The visible text first, then whom it is about (WCAG 2.5.3): 'Bewerken: Jan Jansen'.
+    <AriaButton
+      ref={ref}
+      className="utrecht-button utrecht-button--secondary-action"
+      aria-label={`${description}: ${person}`}
+      onPress={onPress}
+    >
+      {label}
+    </AriaButton>
+  );
+}
+
+/**
+ * A row button whose short text needs more words ('Afmelden': on every device). A tooltip shows them, where it
+ * covers nothing else; a button whose text says it all has none (it would only repeat the text).
+ */
 function RowAction({
   label,
-  description = label,
+  description,
   person,
   onPress,
 }: {
@@ -105,25 +163,18 @@ function RowAction({
   const button = useRef<HTMLButtonElement>(null);
   const [placement, setPlacement] = useState<Placement>('top');
   const [open, setOpen] = useState(false);
+  if (!description) return <RowButton label={label} description={label} person={person} onPress={onPress} />;
   return (
     <TooltipTrigger
       delay={400}
       isOpen={open}
       onOpenChange={(next) => {
-        const side = next && button.current ? freeSide(button.current) : undefined;
+        const side = next && button.current ? freeSide(button.current, description) : undefined;
         if (side) setPlacement(side);
         setOpen(Boolean(side));
       }}
     >
-      {/* The visible text first, then whom it is about (WCAG 2.5.3): 'Bewerken: Jan Jansen'. */}
-      <AriaButton
-        ref={button}
-        className="utrecht-button utrecht-button--secondary-action"
-        aria-label={`${description}: ${person}`}
-        onPress={onPress}
-      >
-        {label}
-      </AriaButton>
+      <RowButton ref={button} label={label} description={description} person={person} onPress={onPress} />
       {/* Not flipped: the side was chosen because it is free. */}
       <Tooltip className="dvp-tooltip" placement={placement} offset={6} shouldFlip={false}>
         {description}

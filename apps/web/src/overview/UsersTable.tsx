@@ -1,27 +1,36 @@
-import { memo } from 'react';
+import { Fragment, memo, useRef } from 'react';
 import type { PortalUser } from '../api/users-api';
+import { EmailAddress } from './EmailAddress';
 import { factorNamesOf } from './factors';
 import { isGuest, isLocked, RowActions, type RowActionKind, rowActionsOf } from './RowActions';
 import { fullName, longDate, longDateTime, type SortKey } from './sorting';
+import { useCardsWhereTableOverflows } from './use-cards';
 
-/** An e-mail address that may wrap before its '@' in a narrow column, and nowhere else. */
-function EmailAddress({ address }: { address: string }) {
-  const at = address.lastIndexOf('@');
-  if (at <= 0) return <>{address}</>;
-  return (
-    <>
-      {address.slice(0, at)}
-      <wbr />
-      {address.slice(at)}
-    </>
-  );
+/** Short values in a list ('Sociaal domein, Ruimte en wonen'): the line wraps after a comma, not inside a value. */
+function List({ items }: { items: string[] }) {
+  return items.map((item, index) => (
+    <Fragment key={item}>
+      {index > 0 && ', '}
+      <span className="dvp-nowrap">{item}</span>
+    </Fragment>
+  ));
 }
 
 /** 'Tweede factor: authenticator-app, beveiligingssleutel', for the home organisation (the Users API's `factors`). */
-function factorsNote(user: PortalUser): string | undefined {
+function FactorsNote({ user }: { user: PortalUser }) {
   const names = factorNamesOf(user);
-  if (!names) return undefined;
-  return names.length > 0 ? `Tweede factor: ${names.join(', ')}` : 'Geen tweede factor';
+  if (!names) return null;
+  return (
+    <span className="dvp-row-note">
+      {names.length > 0 ? (
+        <>
+          Tweede factor: <List items={names} />
+        </>
+      ) : (
+        'Geen tweede factor'
+      )}
+    </span>
+  );
 }
 
 const COLUMNS = ['Naam', 'E-mailadres', 'Type gebruiker', 'Datarol', 'Aangemaakt', 'Acties'] as const;
@@ -52,7 +61,7 @@ const UserRow = memo(function UserRow({ user, me, onAction }: RowProps) {
           </>
         )}
         {isGuest(user) && <span className="dvp-row-note">Account van een andere organisatie</span>}
-        {factorsNote(user) && <span className="dvp-row-note">{factorsNote(user)}</span>}
+        <FactorsNote user={user} />
         {isLocked(user) && user.lockedUntil && (
           <>
             <span className="dvp-row-state">Vergrendeld</span>
@@ -65,10 +74,7 @@ const UserRow = memo(function UserRow({ user, me, onAction }: RowProps) {
       </td>
       <td data-label="Type gebruiker">{user.userType.id === 'administrator' ? 'Beheerder' : 'Medewerker'}</td>
       <td data-label="Datarol">
-        {user.permissions
-          .filter((p) => p.namespace === 'subdivisions')
-          .map((p) => p.label)
-          .join(', ')}
+        <List items={user.permissions.filter((p) => p.namespace === 'subdivisions').map((p) => p.label)} />
       </td>
       <td data-label="Aangemaakt">{longDate(user.created_at)}</td>
       <td className="dvp-table__actions">
@@ -91,11 +97,16 @@ interface UsersTableProps {
   onAction(kind: RowActionKind, user: PortalUser): void;
 }
 
-/** The overview's six columns, one row per user; on a narrow container each row is a card (`styles/layout.css`). */
+/**
+ * The overview's six columns, one row per user; where they do not fit (a phone, a tablet, a laptop beside the sidebar,
+ * or long names and addresses) each row is a card (`use-cards.ts`, `styles/layout.css`).
+ */
 export function UsersTable({ users, sort, caption, empty, me, onAction }: UsersTableProps) {
+  const region = useRef<HTMLDivElement>(null);
+  useCardsWhereTableOverflows(region, users);
   return (
     // biome-ignore lint/a11y: a focusable region lets keyboard users scroll a table wider than the screen
-    <div className="dvp-table-scroll" role="region" aria-label="Gebruikers" tabIndex={0}>
+    <div ref={region} className="dvp-table-scroll" role="region" aria-label="Gebruikers" tabIndex={0}>
       <table className="dvp-table">
         <caption className="dvp-visually-hidden">{caption}</caption>
         <thead>
