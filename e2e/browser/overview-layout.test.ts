@@ -7,7 +7,7 @@ import { useJourney } from './support/journey.js';
 import { expectNoSidewaysScroll } from './support/layout.js';
 import { cli, expectAccessible, rowOf, signInAsAdministrator, signInWithPassword } from './support/pages.js';
 
-// Journey 25: the administrator's overview at the widths people use, from a phone at the WCAG reflow width to a
+// Journey 27: the administrator's overview at the widths people use, from a phone at the WCAG reflow width to a
 // laptop: every row action in view beside long names, long addresses and a pending invitation, text that wraps at
 // sensible places, and a success toast that never hides the control with the focus (WCAG 2.4.11).
 
@@ -149,7 +149,7 @@ const focusedCovered = (page: Page) =>
     };
   });
 
-describe('journey 25: the overview at every width', () => {
+describe('journey 27: the overview at every width', () => {
   it('keeps every row action in view beside a pending invitation, long names and addresses', async () => {
     const page = await overviewWithLongRows();
     const region = page.getByRole('region', { name: 'Gebruikers' });
