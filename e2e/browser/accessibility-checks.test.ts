@@ -14,9 +14,15 @@ const journey = useJourney();
 const FIELDS = 'input:not([type="hidden"]), select, textarea';
 const sizeOf = (width: number) => ({ width, height: width < 940 ? 800 : 900 });
 
-/** Words that point at a colour, a shape or left and right: an instruction with one may lean on sight alone. */
-const SENSORY =
-  /\b(rood|rode|groen|groene|blauw|blauwe|geel|gele|oranje|rond|ronde|vierkant|vierkante|driehoek|linkerkant|rechterkant|rechts|linksboven|linksonder|rechtsboven|rechtsonder)\b/i;
+/**
+ * Words that point at a colour, a shape or a side: an instruction with one may lean on sight alone. Not 'links'
+ * (left), which is also the plural of 'link'.
+ */
+const SENSORY = new RegExp(
+  '\\b(rood|rode|groen|groene|blauw|blauwe|geel|gele|oranje|rond|ronde|vierkant|vierkante|driehoek|' +
+    'linkerkant|rechterkant|rechts|linksboven|linksonder|rechtsboven|rechtsonder)\\b',
+  'i',
+);
 
 /**
  * WCAG 1.4.5 and 1.3.3 as far as a browser sees them: the only image other than icons is the QR code (no `<img>`

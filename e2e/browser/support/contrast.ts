@@ -28,7 +28,7 @@ export function backdrop(layers: string[]): Colour {
 }
 
 /** `top` painted over the opaque `below`. */
-export function over(top: Colour, below: Colour): Colour {
+function over(top: Colour, below: Colour): Colour {
   const mix = (upper: number, lower: number) => upper * top.a + lower * (1 - top.a);
   return { r: mix(top.r, below.r), g: mix(top.g, below.g), b: mix(top.b, below.b), a: 1 };
 }
