@@ -69,7 +69,7 @@ describe('journey 2b: an invitation on a phone, from the notice to the second fa
       await page.waitForURL((url) => url.pathname === '/settings/2fa-app');
       const gate = page.getByRole('heading', { level: 1, name: 'Authenticator-app instellen' });
       await page
-        .getByText(`De organisatie ${VOORBEELDSTAD} vraagt om een tweede factor. Stel die nu in.`, { exact: true })
+        .getByText(`De organisatie ${VOORBEELDSTAD} vraagt om tweestapsverificatie. Stel die nu in.`, { exact: true })
         .waitFor();
       await expectFocusedInView(page, gate, `the second-factor gate at ${size.width} px`);
       await expectNoSidewaysScroll(page, `the second-factor gate at ${size.width} px`);

@@ -27,13 +27,20 @@ export function fakeNetwork(handler: Handler) {
 }
 
 /** Renders the routes at `path` as a new page load: no cached server answers, the configuration read afresh. */
-export function renderAt(path: string, routes: ReactNode) {
+/** Renders `routes` at `path`; `state` is the router's state on arrival, as a `<Navigate state>` hands it over. */
+export function renderAt(path: string, routes: ReactNode, state?: unknown) {
   forgetPortalConfig();
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
       <ToastProvider>
-        <MemoryRouter initialEntries={[path]}>
+        <MemoryRouter
+          initialEntries={[
+            state === undefined
+              ? path
+              : { pathname: path.split('?')[0], search: path.includes('?') ? `?${path.split('?')[1]}` : '', state },
+          ]}
+        >
           <Routes>{routes}</Routes>
         </MemoryRouter>
       </ToastProvider>

@@ -25,8 +25,8 @@ export function useSecondFactorReason(): string | undefined {
     const labels = (location.state as GateState | null)?.secondFactorFor ?? [];
     if (labels.length === 0) return undefined;
     return labels.length === 1
-      ? `De organisatie ${labels[0]} vraagt om een tweede factor. Stel die nu in.`
-      : `De organisaties ${list.format(labels)} vragen om een tweede factor. Stel die nu in.`;
+      ? `De organisatie ${labels[0]} vraagt om tweestapsverificatie.`
+      : `De organisaties ${list.format(labels)} vragen om tweestapsverificatie.`;
   });
   return reason;
 }

@@ -307,6 +307,22 @@ describe('LoginScreen', () => {
     expect(screen.getByRole('link', { name: 'Uitloggen' })).toBeInTheDocument();
   });
 
+  it('says why on the second step when an organisation the person joined asks for it', async () => {
+    fakeNetwork((url) =>
+      url.pathname === '/self-service/login/browser'
+        ? { status: 200, body: loginFlow('aal2') }
+        : { status: 401, body: {} },
+    );
+    renderAt('/login?aal=aal2', routes, { secondFactorFor: ['Gemeente Voorbeeldstad'] });
+    expect(
+      await screen.findByText(
+        'De organisatie Gemeente Voorbeeldstad vraagt om tweestapsverificatie. Bevestig daarom dat jij het bent ' +
+          'met je tweede stap.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText('Verificatiecode')).toBeInTheDocument();
+  });
+
   it('goes to /permissies one second after signing in', async () => {
     fakeNetwork((url, init) => {
       if (url.pathname === '/self-service/login/browser') return { status: 200, body: loginFlow('aal1') };

@@ -1,3 +1,4 @@
+import { useSecondFactorReason } from '../organisations/second-factor-reason';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { LoginFlow } from '@ory/client-fetch';
@@ -136,6 +137,8 @@ export default function LoginScreen() {
   // One `ui` per flow: the form starts over on a new one, so a fresh object on every render would wipe what was typed.
   const ui = useMemo(() => flow && relabel(flow.ui as unknown as FlowUi, passkeyOnly), [flow, passkeyOnly]);
   const secondFactor = flow?.requested_aal === 'aal2';
+  // Sent here by the sidebar layout after joining an organisation that asks for it: why (second-factor-reason.ts).
+  const reason = useSecondFactorReason();
   const securityKey = ui?.nodes.some((node) => node.group === 'webauthn' && node.attributes.type === 'button');
   const appCode = ui?.nodes.some((node) => node.group === 'totp');
   usePageTitle('Inloggen', secondFactor && 'tweede stap');
@@ -162,6 +165,11 @@ export default function LoginScreen() {
         <p className="utrecht-paragraph">
           Je organisatie vraagt om tweestapsverificatie. Bevestig met je passkey dat jij het bent om verder te gaan.
         </p>
+      )}
+      {secondFactor && reason && (
+        <div className="utrecht-alert utrecht-alert--info">
+          <p className="utrecht-paragraph">{reason} Bevestig daarom dat jij het bent met je tweede stap.</p>
+        </div>
       )}
       {secondFactor && (
         <>

@@ -174,7 +174,7 @@ export default function TwoFactorScreen() {
       </h1>
       {reason && (
         <div className="utrecht-alert utrecht-alert--info">
-          <p className="utrecht-paragraph">{reason}</p>
+          <p className="utrecht-paragraph">{reason} Stel die nu in.</p>
         </div>
       )}
       <RestartNotice />
