@@ -94,6 +94,10 @@ try {
   await page.getByLabel('E-mailadres').waitFor();
   await shoot(page, 'wachtwoord-vergeten');
 
+  await page.goto('/verification');
+  await page.getByLabel('E-mailadres').waitFor();
+  await shoot(page, 'account-verifieren');
+
   await signInWithPassword(page, ADMIN, DEMO_PASSWORD, '/admin-login');
   await page.getByLabel('Verificatiecode').waitFor();
   await shoot(page, 'tweede-stap');
@@ -130,6 +134,10 @@ try {
   await page.getByRole('button', { name: 'Nee, ingelogd blijven' }).click();
   await page.getByRole('heading', { name: 'Je bent ingelogd gebleven' }).waitFor();
   await shoot(page, 'ingelogd-gebleven');
+  await page.goto('/oidc/session/end');
+  await page.getByRole('button', { name: 'Ja, uitloggen' }).click();
+  await page.getByRole('heading', { name: 'Je bent uitgelogd' }).waitFor();
+  await shoot(page, 'uitgelogd');
 
   // A colleague without an authenticator app is asked to link one first.
   const colleague = await browser.newContext({
