@@ -112,6 +112,18 @@ describe('whoami answered before routing', () => {
     expect(await countedWhoamis()).toBe(before + 5);
   });
 
+  it('counts a revocation at the very next request, though the answer was kept', async () => {
+    const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
+    const browser = newBrowser(portaal.publicUrl);
+    await loginWithPassword(browser, user.email, user.password);
+    const own = await browser.jar.getCookieString(portaal.publicUrl);
+    for (let n = 0; n < 3; n += 1) expect((await get('/sessions/whoami', { cookie: own })).status).toBe(200);
+    await identityApi(portaal.adminUrl).deleteIdentitySessions({ id: user.id });
+    expect((await get('/sessions/whoami', { cookie: own })).status).toBe(401);
+    // Someone else's kept answer is not touched by it.
+    expect((await get('/sessions/whoami', { cookie })).status).toBe(200);
+  });
+
   it('tells clients to reconnect elsewhere while the process drains', async () => {
     const stopped = portaal.terminate();
     await expect.poll(async () => (await fetch(`${portaal.adminUrl}/health/ready`)).status).toBe(503);

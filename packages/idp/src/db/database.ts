@@ -26,6 +26,13 @@ export interface Db {
   read<Row>(statement: FixedStatement, parameters: readonly unknown[]): Promise<Row[]>;
   /** The reason writes failed for lack of storage (a full disk) within the last STORAGE_FAILURE_MS, if they did. */
   storageFailure(): string | undefined;
+  /**
+   * On SQLite, a mark that changes whenever anything in the database may have changed: a commit by any other
+   * connection or process (`PRAGMA data_version`) or a change made through this one (`total_changes()`, counted as
+   * soon as a statement runs, before its commit). Equal marks mean nothing changed in between, so an answer read
+   * under the earlier one is still true. Undefined on PostgreSQL, which has no such cheap question.
+   */
+  changeMark?: () => string;
   close(): Promise<void>;
 }
 
@@ -116,11 +123,14 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
     file === ':memory:' ? work() : withFileLock(`${file}.lock`, work);
   const read = async <Row>(statement: FixedStatement, parameters: readonly unknown[]) =>
     (await kysely.executeQuery<Row>(CompiledQuery.raw(statement.sql.sqlite, [...parameters]))).rows;
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  const ownChanges = sqlite.prepare('SELECT total_changes()').pluck();
   return {
     kysely,
     dialect: 'sqlite',
     exclusively,
     read,
+    changeMark: () => `${dataVersion.get()}:${ownChanges.get()}`,
     storageFailure: outage.storageFailure,
     close: () => kysely.destroy(),
   };

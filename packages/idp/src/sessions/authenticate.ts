@@ -46,11 +46,12 @@ const fromFastify = (request: FastifyRequest): SessionRequest => ({
 });
 
 /** How often the idle clock is written: once a minute, or a tenth of a short idle timeout, so use always counts. */
-const touchIntervalMs = (idleMs: number) => Math.min(60_000, Math.floor(idleMs / 10));
+export const touchIntervalMs = (idleMs: number) => Math.min(60_000, Math.floor(idleMs / 10));
 
 /**
  * Resolves the request's live session, or undefined, with one statement (two when the idle clock is due). Nothing
- * is cached between requests, so a logout, block, 2FA reset or revocation on any process counts at once
+ * is cached between requests here (whoami keeps its answer only while the database shows no change at all,
+ * whoami-before-routing.ts), so a logout, block, 2FA reset or revocation on any process counts at once
  * (docs/kratos-compatibility.md#sessions-api). Keeps the idle clock running without a write per request.
  */
 export function authenticateSession(
