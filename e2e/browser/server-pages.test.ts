@@ -62,6 +62,15 @@ describe("journey 24: the server's own pages in the portal's house style", () =>
     await expectPlainPageFits(page, "forward authentication's refusal page");
   });
 
+  it("shows the provider's signed-out page, for a sign-out without a service to return to", async () => {
+    const page = await journey.person('signed-out');
+    // Without a provider session there is nothing to ask: the provider signs out at once and says so.
+    await page.goto(`${journey.portaal.publicUrl}/oidc/session/end`);
+    await page.getByRole('heading', { level: 1, name: 'Je bent uitgelogd' }).waitFor();
+    expect(await page.getByRole('banner').textContent()).toContain(TITLE);
+    await expectPlainPageFits(page, "the provider's signed-out page");
+  });
+
   it('says in the house style that signing in at a service cannot be done while the keys differ', async () => {
     // A second process on the same database with its own data directory, so its own generated signing key: every
     // `/oidc` address then answers 503 (docs/operations.md#oidc-signing-keys).
