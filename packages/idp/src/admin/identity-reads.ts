@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdpServices } from '../services.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
-import { sendJson } from '../flows/flow-http.js';
+import { sendJson } from '../http/send-json.js';
 import { findCredentialsOf, findIdentities } from '../identities/identity-repository.js';
 import { identityJson } from '../identities/identity-json.js';
 import { normaliseEmail } from '../identities/identity-schema.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import jsonPatch from 'fast-json-patch';
 import type { IdpServices } from '../services.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
-import { sendJson } from '../flows/flow-http.js';
+import { sendJson } from '../http/send-json.js';
 import {
   deleteIdentity,
   findIdentity,

@@ -10,7 +10,7 @@ import type { IdpServices } from '../services.js';
 import type { SessionRecord } from '../sessions/session-repository.js';
 import { answer } from './answer.js';
 import { insertFlow, newFlow, type Flow, type FlowType } from './flow.js';
-import { creationContext } from './flow-context.js';
+import { creationContext, type FlowContext } from './flow-context.js';
 import type { IssuedSession, Outcome } from './outcome.js';
 import { testIdpConfig } from '../test-config.js';
 
@@ -20,8 +20,8 @@ const config = testIdpConfig({ hashConcurrency: 1, hashQueueLimit: 1 });
 
 let services: IdpServices;
 let app: FastifyInstance;
-/** The outcome the next request's step returns, and the flow type its route creates. */
-let next: { outcome: Outcome; type: FlowType };
+/** The outcome the next request's step returns, the flow type its route creates, what the step records first. */
+let next: { outcome: Outcome; type: FlowType; effects?: (ctx: FlowContext) => void };
 
 beforeAll(async () => {
   const db = openDatabase(':memory:');
@@ -31,7 +31,10 @@ beforeAll(async () => {
   await app.register(cookie);
   registerErrorHandling(app, services.ctx);
   app.get('/', (request, reply) =>
-    answer(creationContext({ services, request, reply }, 'login', next.type), async () => next.outcome),
+    answer(creationContext({ services, request, reply }, 'login', next.type), async (ctx) => {
+      next.effects?.(ctx);
+      return next.outcome;
+    }),
   );
 });
 
@@ -46,8 +49,13 @@ const MODES = {
   api: { type: 'api', accept: 'application/json' },
 } as const;
 
-async function answered(outcome: Outcome, mode: keyof typeof MODES, method: 'GET' | 'HEAD' = 'GET') {
-  next = { outcome, type: MODES[mode].type };
+async function answered(
+  outcome: Outcome,
+  mode: keyof typeof MODES,
+  method: 'GET' | 'HEAD' = 'GET',
+  effects?: (ctx: FlowContext) => void,
+) {
+  next = { outcome, type: MODES[mode].type, effects };
   return app.inject({ method, url: '/', headers: { accept: MODES[mode].accept } });
 }
 
@@ -182,5 +190,22 @@ describe('answer', () => {
     }
     const empty = await answered({ kind: 'no_content' }, 'json');
     expect([empty.statusCode, empty.body]).toEqual([204, '']);
+  });
+
+  it("writes the step's cookies and headers onto the answer, also when the step then fails", async () => {
+    const record = (ctx: FlowContext) => {
+      ctx.effects.setSession('ory_st_new', new Date(Date.now() + 60_000), new Date());
+      ctx.effects.header('X-Session-Token', 'ory_st_new');
+    };
+    const done = await answered({ kind: 'no_content' }, 'json', 'GET', record);
+    expect(String(done.headers['set-cookie'])).toContain('ory_kratos_session=ory_st_new');
+    expect(done.headers['x-session-token']).toBe('ory_st_new');
+    const failing = (ctx: FlowContext) => {
+      record(ctx);
+      throw kratosErrors.sessionInactive();
+    };
+    const failed = await answered({ kind: 'no_content' }, 'json', 'GET', failing);
+    expect(failed.statusCode).toBe(401);
+    expect(String(failed.headers['set-cookie'])).toContain('ory_kratos_session=ory_st_new');
   });
 });

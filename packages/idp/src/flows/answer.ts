@@ -7,8 +7,9 @@ import { isJsonRequest, prefersJson } from '../http/negotiation.js';
 import { publicUrlOf, uiUrl } from '../http/return-to.js';
 import { saveFlow, type Flow, type FlowType } from './flow.js';
 import { flowJson } from './flow-json.js';
-import { flowUiUrl, NO_CACHE, sendJson } from './flow-http.js';
-import type { FlowContext } from './flow-context.js';
+import { NO_CACHE, sendJson } from '../http/send-json.js';
+import { flowUiUrl } from './flow-http.js';
+import type { AnsweredContext } from './flow-context.js';
 import type { IssuedSession, Outcome } from './outcome.js';
 
 /**
@@ -33,17 +34,23 @@ const redirect = (reply: FastifyReply, location: string, status = 303): FastifyR
  * Runs a flow's step and answers its outcome for the context's mode. HttpErrors of `redirect` requests are stored
  * and shown on the error page; all others reach the error handler, which sends the herodot envelope.
  */
-export async function answer(ctx: FlowContext, step: (ctx: FlowContext) => Promise<Outcome>): Promise<FastifyReply> {
+export async function answer(
+  ctx: AnsweredContext,
+  step: (ctx: AnsweredContext) => Promise<Outcome>,
+): Promise<FastifyReply> {
   try {
-    return await send(ctx, await step(ctx));
+    const outcome = await step(ctx);
+    ctx.effects.applyTo(ctx.reply, ctx.idp.config);
+    return await send(ctx, outcome);
   } catch (error) {
+    ctx.effects.applyTo(ctx.reply, ctx.idp.config);
     if (ctx.mode === 'redirect' && error instanceof HttpError && ctx.request.method !== 'HEAD')
       return sendErrorToBrowser(ctx, error);
     throw error;
   }
 }
 
-async function send(ctx: FlowContext, outcome: Outcome): Promise<FastifyReply> {
+async function send(ctx: AnsweredContext, outcome: Outcome): Promise<FastifyReply> {
   const { reply } = ctx;
   const { config } = ctx.idp;
   switch (outcome.kind) {
@@ -74,7 +81,7 @@ async function send(ctx: FlowContext, outcome: Outcome): Promise<FastifyReply> {
   }
 }
 
-function sendReplaced(ctx: FlowContext, outcome: Extract<Outcome, { kind: 'replaced' }>): FastifyReply {
+function sendReplaced(ctx: AnsweredContext, outcome: Extract<Outcome, { kind: 'replaced' }>): FastifyReply {
   const { replacement, tell } = outcome;
   if (ctx.mode === 'redirect') return redirect(ctx.reply, flowUiUrl(ctx.services, replacement));
   switch (tell.as) {
@@ -90,7 +97,7 @@ function sendReplaced(ctx: FlowContext, outcome: Extract<Outcome, { kind: 'repla
   }
 }
 
-function sendCompleted(ctx: FlowContext, outcome: Extract<Outcome, { kind: 'completed' }>): FastifyReply {
+function sendCompleted(ctx: AnsweredContext, outcome: Extract<Outcome, { kind: 'completed' }>): FastifyReply {
   const { issued, body, returnUrl } = outcome;
   if (ctx.mode === 'api') {
     return sendJson(ctx.reply, 200, {
@@ -107,13 +114,13 @@ function sendCompleted(ctx: FlowContext, outcome: Extract<Outcome, { kind: 'comp
   });
 }
 
-function setCookieOf(ctx: FlowContext, issued: IssuedSession): void {
+function setCookieOf(ctx: AnsweredContext, issued: IssuedSession): void {
   const { config, clock } = ctx.idp;
   setSessionCookie(ctx.reply, config, issued.token, new Date(issued.session.expiresAt), issued.now ?? clock.now());
 }
 
 /** Browser HTML requests see errors on the error page (docs/kratos-compatibility.md#the-error-page-store). */
-async function sendErrorToBrowser(ctx: FlowContext, error: HttpError): Promise<FastifyReply> {
+async function sendErrorToBrowser(ctx: AnsweredContext, error: HttpError): Promise<FastifyReply> {
   const { db, clock, config } = ctx.idp;
   const id = crypto.randomUUID();
   await db.kysely

@@ -5,6 +5,7 @@ import { authenticate, type Authenticated } from '../sessions/authenticate.js';
 import { creationMode, submissionMode, type AnswerMode } from './answer.js';
 import { findFlow, type Flow, type FlowKind, type FlowType } from './flow.js';
 import { queryOf, type Query } from './flow-request.js';
+import { collectEffects, type AnswerEffects, type CollectedEffects } from '../http/answer-effects.js';
 
 /**
  * Everything one self-service request needs, built once per request and handed to every step of its flow (as
@@ -16,7 +17,8 @@ export interface FlowContext {
   /** `services.ctx`: database, configuration, clock, log. */
   readonly idp: IdpContext;
   readonly request: FastifyRequest;
-  readonly reply: FastifyReply;
+  /** Cookies and headers for the answer; steps record them here and never touch the reply (http/answer-effects.ts). */
+  readonly effects: AnswerEffects;
   readonly kind: FlowKind | 'logout';
   /** The route's type when a flow is created; the stored flow's when one is submitted (browser when none exists). */
   readonly type: FlowType;
@@ -29,6 +31,12 @@ export interface FlowContext {
   auth(): Promise<Authenticated | undefined>;
 }
 
+/** A context as `answer.ts` receives it: the reply, which only it writes to, beside what the steps see. */
+export interface AnsweredContext extends FlowContext {
+  readonly reply: FastifyReply;
+  readonly effects: CollectedEffects;
+}
+
 /** The three things Fastify hands a route, plus the provider's services. */
 export interface RequestParts {
   services: IdpServices;
@@ -39,10 +47,11 @@ export interface RequestParts {
 function contextOf(
   parts: RequestParts,
   init: Pick<FlowContext, 'kind' | 'type' | 'mode' | 'flow'> & { query?: Query },
-): FlowContext {
+): AnsweredContext {
   let auth: Promise<Authenticated | undefined> | undefined;
   return {
     ...parts,
+    effects: collectEffects(),
     idp: parts.services.ctx,
     kind: init.kind,
     type: init.type,
@@ -57,11 +66,11 @@ function contextOf(
 }
 
 /** `GET /self-service/<kind>/{browser,api}`, and the logout routes (kind `logout`, always browser). */
-export const creationContext = (parts: RequestParts, kind: FlowContext['kind'], type: FlowType): FlowContext =>
+export const creationContext = (parts: RequestParts, kind: FlowContext['kind'], type: FlowType): AnsweredContext =>
   contextOf(parts, { kind, type, mode: creationMode(parts.request, type), flow: undefined });
 
 /** `POST|GET /self-service/<kind>?flow=`: finds the flow first, since its type decides the mode. */
-export async function submissionContext(parts: RequestParts, kind: FlowKind): Promise<FlowContext> {
+export async function submissionContext(parts: RequestParts, kind: FlowKind): Promise<AnsweredContext> {
   const query = queryOf(parts.request);
   // Verification has always read the last of repeated `flow` parameters; the others take only a single one.
   const flowId = kind === 'verification' ? query.flow : (parts.request.query as Record<string, unknown>).flow;
@@ -82,7 +91,7 @@ export async function submissionContext(parts: RequestParts, kind: FlowKind): Pr
 export async function fixedModeContext(
   parts: RequestParts,
   init: { kind: FlowKind; mode: AnswerMode; flowId: unknown },
-): Promise<FlowContext> {
+): Promise<AnsweredContext> {
   const flow = await findFlow(parts.services.ctx.db.kysely, init.kind, init.flowId);
   return contextOf(parts, { kind: init.kind, type: flow?.type ?? 'browser', mode: init.mode, flow });
 }

@@ -1,25 +1,12 @@
 import crypto from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { IdpServices } from '../services.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
-import { csrfTokensMatch, newCsrfToken, readCsrfCookie, setCsrfCookie } from '../http/cookies.js';
+import { csrfTokensMatch, newCsrfToken, readCsrfCookie } from '../http/cookies.js';
 import { uiUrl } from '../http/return-to.js';
 import type { UI_PATHS } from '../config.js';
 import type { Flow } from './flow.js';
 import type { FlowContext } from './flow-context.js';
-
-export const NO_CACHE = 'private, no-cache, no-store, must-revalidate';
-
-export const sendJson = (reply: FastifyReply, status: number, body: unknown): FastifyReply =>
-  sendJsonText(reply, status, JSON.stringify(body));
-
-/** As sendJson, with the body serialised already. */
-export function sendJsonText(reply: FastifyReply, status: number, text: string): FastifyReply {
-  return reply.code(status).headers(JSON_HEADERS).send(text);
-}
-
-/** The headers of every JSON answer of the Kratos API: never cached (docs/kratos-compatibility.md). */
-export const JSON_HEADERS = { 'Cache-Control': NO_CACHE, 'Content-Type': 'application/json; charset=utf-8' } as const;
 
 export const flowUiUrl = (services: IdpServices, flow: Flow): string =>
   uiUrl(services.ctx.config, flow.kind as keyof typeof UI_PATHS, { flow: flow.id });
@@ -33,7 +20,7 @@ export function ensureCsrfCookie(ctx: FlowContext): string {
 
 export function regenerateCsrfCookie(ctx: FlowContext): string {
   const token = newCsrfToken();
-  setCsrfCookie(ctx.reply, ctx.idp.config, token);
+  ctx.effects.setCsrf(token);
   return token;
 }
 

@@ -3,7 +3,7 @@ import type { IdpServices } from '../services.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
 import { publicUrlOf } from '../http/return-to.js';
 
-import { sendJson, sendJsonText } from '../flows/flow-http.js';
+import { sendJson, sendJsonText } from '../http/send-json.js';
 import { authenticateSession, type AuthenticatedSession } from './authenticate.js';
 import { sessionAal } from './aal.js';
 import { listSessionsOfIdentity, revokeSession, revokeSessionsOfIdentity, findSession } from './session-repository.js';

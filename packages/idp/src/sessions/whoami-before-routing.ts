@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { fastifyCookie } from '@fastify/cookie';
-import { JSON_HEADERS } from '../flows/flow-http.js';
+import { JSON_HEADERS } from '../http/send-json.js';
 import type { IdpServices } from '../services.js';
 import { authenticateSessionOf, touchIntervalMs } from './authenticate.js';
 import { meetsHighestAvailableAal, whoamiAnswer } from './session-routes.js';

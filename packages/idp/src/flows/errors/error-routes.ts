@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdpServices } from '../../services.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
-import { sendJson } from '../flow-http.js';
+import { sendJson } from '../../http/send-json.js';
 import { queryOf } from '../flow-request.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { IdpServices } from '../../services.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
-import { clearSessionCookie } from '../../http/cookies.js';
 import { publicUrlOf } from '../../http/return-to.js';
 import { findSessionByToken, revokeSession } from '../../sessions/session-repository.js';
 import { answer } from '../answer.js';
@@ -38,7 +37,7 @@ async function logOut(ctx: FlowContext): Promise<Outcome> {
   const ok = sent.length === expected.length && crypto.timingSafeEqual(Buffer.from(sent), Buffer.from(expected));
   if (!ok) throw kratosErrors.logoutTokenMismatch();
   await revokeSession(db.kysely, auth.session.id);
-  clearSessionCookie(ctx.reply, config);
+  ctx.effects.clearSession();
   regenerateCsrfCookie(ctx);
   return { kind: 'browser_redirect', to: returnUrlOf(ctx.services, returnTo), otherwise: { kind: 'no_content' } };
 }

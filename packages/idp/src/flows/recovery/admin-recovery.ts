@@ -8,7 +8,7 @@ import { publicUrlOf, uiUrl } from '../../http/return-to.js';
 import { findIdentity, type IdentityRecord } from '../../identities/identity-repository.js';
 import { issueCode } from '../../codes/one-time-codes.js';
 import { saveFlow, type Flow } from '../flow.js';
-import { sendJson } from '../flow-http.js';
+import { sendJson } from '../../http/send-json.js';
 import { recoveryCodeNodes } from './nodes.js';
 import { startRecoveryFlow } from './create.js';
 

@@ -3,7 +3,6 @@ import { publicUrlOf } from '../../http/return-to.js';
 import { findCredentials, findIdentity } from '../../identities/identity-repository.js';
 import type { Authenticated } from '../../sessions/authenticate.js';
 import { raiseToAal2 } from '../../sessions/session-repository.js';
-import { setSessionCookie } from '../../http/cookies.js';
 import { messages } from '../../ui/messages.js';
 import { addFlowMessage } from '../../ui/nodes.js';
 import { saveFlow, type Flow } from '../flow.js';
@@ -77,10 +76,9 @@ export async function addSecondFactorToSession(
   method: 'totp' | 'lookup_secret' | 'webauthn',
 ) {
   const { ctx, auth } = submission;
-  const { clock, config } = ctx.idp;
+  const { clock } = ctx.idp;
   if (auth.session.methods.some((m) => m.aal === 'aal2')) return;
   const upgraded = await raiseToAal2(ctx.idp, auth.session, method);
-  if (auth.via === 'cookie')
-    setSessionCookie(ctx.reply, config, upgraded.token, new Date(upgraded.session.expiresAt), clock.now());
-  else ctx.reply.header('X-Session-Token', upgraded.token);
+  if (auth.via === 'cookie') ctx.effects.setSession(upgraded.token, new Date(upgraded.session.expiresAt), clock.now());
+  else ctx.effects.header('X-Session-Token', upgraded.token);
 }

@@ -11,7 +11,6 @@ import {
 import { normaliseEmail, validateTraits } from '../../identities/identity-schema.js';
 import { ensureHighestAvailableAal } from '../../sessions/session-routes.js';
 import { renewSessionToken } from '../../sessions/session-repository.js';
-import { setSessionCookie } from '../../http/cookies.js';
 import { messages } from '../../ui/messages.js';
 import { addFlowMessage, addNodeMessage, setNodeValue } from '../../ui/nodes.js';
 import { newRecoveryCodes, type RecoveryCode } from '../../credentials/lookup/lookup-secrets.js';
@@ -176,10 +175,10 @@ async function submitPassword(submission: SettingsSubmission): Promise<Outcome> 
  */
 async function renewTokenAfterPasswordChange(submission: SettingsSubmission): Promise<void> {
   const { ctx, auth } = submission;
-  const { db, clock, config } = ctx.idp;
+  const { db, clock } = ctx.idp;
   if (auth.via !== 'cookie') return;
   const token = await renewSessionToken(db.kysely, clock, auth.session.id);
-  setSessionCookie(ctx.reply, config, token, new Date(auth.session.expiresAt), clock.now());
+  ctx.effects.setSession(token, new Date(auth.session.expiresAt), clock.now());
 }
 
 async function submitTotp(submission: SettingsSubmission): Promise<Outcome> {
