@@ -7,6 +7,7 @@ import { descriptionOf } from './support/people.js';
 import {
   createColleague,
   expectAccessible,
+  refuseSignIns,
   rowOf,
   signInAsAdministrator,
   signInWithPassword,
@@ -351,13 +352,7 @@ describe('journey 17: the user overview for an accessibility audit', () => {
 
     // An error toast (sign-in refused) stays until it is closed, by keyboard too.
     const visitor = await journey.person('bezoeker');
-    await visitor.route(
-      (url) => url.pathname === '/self-service/login',
-      (route) =>
-        route.request().method() === 'POST'
-          ? route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":{"code":401}}' })
-          : route.fallback(),
-    );
+    await refuseSignIns(visitor);
     await signInWithPassword(visitor, colleague.email, colleague.password);
     const error = toasts(visitor).filter({ hasText: 'Je kan momenteel niet inloggen' });
     await error.waitFor();

@@ -5,7 +5,14 @@ import { enrolLookupSecrets } from '../support/flows.js';
 import { signInAtAal2 } from '../support/portal-users.js';
 import { useJourney } from './support/journey.js';
 import { expectNoSidewaysScroll } from './support/layout.js';
-import { cli, expectAccessible, rowOf, signInAsAdministrator, signInWithPassword } from './support/pages.js';
+import {
+  createColleague,
+  expectAccessible,
+  refuseSignIns,
+  rowOf,
+  signInAsAdministrator,
+  signInWithPassword,
+} from './support/pages.js';
 
 // Journey 27: the administrator's overview at the widths people use, from a phone at the WCAG reflow width to a
 // laptop: every row action in view beside long names, long addresses and a pending invitation, text that wraps at
@@ -46,23 +53,6 @@ async function shoot(page: Page, name: string, fullPage = false) {
   await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}x${height}.png`, fullPage });
 }
 
-function createUser(first: string, last: string, email: string, org = 'voorbeeldstad') {
-  cli(journey.portaal, [
-    'user',
-    'create',
-    '--email',
-    email,
-    '--first-name',
-    first,
-    '--last-name',
-    last,
-    '--password',
-    PASSWORD,
-    '--org',
-    org,
-  ]);
-}
-
 /** POSTs to the Users API from the administrator's page, as the new-user form does; returns the status. */
 const post = (page: Page, body: unknown) =>
   page.evaluate(
@@ -91,11 +81,17 @@ async function overviewWithLongRows() {
 
 /** The people of `overviewWithLongRows`, once for the file's installation, through the administrator's `page`. */
 async function seed(page: Page) {
-  createUser(ALI.first, ALI.last, ALI.email);
-  createUser(MEMBER.first, MEMBER.last, MEMBER.email);
+  await createColleague(journey, { first: ALI.first, last: ALI.last, email: ALI.email, withApp: false });
+  await createColleague(journey, { first: MEMBER.first, last: MEMBER.last, email: MEMBER.email, withApp: false });
   const member = await signInAtAal2(journey.portaal, MEMBER.email, PASSWORD);
   await enrolLookupSecrets(member.browser);
-  createUser(INVITED.first, INVITED.last, INVITED.email, 'dego');
+  await createColleague(journey, {
+    first: INVITED.first,
+    last: INVITED.last,
+    email: INVITED.email,
+    withApp: false,
+    org: 'dego',
+  });
   const everyRole = roles('sociaal-domein', 'ruimte', 'financien');
   expect(await post(page, { traits: { email: MEMBER.email }, permissions: everyRole })).toBeLessThan(300);
   // An existing account of another organisation: invited, a member only once they accept.
@@ -244,13 +240,7 @@ describe('journey 27: the overview at every width', () => {
   it('keeps the focused control clear of an error toast on the sign-in screen', async () => {
     for (const size of [SIZES[0]!, SIZES[2]!]) {
       const visitor = await journey.person('bezoeker', size);
-      await visitor.route(
-        (url) => url.pathname === '/self-service/login',
-        (route) =>
-          route.request().method() === 'POST'
-            ? route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":{"code":401}}' })
-            : route.fallback(),
-      );
+      await refuseSignIns(visitor);
       await signInWithPassword(visitor, ALI.email, PASSWORD);
       const toast = visitor.locator('.dvp-toasts > li').filter({ hasText: 'Je kan momenteel niet inloggen' });
       await toast.waitFor();

@@ -109,13 +109,17 @@ export async function linkFromMail(portaal: Portaal, address: string, since?: Da
   return withLink.exec(mail.text)![0];
 }
 
-/** A colleague (no administrator) in the municipality with a password and, unless `withApp` is false, a linked app. */
+/**
+ * A colleague (no administrator) in the municipality with a password and, unless `withApp` is false, a linked app;
+ * named 'Sam Collega' at a new address unless told otherwise.
+ */
 export async function createColleague(
   journey: Journey,
-  options: { first?: string; withApp?: boolean; org?: string } = {},
+  options: { first?: string; last?: string; email?: string; withApp?: boolean; org?: string } = {},
 ) {
   const first = options.first ?? 'Sam';
-  const email = `${first.toLowerCase()}-${randomUUID().slice(0, 6)}@voorbeeldstad.nl`;
+  const last = options.last ?? 'Collega';
+  const email = options.email ?? `${first.toLowerCase()}-${randomUUID().slice(0, 6)}@voorbeeldstad.nl`;
   const password = 'Grachten-Fiets-Tulp-51';
   cli(journey.portaal, [
     'user',
@@ -125,15 +129,25 @@ export async function createColleague(
     '--first-name',
     first,
     '--last-name',
-    'Collega',
+    last,
     '--password',
     password,
     '--org',
     options.org ?? 'voorbeeldstad',
   ]);
   const secret = options.withApp === false ? undefined : (await signInAtAal2(journey.portaal, email, password)).secret;
-  return { email, password, secret, name: `${first} Collega` };
+  return { email, password, secret, name: `${first} ${last}` };
 }
+
+/** Makes the provider refuse every sign-in of this page with a 401, as when it cannot sign anyone in. */
+export const refuseSignIns = (page: Page) =>
+  page.route(
+    (url) => url.pathname === '/self-service/login',
+    (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":{"code":401}}' })
+        : route.fallback(),
+  );
 
 /** The overview's row of the user with this e-mail address. */
 export const rowOf = (page: Page, email: string) =>

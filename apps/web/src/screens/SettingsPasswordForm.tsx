@@ -1,11 +1,11 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { SettingsFlow } from '@ory/client-fetch';
-import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
+import { messagesOf } from '../components/ErrorSummary';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { passwordSchema, type PasswordInput, type PasswordValues } from '../forms/settings-schema';
-import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
-import { nodeErrors, SaveOutcomeAlert, type SubmitSettings, useSettingsSave } from './settings-save';
+import { SettingsFormSection } from './SettingsFormSection';
+import { nodeErrors, type SubmitSettings, useSettingsSave } from './settings-save';
 
 /** The fields in the order of the form; 'root' holds 'Geen van de velden is aangepast.'. */
 const SUMMARY_FIELDS = ['password', 'confirmPassword', 'root'] as const;
@@ -39,40 +39,24 @@ export function SettingsPasswordForm({ flow, submit, username, onSaved }: Settin
   }
 
   return (
-    <section aria-labelledby="dvp-wachtwoord" className="dvp-settings-section">
-      <h2 id="dvp-wachtwoord" className="utrecht-heading-2">
-        Wachtwoord aanpassen
-      </h2>
-      <form
-        className="dvp-form dvp-settings-form"
-        noValidate
-        onSubmit={form.handleSubmit(save)}
-        aria-busy={form.formState.isSubmitting}
-      >
-        <ErrorSummary
-          messages={messagesOf(errors, SUMMARY_FIELDS)}
-          focusOn={form.formState.submitCount}
-          titleId="dvp-wachtwoord-fouten"
-        />
-        <NewPasswordFields
-          password={form.register('password')}
-          confirmPassword={form.register('confirmPassword')}
-          passwordError={errors.password?.message ?? nodeErrors(flow, 'password')}
-          confirmError={errors.confirmPassword?.message}
-          username={username}
-        />
-        <div className="dvp-links">
-          <button
-            type="submit"
-            className="utrecht-button utrecht-button--primary-action"
-            disabled={form.formState.isSubmitting || !flow}
-          >
-            Wachtwoord opslaan
-          </button>
-        </div>
-      </form>
-      <SaveOutcomeAlert outcome={outcome} />
-      {outcome?.kind === 'ok' && outcome.secrets && <LogOutOthersOffer />}
-    </section>
+    <SettingsFormSection
+      id="dvp-wachtwoord"
+      title="Wachtwoord aanpassen"
+      saveLabel="Wachtwoord opslaan"
+      errors={messagesOf(errors, SUMMARY_FIELDS)}
+      submitCount={form.formState.submitCount}
+      submitting={form.formState.isSubmitting}
+      ready={Boolean(flow)}
+      onSubmit={form.handleSubmit(save)}
+      outcome={outcome}
+    >
+      <NewPasswordFields
+        password={form.register('password')}
+        confirmPassword={form.register('confirmPassword')}
+        passwordError={errors.password?.message ?? nodeErrors(flow, 'password')}
+        confirmError={errors.confirmPassword?.message}
+        username={username}
+      />
+    </SettingsFormSection>
   );
 }

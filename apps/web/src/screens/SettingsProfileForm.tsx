@@ -1,11 +1,11 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { SettingsFlow } from '@ory/client-fetch';
-import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
+import { messagesOf } from '../components/ErrorSummary';
 import { TextField } from '../components/TextField';
 import { profileSchema, type ProfileInput, type ProfileValues } from '../forms/settings-schema';
-import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
-import { nodeErrors, SaveOutcomeAlert, type SubmitSettings, useSettingsSave } from './settings-save';
+import { SettingsFormSection } from './SettingsFormSection';
+import { nodeErrors, type SubmitSettings, useSettingsSave } from './settings-save';
 
 /** The fields in the order of the form; 'root' holds 'Geen van de velden is aangepast.'. */
 const SUMMARY_FIELDS = ['firstName', 'lastName', 'email', 'root'] as const;
@@ -54,56 +54,42 @@ export function SettingsProfileForm({ flow, submit, traits, onSaved }: SettingsP
   }
 
   return (
-    <section aria-labelledby="dvp-profiel" className="dvp-settings-section">
-      <h2 id="dvp-profiel" className="utrecht-heading-2">
-        Account instelling wijzigen
-      </h2>
-      <p className="utrecht-paragraph">Vul alleen in wat je wilt wijzigen. Lege velden blijven zoals ze zijn.</p>
-      <form
-        className="dvp-form dvp-settings-form"
-        noValidate
-        onSubmit={form.handleSubmit(save)}
-        aria-busy={form.formState.isSubmitting}
-      >
-        <ErrorSummary
-          messages={messagesOf(errors, SUMMARY_FIELDS)}
-          focusOn={form.formState.submitCount}
-          titleId="dvp-profiel-fouten"
-        />
-        <TextField
-          label="Naam"
-          autoComplete="given-name"
-          description={now(traits?.name.first)}
-          error={errors.firstName?.message ?? nodeErrors(flow, 'traits.name.first')}
-          {...form.register('firstName')}
-        />
-        <TextField
-          label="Achternaam"
-          autoComplete="family-name"
-          description={now(traits?.name.last)}
-          error={errors.lastName?.message ?? nodeErrors(flow, 'traits.name.last')}
-          {...form.register('lastName')}
-        />
-        <TextField
-          label="E-mailadres"
-          type="email"
-          autoComplete="email"
-          description={now(traits?.email)}
-          error={errors.email?.message ?? nodeErrors(flow, 'traits.email')}
-          {...form.register('email')}
-        />
-        <div className="dvp-links">
-          <button
-            type="submit"
-            className="utrecht-button utrecht-button--primary-action"
-            disabled={form.formState.isSubmitting || !flow}
-          >
-            Bewerkingen opslaan
-          </button>
-        </div>
-      </form>
-      <SaveOutcomeAlert outcome={outcome} />
-      {outcome?.kind === 'ok' && outcome.secrets && <LogOutOthersOffer />}
-    </section>
+    <SettingsFormSection
+      id="dvp-profiel"
+      title="Account instelling wijzigen"
+      intro={
+        <p className="utrecht-paragraph">Vul alleen in wat je wilt wijzigen. Lege velden blijven zoals ze zijn.</p>
+      }
+      saveLabel="Bewerkingen opslaan"
+      errors={messagesOf(errors, SUMMARY_FIELDS)}
+      submitCount={form.formState.submitCount}
+      submitting={form.formState.isSubmitting}
+      ready={Boolean(flow)}
+      onSubmit={form.handleSubmit(save)}
+      outcome={outcome}
+    >
+      <TextField
+        label="Naam"
+        autoComplete="given-name"
+        description={now(traits?.name.first)}
+        error={errors.firstName?.message ?? nodeErrors(flow, 'traits.name.first')}
+        {...form.register('firstName')}
+      />
+      <TextField
+        label="Achternaam"
+        autoComplete="family-name"
+        description={now(traits?.name.last)}
+        error={errors.lastName?.message ?? nodeErrors(flow, 'traits.name.last')}
+        {...form.register('lastName')}
+      />
+      <TextField
+        label="E-mailadres"
+        type="email"
+        autoComplete="email"
+        description={now(traits?.email)}
+        error={errors.email?.message ?? nodeErrors(flow, 'traits.email')}
+        {...form.register('email')}
+      />
+    </SettingsFormSection>
   );
 }
