@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Loads GET /sessions/whoami of a `portaal` started here, and in the same run a bare node:http server answering a
-// fixed ~600-byte JSON as the reference, each with 50 connections; prints req/s, p99 and the ratio whoami/bare.
+// Loads GET /sessions/whoami and GET /api/forward-auth (the check nginx makes for every request to a data service) of
+// a `portaal` started here, and in the same run a bare node:http server answering a fixed ~600-byte JSON as the
+// reference, each with 50 connections; prints req/s, p99 and the ratios to bare.
 // Run after `npm run build`:
 //   node bench/whoami.mjs [--seconds 10] [--connections 50] [--rounds 1] [--postgres | --database postgres://…]
 //     [--profile DIR]   (writes a V8 CPU profile of the `portaal` process to DIR, for Chrome DevTools)
 // Rounds alternate bare and whoami, so that a machine whose load changes meanwhile skews both alike.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import fetchCookie from 'fetch-cookie';
@@ -27,6 +29,7 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
+const DEMO_CATALOGUE = new URL('../packages/users-api/catalogue/demo-catalogue.json', import.meta.url);
 const USER = { email: 'bench-whoami@voorbeeldstad.nl', password: 'Bench-Molen-Gracht-2026' };
 
 // The reference: what node:http alone can answer on this machine, with a body the size of a whoami answer.
@@ -68,13 +71,16 @@ function load(url, headers, duration) {
   });
 }
 
+const loadBefore = os.loadavg();
 const postgres = values.postgres ? await startThrowawayPostgres() : undefined;
 const database = values.database ?? postgres?.url;
 const bench = await benchPortaal({ database, profile: values.profile, spare: 1 });
 const [barePort] = bench.spares;
 const children = [];
 try {
-  bench.createUser({ ...USER, lastName: 'Whoami' });
+  // A member of the demo catalogue's 'dego', which asks no second factor and may use 'Wijkmonitor'.
+  bench.run(['catalogue', 'load', fileURLToPath(DEMO_CATALOGUE)]);
+  bench.createUser({ ...USER, lastName: 'Whoami', org: 'dego' });
   await bench.serve();
   const bare = spawn(process.execPath, ['-e', BARE_SERVER, String(barePort)], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(bare);
@@ -85,23 +91,43 @@ try {
   const answer = await fetch(whoamiUrl, { headers: { cookie, accept: 'application/json' } });
   const whoamiBytes = (await answer.text()).length;
   if (!answer.ok) throw new Error(`whoami answered ${answer.status}`);
+  // As nginx asks (deploy/nginx/forward-auth.conf): where the browser was going, in forwarded headers.
+  const forwardAuthUrl = `${publicUrl}/api/forward-auth`;
+  const forwarded = {
+    cookie,
+    'x-forwarded-host': 'wijkmonitor.voorbeeld.nl',
+    'x-forwarded-proto': 'https',
+    'x-forwarded-uri': '/kaart/buurten?jaar=2026',
+    'x-forwarded-method': 'GET',
+  };
+  const passed = await fetch(forwardAuthUrl, { headers: forwarded });
+  if (passed.status !== 200) throw new Error(`forward-auth answered ${passed.status}`);
   const bareUrl = `http://127.0.0.1:${barePort}/`;
   // Warm-up: lets the JIT and the database settle before anything is counted.
   await load(bareUrl, {}, 2);
   await load(whoamiUrl, { cookie }, 2);
+  await load(forwardAuthUrl, forwarded, 2);
   const results = [];
   for (let round = 0; round < rounds; round += 1) {
     const bareRun = await load(bareUrl, {}, seconds);
     const whoamiRun = await load(whoamiUrl, { cookie }, seconds);
-    results.push({ bare: bareRun, whoami: whoamiRun });
+    const forwardAuthRun = await load(forwardAuthUrl, forwarded, seconds);
+    results.push({ bare: bareRun, whoami: whoamiRun, forwardAuth: forwardAuthRun });
   }
   console.log(`database: ${database ? 'PostgreSQL' : 'SQLite'}; ${connections} connections, ${seconds} s per run`);
   console.log(`answer sizes: whoami ${whoamiBytes} bytes, bare ${bareBytes} bytes; ${os.cpus().length} cores`);
-  console.log('\n| round | bare req/s | bare p99 ms | whoami req/s | whoami p99 ms | whoami/bare |');
-  console.log('|---|---|---|---|---|---|');
-  for (const [i, { bare: b, whoami: w }] of results.entries()) {
-    const ratio = (w.rps / b.rps).toFixed(3);
-    console.log(`| ${i + 1} | ${b.rps.toFixed(0)} | ${b.p99} | ${w.rps.toFixed(0)} | ${w.p99} | ${ratio} |`);
+  console.log(`load average before the runs: ${loadBefore.map((l) => l.toFixed(2)).join(', ')}`);
+  console.log(
+    '\n| round | bare req/s | bare p99 ms | whoami req/s | whoami p99 ms | whoami/bare ' +
+      '| forward-auth req/s | forward-auth p99 ms | forward-auth/bare |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const [i, { bare: b, whoami: w, forwardAuth: fa }] of results.entries()) {
+    const ratio = (run) => (run.rps / b.rps).toFixed(3);
+    console.log(
+      `| ${i + 1} | ${b.rps.toFixed(0)} | ${b.p99} | ${w.rps.toFixed(0)} | ${w.p99} | ${ratio(w)} ` +
+        `| ${fa.rps.toFixed(0)} | ${fa.p99} | ${ratio(fa)} |`,
+    );
   }
 } finally {
   for (const child of children) child.kill('SIGTERM');

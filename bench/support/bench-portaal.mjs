@@ -42,9 +42,10 @@ export async function benchPortaal({ database, profile, spare = 0 } = {}) {
       if (done.status !== 0) throw new Error(`portaal ${args.slice(0, 2).join(' ')} failed: ${done.stderr}`);
     },
     /** Creates a person with a password through `portaal user create`. */
-    createUser({ email, password, lastName }) {
+    createUser({ email, password, lastName, org }) {
       const names = ['--first-name', 'Bench', '--last-name', lastName];
-      this.run(['user', 'create', '--email', email, ...names, '--password', password]);
+      const membership = org ? ['--org', org] : [];
+      this.run(['user', 'create', '--email', email, ...names, '--password', password, ...membership]);
     },
     /** Starts `portaal serve` and waits until it is ready. */
     async serve() {

@@ -33,13 +33,9 @@ export function answeringBeforeRouting(
             ...answer.headers,
             'Content-Length': String(body.length),
           });
-          response.end(body);
-          observe(
-            request.url ?? '',
-            request.method ?? '',
-            answer.status,
-            Number(process.hrtime.bigint() - started) / 1e9,
-          );
+          // An empty Buffer would go out as a write of its own after the head (forward-auth's 200 has no body).
+          response.end(body.length > 0 ? body : undefined);
+          observe(answer.route, request.method ?? '', answer.status, Number(process.hrtime.bigint() - started) / 1e9);
         },
         () => route(request, response),
       );
@@ -50,3 +46,14 @@ export function answeringBeforeRouting(
     return server;
   };
 }
+
+/** The first answer of several answerers, each of which answers its own paths only. */
+export const firstEarlyAnswer =
+  (...answerers: EarlyAnswerer[]): EarlyAnswerer =>
+  async (method, url, headers) => {
+    for (const answerer of answerers) {
+      const answer = await answerer(method, url, headers);
+      if (answer) return answer;
+    }
+    return undefined;
+  };

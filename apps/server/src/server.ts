@@ -22,7 +22,7 @@ import { pruneAuditDaily } from './audit-retention.js';
 import { answerRouterRefusal, guardRequestInput } from './request-input.js';
 import { oidcSigningKeys, signingKeyIds } from './oidc-settings.js';
 import { requireAdminToken } from './admin-token.js';
-import { answeringBeforeRouting } from './answer-before-routing.js';
+import { answeringBeforeRouting, firstEarlyAnswer } from './answer-before-routing.js';
 
 export interface PortaalServer {
   product: Product;
@@ -102,9 +102,9 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   if (embedded) {
     idp.registerListenerErrorHandling(publicApp);
     await publicApp.register(idp.publicApi);
-    answerBeforeRouting = idp.answerBeforeRouting;
   }
-  await registerUsersApi(publicApp, product.apiContext);
+  const usersApi = await registerUsersApi(publicApp, product.apiContext);
+  if (embedded) answerBeforeRouting = firstEarlyAnswer(idp.answerBeforeRouting, usersApi.answerBeforeRouting);
   const oidcLinks = sessionLinks(db.kysely);
   const signingKeys = oidcSigningKeys(config.oidc, config.dataDir);
   const keyAgreement = signingKeyAgreement(db.kysely, signingKeyIds(signingKeys), publicApp.log);

@@ -11,6 +11,7 @@ export { kratosErrors } from './errors/kratos-errors.js';
 export { parseDuration } from './duration.js';
 export { createIdentityProvider, type IdentityProvider } from './provider.js';
 export type { EarlyAnswer, EarlyAnswerer } from './sessions/whoami-before-routing.js';
+export { KeptAnswers, presentedCredentials, unchangedUntil } from './sessions/kept-answers.js';
 export { createIdentityWithPassword } from './identities/create-identity.js';
 export { personalDataOf } from './identities/personal-data.js';
 export { findIdentityIdByIdentifier } from './identities/identity-repository.js';

@@ -47,6 +47,11 @@ export interface CallerSession {
   /** When the person last signed in (ISO 8601): `auth_time` of the OpenID Connect provider's ID tokens. */
   authenticatedAt?: string;
   identity: UserIdentity;
+  /**
+   * Until when (ms since the epoch) what is known about the session stays true while the database's change mark
+   * stays (`Backend.changeMark`): its expiry or its next idle write. Absent where nothing may be kept (Ory Kratos).
+   */
+  unchangedUntil?: number;
 }
 
 export interface OutgoingMail {
@@ -132,6 +137,11 @@ export interface Ports {
  */
 export interface Backend extends Ports {
   readonly compensates: boolean;
+  /**
+   * A mark that changes with anything in the database, sessions and tuples included (the embedded backend's
+   * `Db.changeMark`): answers about a session read under one mark stay true while it stays. Absent on Ory.
+   */
+  changeMark?(): string | Promise<string>;
   atomically<T>(work: (ports: Ports) => Promise<T>): Promise<T>;
 }
 

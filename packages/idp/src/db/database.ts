@@ -5,6 +5,7 @@ import pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Dialect, type Driver } from 'kysely';
 import { isStorageFailure, rethrowUnavailable, unavailableAwareDialect } from './database-unavailable.js';
 import type { FixedStatement } from './fixed-statement.js';
+import { postgresChangeMark } from './postgres-change-mark.js';
 import { preparedReader } from './postgres-prepared.js';
 import { StatementCache } from './statement-cache.js';
 import type { Database } from './schema.js';
@@ -27,12 +28,13 @@ export interface Db {
   /** The reason writes failed for lack of storage (a full disk) within the last STORAGE_FAILURE_MS, if they did. */
   storageFailure(): string | undefined;
   /**
-   * On SQLite, a mark that changes whenever anything in the database may have changed: a commit by any other
-   * connection or process (`PRAGMA data_version`) or a change made through this one (`total_changes()`, counted as
-   * soon as a statement runs, before its commit). Equal marks mean nothing changed in between, so an answer read
-   * under the earlier one is still true. Undefined on PostgreSQL, which has no such cheap question.
+   * A mark that changes whenever anything in the database may have changed. Equal marks mean nothing changed in
+   * between, so an answer read under the earlier one is still true. On SQLite: a commit by any other connection or
+   * process (`PRAGMA data_version`) or a change made through this one (`total_changes()`, counted as soon as a
+   * statement runs, before its commit). On PostgreSQL: the current snapshot, read by a query sent after the call
+   * (postgres-change-mark.ts).
    */
-  changeMark?: () => string;
+  changeMark(): string | Promise<string>;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
     const prepared = preparedReader(pool, (error) =>
       log?.warn({ reason: outage.reason(error) }, 'prepared statements refused (a pooler?): running them unprepared'),
     );
+    const changeMark = postgresChangeMark(pool);
     return {
       kysely,
       dialect: 'postgres',
@@ -95,6 +98,7 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
       },
       read: <Row>(statement: FixedStatement, parameters: readonly unknown[]) =>
         prepared<Row>(statement, parameters).catch((error: unknown) => rethrowUnavailable(error, outage.down)),
+      changeMark: () => changeMark().catch((error: unknown) => rethrowUnavailable(error, outage.down)),
       storageFailure: outage.storageFailure,
       close: () => kysely.destroy(),
     };

@@ -2,11 +2,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { fastifyCookie } from '@fastify/cookie';
 import { JSON_HEADERS } from '../http/send-json.js';
 import type { IdpServices } from '../services.js';
-import { authenticateSessionOf, touchIntervalMs } from './authenticate.js';
+import { authenticateSessionOf } from './authenticate.js';
+import { KeptAnswers, presentedCredentials, unchangedUntil } from './kept-answers.js';
 import { meetsHighestAvailableAal, whoamiAnswer } from './session-routes.js';
 
 /** An answer made before the HTTP framework routed the request. */
 export interface EarlyAnswer {
+  /** The route as the metrics name it (Fastify's route pattern). */
+  route: string;
   status: number;
   headers: Record<string, string>;
   body: string;
@@ -18,16 +21,9 @@ export type EarlyAnswerer = (
   headers: IncomingHttpHeaders,
 ) => Promise<EarlyAnswer | undefined>;
 
-/** A whoami answer kept for its token while the database's change mark stays the same. */
-interface Kept {
-  mark: string;
-  expiresAt: number;
-  lastSeenAt: number;
-  answer: EarlyAnswer;
-}
-
-/** Answers kept, at most; the oldest goes first. A few kB each (the answer, the credentials as sent). */
+/** Answers kept, at most. A few kB each (the answer, the credentials as sent). */
 const KEPT_SESSIONS = 10_000;
+const WHOAMI = '/sessions/whoami';
 
 /**
  * whoami for the case that every page of the portal and every proxied request of a data service pays for: `GET
@@ -36,19 +32,20 @@ const KEPT_SESSIONS = 10_000;
  * before: no or an ended session (401), the second-factor refusal (403), another method, a query string, a path
  * spelt differently.
  *
- * On SQLite the answer is kept per token while the database's change mark (`Db.changeMark`) stays the same: any
- * commit by another process and any change made here changes it, so a logout, block, 2FA reset or revocation
- * anywhere counts at the very next request, as without keeping (e2e/api/two-processes-revocation.test.ts). The
- * session's own clocks (expiry, idle timeout, the once-a-minute idle write) are checked at every request.
+ * The answer is kept per presented credentials while the database's change mark stays the same (kept-answers.ts), so
+ * a logout, block, 2FA reset or revocation anywhere counts at the very next request, as without keeping
+ * (e2e/api/two-processes-revocation.test.ts).
  */
 export function whoamiBeforeRouting(services: IdpServices): EarlyAnswerer {
   const { config, clock, db } = services.ctx;
-  const idleMs = config.lifespans.sessionIdleMs;
-  const touchMs = touchIntervalMs(idleMs);
-  const kept = new Map<string, Kept>();
+  const kept = new KeptAnswers<EarlyAnswer>(KEPT_SESSIONS);
 
   return async (method, url, headers) => {
-    if (method !== 'GET' || url !== '/sessions/whoami') return undefined;
+    if (method !== 'GET' || url !== WHOAMI) return undefined;
+    const mark = await db.changeMark();
+    const key = presentedCredentials(headers);
+    const hit = kept.get(key, mark, clock.now().getTime());
+    if (hit) return hit;
     let cookies: Record<string, string | undefined> | undefined;
     const request = {
       headers,
@@ -57,29 +54,17 @@ export function whoamiBeforeRouting(services: IdpServices): EarlyAnswerer {
         return cookies[name];
       },
     };
-    // Read before the session, so that a change made while it is read makes the kept answer miss next time.
-    const mark = db.changeMark?.();
-    const key = `${headers['x-session-token'] ?? ''}\n${headers.authorization ?? ''}\n${headers.cookie ?? ''}`;
-    const now = clock.now().getTime();
-    const hit = mark === undefined ? undefined : kept.get(key);
-    if (hit && hit.mark === mark && now < hit.expiresAt && now - hit.lastSeenAt < Math.min(idleMs, touchMs)) {
-      return hit.answer;
-    }
-    kept.delete(key);
     const auth = await authenticateSessionOf(services, request);
     if (!auth) return undefined;
     if (config.whoamiRequiredAal === 'highest_available' && !meetsHighestAvailableAal(auth)) return undefined;
     const { identityId, body } = whoamiAnswer(services, auth);
     const answer = {
+      route: WHOAMI,
       status: 200,
       headers: { ...JSON_HEADERS, 'X-Kratos-Authenticated-Identity-Id': identityId },
       body,
     };
-    if (mark !== undefined) {
-      if (kept.size >= KEPT_SESSIONS) kept.delete(kept.keys().next().value!);
-      const { expiresAt, lastSeenAt } = auth.session;
-      kept.set(key, { mark, expiresAt: Date.parse(expiresAt), lastSeenAt: Date.parse(lastSeenAt), answer });
-    }
+    kept.keep(key, mark, unchangedUntil(auth.session, config.lifespans.sessionIdleMs), answer);
     return answer;
   };
 }

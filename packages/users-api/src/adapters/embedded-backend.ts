@@ -18,6 +18,7 @@ import {
   revokeSessionsOfIdentity,
   sessionAal,
   unlockAccount,
+  unchangedUntil,
   updateIdentity,
   type CredentialRecord,
   type DatabaseDialect,
@@ -154,6 +155,7 @@ function identityPort(services: IdpServices, db: DbExecutor, together: Together)
         methods: auth.session.methods.map((m) => m.method),
         authenticatedAt: auth.session.authenticatedAt,
         identity: toUser(auth.identity, auth.credentials),
+        unchangedUntil: unchangedUntil(auth.session, services.ctx.config.lifespans.sessionIdleMs),
       };
     },
     get: (ids) => usersOf(services, db, ids),
@@ -244,6 +246,7 @@ export function createEmbeddedBackend(services: IdpServices, relations: Relation
   return {
     ...portsOn(services, relations, db, own),
     compensates: false,
+    changeMark: () => services.ctx.db.changeMark(),
     atomically: (work) =>
       db.transaction().execute((trx) => work(portsOn(services, relations.within(trx), trx, (inner) => inner(trx)))),
   };

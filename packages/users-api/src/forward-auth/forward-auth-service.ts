@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuditEntry } from '../audit/audit-log.js';
-import type { DataService } from '../catalogue/catalogue.js';
+import type { Catalogue, DataService } from '../catalogue/catalogue.js';
 import { type ApiContext, auditAbout } from '../http/api-context.js';
 import { errors } from '../http/api-error.js';
 import { type Caller, resolveCaller } from '../users/caller.js';
@@ -14,7 +14,14 @@ import { originalUrl, signInUrl } from './sign-in-url.js';
 
 /** What a check decided: let the request through with these headers, or send the browser to sign in first. */
 export type ForwardAuthOutcome =
-  | { allowed: true; headers: Record<string, string> }
+  | {
+      allowed: true;
+      headers: Record<string, string>;
+      /** What the pass was decided with and about, for keeping it (kept-checks.ts). */
+      serviceId: string;
+      catalogue: Catalogue;
+      unchangedUntil?: number;
+    }
   | { allowed: false; signIn: string; secondFactor: boolean };
 
 const ACTION = 'service.sign_in';
@@ -71,7 +78,13 @@ export async function checkForwardAuth(
   if (memory.firstUses.first(session.sessionId, service.id)) {
     await audited(ctx, request, auditAbout(caller, request, ACTION, null, 'success', { service: service.id }));
   }
-  return { allowed: true, headers: identityHeaders(caller, service) };
+  return {
+    allowed: true,
+    headers: identityHeaders(caller, service),
+    serviceId: service.id,
+    catalogue,
+    unchangedUntil: session.unchangedUntil,
+  };
 }
 
 /** A refusal is counted, and written once per session, service, reason and minute (`refusal-counts.ts`). */

@@ -58,6 +58,29 @@ function under(servicePath: string, path: string): boolean {
   return path === servicePath || path.startsWith(`${servicePath}/`);
 }
 
+interface OnHost {
+  service: DataService;
+  servicePath: string;
+}
+
+/** Each catalogue's services by the host of their url, made once per catalogue: a proxy checks every request. */
+const byHost = new WeakMap<Catalogue, Map<string, OnHost[]>>();
+
+function servicesByHost(catalogue: Catalogue): Map<string, OnHost[]> {
+  let index = byHost.get(catalogue);
+  if (!index) {
+    index = new Map();
+    for (const service of catalogue.services) {
+      const url = new URL(service.url);
+      const onHost = index.get(url.host) ?? [];
+      onHost.push({ service, servicePath: servicePathOf(url) });
+      index.set(url.host, onHost);
+    }
+    byHost.set(catalogue, index);
+  }
+  return index;
+}
+
 /**
  * The catalogue service a forward-auth check is for: the one `?service=` names, or else the one whose `url` has the
  * forwarded host; several services on one host are told apart by the longest path of their `url` that the
@@ -75,11 +98,8 @@ export function chooseService(catalogue: Catalogue, asked: ServiceAsked): DataSe
   const scheme = asked.forwardedProto === 'http' ? 'http' : 'https';
   const host = hostOf(scheme, asked.forwardedHost);
   if (!host) throw errors.serviceNotFound();
-  const onHost = catalogue.services
-    .map((service) => ({ service, url: new URL(service.url) }))
-    .filter(({ url }) => url.host === host)
-    .map(({ service, url }) => ({ service, servicePath: servicePathOf(url) }));
-  if (onHost.length === 0) throw errors.serviceNotFound();
+  const onHost = servicesByHost(catalogue).get(host);
+  if (!onHost) throw errors.serviceNotFound();
   const byPath = onHost.some(({ servicePath }) => servicePath !== '/');
   const path = byPath ? pathOf(asked.forwardedUri) : '/';
   const candidates = onHost.filter(({ servicePath }) => under(servicePath, path));

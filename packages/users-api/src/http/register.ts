@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import type { EarlyAnswerer } from '@portaal/idp';
 import compress from '@fastify/compress';
 import { constants } from 'node:zlib';
 import type { ApiContext } from './api-context.js';
@@ -12,6 +13,7 @@ import { registerOrganisationRoutes } from '../routes/organisation-routes.js';
 import { registerAccountRoutes } from '../routes/account-routes.js';
 import { registerForwardAuthRoutes } from '../routes/forward-auth-routes.js';
 import { KRATOS_LOGIN_HOOK_PATH, registerKratosHookRoutes } from '../routes/kratos-hook-routes.js';
+import { keptForwardAuthChecks } from '../forward-auth/kept-checks.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
@@ -23,11 +25,17 @@ const SERVER_TO_SERVER = new Set([`/api${KRATOS_LOGIN_HOOK_PATH}`]);
 /** Answers smaller than this go as they are: compressing them costs more than it saves. */
 const COMPRESS_FROM_BYTES = 8 * 1024;
 
+export interface UsersApiRegistered {
+  /** The forward-auth checks to answer before the listener routes a request (forward-auth/kept-checks.ts). */
+  answerBeforeRouting: EarlyAnswerer;
+}
+
 /**
  * Mounts the Users API at `/api`: no-store answers, an Origin check on writes, errors as envelopes, and large answers
  * (the list of an organisation's users) compressed, with brotli or gzip at their fastest levels.
  */
-export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): Promise<void> {
+export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): Promise<UsersApiRegistered> {
+  const forwardAuthChecks = keptForwardAuthChecks(ctx);
   await app.register(
     async (scope) => {
       await scope.register(compress, {
@@ -84,8 +92,9 @@ export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): P
       registerOrganisationRoutes(scope, ctx);
       registerAccountRoutes(scope, ctx);
       registerKratosHookRoutes(scope, ctx);
-      registerForwardAuthRoutes(scope, ctx);
+      registerForwardAuthRoutes(scope, ctx, forwardAuthChecks);
     },
     { prefix: '/api' },
   );
+  return { answerBeforeRouting: forwardAuthChecks.answerer };
 }

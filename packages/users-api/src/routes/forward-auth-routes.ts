@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createFirstUses } from '../forward-auth/first-uses.js';
 import { checkForwardAuth, type ForwardAuthOutcome } from '../forward-auth/forward-auth-service.js';
 import { createRefusalCounts } from '../forward-auth/refusal-counts.js';
+import type { keptForwardAuthChecks } from '../forward-auth/kept-checks.js';
 import { refusalPage } from '../forward-auth/refusal-page.js';
 import { SIGN_IN_HEADER } from '../forward-auth/identity-headers.js';
 import { firstValue } from '../forward-auth/service-choice.js';
@@ -31,7 +32,11 @@ function navigates(request: FastifyRequest): boolean {
  * headers; 401 with `X-Portaal-Sign-In` (or, with `?redirect=true` for a page, a 302 there); 403 without access
  * (with `?redirect=true` for a page, as a short Dutch page).
  */
-export function registerForwardAuthRoutes(app: FastifyInstance, ctx: ApiContext): void {
+export function registerForwardAuthRoutes(
+  app: FastifyInstance,
+  ctx: ApiContext,
+  kept: ReturnType<typeof keptForwardAuthChecks>,
+): void {
   const refusals = createRefusalCounts(async (entry) => {
     try {
       await ctx.audit.record(entry);
@@ -47,6 +52,8 @@ export function registerForwardAuthRoutes(app: FastifyInstance, ctx: ApiContext)
     // Only a proxy that hands the answer to the browser asks for pages: a 302 to the sign-in, a page for a refusal.
     const page = redirect === 'true' && navigates(request);
     let outcome: ForwardAuthOutcome;
+    // Read before the check, so that a change made while it runs makes the kept pass miss next time.
+    const mark = await kept.mark();
     try {
       outcome = await checkForwardAuth(ctx, request, service, memory);
     } catch (error) {
@@ -57,7 +64,10 @@ export function registerForwardAuthRoutes(app: FastifyInstance, ctx: ApiContext)
         .headers({ 'Content-Security-Policy': REFUSAL_PAGE_POLICY, 'X-Frame-Options': 'DENY' })
         .send(refusalPage(error.message, ctx.options.publicUrl, brandOf(ctx.options)));
     }
-    if (outcome.allowed) return reply.code(200).headers(outcome.headers).send();
+    if (outcome.allowed) {
+      kept.keep(request.headers, mark, outcome);
+      return reply.code(200).headers(outcome.headers).send();
+    }
     if (page) return reply.redirect(outcome.signIn, 302);
     const error = errors.serviceSignIn(outcome.signIn, outcome.secondFactor);
     return reply.code(error.code).header(SIGN_IN_HEADER, outcome.signIn).send(error.toEnvelope());
