@@ -7,6 +7,7 @@
 //     [--profile DIR]   (writes a V8 CPU profile of the `portaal` process to DIR, for Chrome DevTools)
 // Rounds alternate bare and whoami, so that a machine whose load changes meanwhile skews both alike.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -32,7 +33,8 @@ const rounds = Number(values.rounds);
 const DEMO_CATALOGUE = new URL('../packages/users-api/catalogue/demo-catalogue.json', import.meta.url);
 const USER = { email: 'bench-whoami@voorbeeldstad.nl', password: 'Bench-Molen-Gracht-2026' };
 
-// The reference: what node:http alone can answer on this machine, with a body the size of a whoami answer.
+// The reference: what node:http alone can answer on this machine, with a body the size of a whoami answer, and (at
+// /forward-auth) a passed forward-auth check's headers, asked with the same forwarded headers as the portal.
 const BARE_SERVER = `
 const body = JSON.stringify({
   id: '6f1c2a9e-8d3b-4f7a-9c1e-2b5d8e4f6a70', active: true, expires_at: '2026-01-01T00:00:00.000Z',
@@ -43,8 +45,19 @@ const body = JSON.stringify({
     created_at: '2025-12-01T00:00:00.000Z' },
   devices: [{ id: '6f1c2a9e-8d3b-4f7a-9c1e-2b5d8e4f6a70', ip_address: '127.0.0.1', user_agent: 'bench' }],
 });
+// A passed forward-auth check as the portal answers it: no body, the identity headers, no-store.
+const passed = {
+  'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-portaal-data-roles': '',
+  'x-portaal-email': 'bench-whoami@voorbeeldstad.nl', 'x-portaal-name': 'Bench Whoami',
+  'x-portaal-organisation': 'dego', 'x-portaal-user-id': '0c7e5b1a-3f2d-4e6c-8a9b-1d2e3f4a5b6c',
+  'content-length': '0',
+};
 require('node:http')
   .createServer((request, response) => {
+    if (request.url.startsWith('/forward-auth')) {
+      response.writeHead(200, passed);
+      return response.end();
+    }
     response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
     response.end(body);
   })
@@ -63,12 +76,20 @@ async function signIn(publicUrl) {
   return jar.getCookieStringSync(publicUrl);
 }
 
-function load(url, headers, duration) {
-  return autocannon({ url, headers, connections, duration }).then((result) => {
-    if (result.non2xx > 0 || result.errors > 0)
-      throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-    return { rps: result.requests.average, p99: result.latency.p99 };
-  });
+/** CPU time in µs (user and system) that a process has used, from Linux's /proc at 100 ticks a second. */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** Loads `url` for `duration` s; req/s, p99 and the CPU the serving process spent per answer. */
+async function load(url, headers, duration, pid) {
+  const before = pid ? cpuMicros(pid) : 0;
+  const result = await autocannon({ url, headers, connections, duration });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  const cpu = pid ? (cpuMicros(pid) - before) / result.requests.total : Number.NaN;
+  return { rps: result.requests.average, p99: result.latency.p99, cpu };
 }
 
 const loadBefore = os.loadavg();
@@ -81,7 +102,7 @@ try {
   // A member of the demo catalogue's 'dego', which asks no second factor and may use 'Wijkmonitor'.
   bench.run(['catalogue', 'load', fileURLToPath(DEMO_CATALOGUE)]);
   bench.createUser({ ...USER, lastName: 'Whoami', org: 'dego' });
-  await bench.serve();
+  const server = await bench.serve();
   const bare = spawn(process.execPath, ['-e', BARE_SERVER, String(barePort)], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(bare);
   const bareBytes = await new Promise((resolve) => bare.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
@@ -105,30 +126,45 @@ try {
   const bareUrl = `http://127.0.0.1:${barePort}/`;
   // Warm-up: lets the JIT and the database settle before anything is counted.
   await load(bareUrl, {}, 2);
+  await load(`${bareUrl}forward-auth`, forwarded, 2);
   await load(whoamiUrl, { cookie }, 2);
   await load(forwardAuthUrl, forwarded, 2);
   const results = [];
   for (let round = 0; round < rounds; round += 1) {
-    const bareRun = await load(bareUrl, {}, seconds);
-    const whoamiRun = await load(whoamiUrl, { cookie }, seconds);
-    const forwardAuthRun = await load(forwardAuthUrl, forwarded, seconds);
-    results.push({ bare: bareRun, whoami: whoamiRun, forwardAuth: forwardAuthRun });
+    const bareRun = await load(bareUrl, {}, seconds, bare.pid);
+    const bareForwardAuthRun = await load(`${bareUrl}forward-auth`, forwarded, seconds, bare.pid);
+    const whoamiRun = await load(whoamiUrl, { cookie }, seconds, server.pid);
+    const forwardAuthRun = await load(forwardAuthUrl, forwarded, seconds, server.pid);
+    results.push({
+      bare: bareRun,
+      bareForwardAuth: bareForwardAuthRun,
+      whoami: whoamiRun,
+      forwardAuth: forwardAuthRun,
+    });
   }
   console.log(`database: ${database ? 'PostgreSQL' : 'SQLite'}; ${connections} connections, ${seconds} s per run`);
   console.log(`answer sizes: whoami ${whoamiBytes} bytes, bare ${bareBytes} bytes; ${os.cpus().length} cores`);
   console.log(`load average before the runs: ${loadBefore.map((l) => l.toFixed(2)).join(', ')}`);
   console.log(
     '\n| round | bare req/s | bare p99 ms | whoami req/s | whoami p99 ms | whoami/bare ' +
-      '| forward-auth req/s | forward-auth p99 ms | forward-auth/bare |',
+      '| bare forward-auth req/s | forward-auth req/s | forward-auth p99 ms | forward-auth/bare forward-auth |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const [i, { bare: b, whoami: w, forwardAuth: fa }] of results.entries()) {
-    const ratio = (run) => (run.rps / b.rps).toFixed(3);
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const [i, { bare: b, bareForwardAuth: bf, whoami: w, forwardAuth: fa }] of results.entries()) {
     console.log(
-      `| ${i + 1} | ${b.rps.toFixed(0)} | ${b.p99} | ${w.rps.toFixed(0)} | ${w.p99} | ${ratio(w)} ` +
-        `| ${fa.rps.toFixed(0)} | ${fa.p99} | ${ratio(fa)} |`,
+      `| ${i + 1} | ${b.rps.toFixed(0)} | ${b.p99} | ${w.rps.toFixed(0)} | ${w.p99} | ${(w.rps / b.rps).toFixed(3)} ` +
+        `| ${bf.rps.toFixed(0)} | ${fa.rps.toFixed(0)} | ${fa.p99} | ${(fa.rps / bf.rps).toFixed(3)} |`,
     );
   }
+  // CPU per answer moves far less than req/s when something else runs on the machine.
+  console.log('\n| round | CPU µs/answer: bare | whoami | bare forward-auth | forward-auth |');
+  console.log('|---|---|---|---|---|');
+  for (const [i, { bare: b, bareForwardAuth: bf, whoami: w, forwardAuth: fa }] of results.entries()) {
+    const micros = (run) => run.cpu.toFixed(1);
+    console.log(`| ${i + 1} | ${micros(b)} | ${micros(w)} | ${micros(bf)} | ${micros(fa)} |`);
+  }
+  const rss = readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1];
+  if (rss) console.log(`\nserver memory (RSS) after the runs: ${(Number(rss) / 1024).toFixed(0)} MiB`);
 } finally {
   for (const child of children) child.kill('SIGTERM');
   await bench.stop();

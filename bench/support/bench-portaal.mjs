@@ -7,6 +7,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.mjs';
 
+/**
+ * The V8 old-space limit that `npm start`, deploy/systemd, deploy/Dockerfile and deploy/kubernetes give `portaal serve`
+ * (docs/operations.md "Memory"): without one, V8 on a large machine lets garbage pile up to hundreds of MiB.
+ */
+const HEAP_LIMIT = '--max-old-space-size=512';
+
 const portaal = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
 
 /** `count` distinct free ports (two asks in a row may get the same port back). */
@@ -22,6 +28,8 @@ export async function benchPortaal({ database, profile, spare = 0 } = {}) {
   const [port, adminPort, ...spares] = await freePorts(2 + spare);
   const env = {
     PATH: process.env.PATH,
+    // As npm start and deploy/ start it; BENCH_NODE_OPTIONS tries another V8 setting.
+    NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? HEAP_LIMIT,
     DATA_DIR: dataDir,
     PORT: String(port),
     ADMIN_PORT: String(adminPort),

@@ -11,10 +11,10 @@ const FORWARD_AUTH_ROUTE = '/api/forward-auth';
 /** Passed checks kept, at most: one per session and data service, a few hundred bytes each. */
 const KEPT_CHECKS = 20_000;
 
-/** A passed check: the identity headers, under the catalogue it was decided with. */
+/** A passed check: the answer, under the catalogue it was decided with. */
 interface Passed {
   catalogue: Catalogue;
-  headers: Record<string, string>;
+  answer: EarlyAnswer;
 }
 
 /** The parameters the route accepts (`forwardAuthQuery`); anything else is left to the route to refuse. */
@@ -60,13 +60,7 @@ export function keptForwardAuthChecks(ctx: ApiContext) {
     const serviceId = serviceAsked(catalogue, url, headers);
     if (serviceId === undefined) return undefined;
     const hit = kept.get(`${presentedCredentials(headers)}\n${serviceId}`, mark, Date.now());
-    if (!hit || hit.catalogue !== catalogue) return undefined;
-    return {
-      route: FORWARD_AUTH_ROUTE,
-      status: 200,
-      headers: { ...hit.headers, 'Cache-Control': 'no-store' },
-      body: '',
-    };
+    return hit?.catalogue === catalogue ? hit.answer : undefined;
   };
 
   return {
@@ -80,7 +74,13 @@ export function keptForwardAuthChecks(ctx: ApiContext) {
     ): void {
       if (mark === undefined || passed.unchangedUntil === undefined) return;
       const key = `${presentedCredentials(headers)}\n${passed.serviceId}`;
-      kept.keep(key, mark, passed.unchangedUntil, { catalogue: passed.catalogue, headers: passed.headers });
+      const answer = {
+        route: FORWARD_AUTH_ROUTE,
+        status: 200,
+        headers: { ...passed.headers, 'Cache-Control': 'no-store' },
+        body: '',
+      };
+      kept.keep(key, mark, passed.unchangedUntil, { catalogue: passed.catalogue, answer });
     },
   };
 }

@@ -27,12 +27,23 @@ export const firstValue = (header: string | string[] | undefined): string | unde
 function hostOf(scheme: string, host: string): string | undefined {
   // Anything but a host and a port (a path, a user, a query, white space) names no host.
   if (/[\s/\\@?#]/.test(host)) return undefined;
+  const key = `${scheme}://${host}`;
+  if (spelt.has(key)) return spelt.get(key);
+  let found: string | undefined;
   try {
-    return new URL(`${scheme}://${host}`).host;
+    found = new URL(key).host;
   } catch {
-    return undefined;
+    found = undefined;
   }
+  // A proxy asks about a handful of hosts again and again; a flood of made-up ones only refills the memo.
+  if (spelt.size >= SPELT_HOSTS) spelt.clear();
+  spelt.set(key, found);
+  return found;
 }
+
+/** Hosts as asked, spelt as URLs spell them: a proxy checks every request, and parsing a URL is its largest cost. */
+const spelt = new Map<string, string | undefined>();
+const SPELT_HOSTS = 1_000;
 
 /** The path the proxy routes `uri` on; without the header, the root. A path read in two ways is refused (400). */
 function pathOf(uri: string | undefined): string {
