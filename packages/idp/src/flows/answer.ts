@@ -1,15 +1,15 @@
-import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors/herodot.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
 import { setSessionCookie } from '../http/cookies.js';
 import { isJsonRequest, prefersJson } from '../http/negotiation.js';
 import { publicUrlOf, uiUrl } from '../http/return-to.js';
-import { saveFlow, type Flow, type FlowType } from './flow.js';
+import type { Flow, FlowType } from './flow.js';
 import { flowJson } from './flow-json.js';
 import { NO_CACHE, sendJson } from '../http/send-json.js';
 import { flowUiUrl } from './flow-http.js';
 import type { AnsweredContext } from './flow-context.js';
+import { storeBrowserError, writeOutcome } from './outcome-writes.js';
 import type { IssuedSession, Outcome } from './outcome.js';
 
 /**
@@ -31,8 +31,9 @@ const redirect = (reply: FastifyReply, location: string, status = 303): FastifyR
   reply.code(status).header('Cache-Control', NO_CACHE).header('Location', location).send();
 
 /**
- * Runs a flow's step and answers its outcome for the context's mode. HttpErrors of `redirect` requests are stored
- * and shown on the error page; all others reach the error handler, which sends the herodot envelope.
+ * Runs a flow's step, makes the writes its outcome asks for (outcome-writes.ts) and answers it for the context's mode.
+ * HttpErrors of `redirect` requests are stored and shown on the error page; all others reach the error handler,
+ * which sends the herodot envelope.
  */
 export async function answer(
   ctx: AnsweredContext,
@@ -40,22 +41,22 @@ export async function answer(
 ): Promise<FastifyReply> {
   try {
     const outcome = await step(ctx);
+    await writeOutcome(ctx, outcome);
     ctx.effects.applyTo(ctx.reply, ctx.idp.config);
-    return await send(ctx, outcome);
+    return send(ctx, outcome);
   } catch (error) {
     ctx.effects.applyTo(ctx.reply, ctx.idp.config);
     if (ctx.mode === 'redirect' && error instanceof HttpError && ctx.request.method !== 'HEAD')
-      return sendErrorToBrowser(ctx, error);
+      return redirect(ctx.reply, uiUrl(ctx.idp.config, 'error', { id: await storeBrowserError(ctx, error) }));
     throw error;
   }
 }
 
-async function send(ctx: AnsweredContext, outcome: Outcome): Promise<FastifyReply> {
+function send(ctx: AnsweredContext, outcome: Outcome): FastifyReply {
   const { reply } = ctx;
   const { config } = ctx.idp;
   switch (outcome.kind) {
     case 'flow':
-      if (outcome.save) await saveFlow(ctx.idp.db.kysely, ctx.idp.clock, outcome.flow);
       if (ctx.mode === 'redirect') return redirect(reply, outcome.browserTo ?? flowUiUrl(ctx.services, outcome.flow));
       return sendJson(reply, outcome.status, flowJson(outcome.flow, config, outcome.identity));
     case 'replaced':
@@ -117,15 +118,4 @@ function sendCompleted(ctx: AnsweredContext, outcome: Extract<Outcome, { kind: '
 function setCookieOf(ctx: AnsweredContext, issued: IssuedSession): void {
   const { config, clock } = ctx.idp;
   setSessionCookie(ctx.reply, config, issued.token, new Date(issued.session.expiresAt), issued.now ?? clock.now());
-}
-
-/** Browser HTML requests see errors on the error page (docs/kratos-compatibility.md#the-error-page-store). */
-async function sendErrorToBrowser(ctx: AnsweredContext, error: HttpError): Promise<FastifyReply> {
-  const { db, clock, config } = ctx.idp;
-  const id = crypto.randomUUID();
-  await db.kysely
-    .insertInto('selfservice_errors')
-    .values({ id, error: JSON.stringify(error.toErrorObject()), created_at: clock.now().toISOString() })
-    .execute();
-  return redirect(ctx.reply, uiUrl(config, 'error', { id }));
 }
