@@ -7,6 +7,7 @@ export { openDatabase, sqliteFileOf, type Db, type DatabaseDialect } from './db/
 export { BackupError, backupSqlite, restoreSqlite } from './db/sqlite-backup.js';
 export { migrateToLatest } from './db/migrate.js';
 export { HttpError } from './errors/herodot.js';
+export { IdentityConflictError, IdentityNotFoundError } from './identities/identity-errors.js';
 export { kratosErrors } from './errors/kratos-errors.js';
 export { parseDuration } from './duration.js';
 export { createIdentityProvider, type IdentityProvider } from './provider.js';

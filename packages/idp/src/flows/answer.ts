@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../errors/herodot.js';
+import { httpErrorOf } from '../errors/known-errors.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
 import { setSessionCookie } from '../http/cookies.js';
 import { isJsonRequest, prefersJson } from '../http/negotiation.js';
@@ -46,8 +46,9 @@ export async function answer(
     return send(ctx, outcome);
   } catch (error) {
     ctx.effects.applyTo(ctx.reply, ctx.idp.config);
-    if (ctx.mode === 'redirect' && error instanceof HttpError && ctx.request.method !== 'HEAD')
-      return redirect(ctx.reply, uiUrl(ctx.idp.config, 'error', { id: await storeBrowserError(ctx, error) }));
+    const known = httpErrorOf(error);
+    if (ctx.mode === 'redirect' && known && ctx.request.method !== 'HEAD')
+      return redirect(ctx.reply, uiUrl(ctx.idp.config, 'error', { id: await storeBrowserError(ctx, known) }));
     throw error;
   }
 }

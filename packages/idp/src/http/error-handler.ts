@@ -1,3 +1,4 @@
+import { httpErrorOf } from '../errors/known-errors.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpContext } from '../context.js';
 import { isDatabaseUnavailable } from '../db/database-unavailable.js';
@@ -13,13 +14,14 @@ import { kratosErrors } from '../errors/kratos-errors.js';
 export function kratosErrorHandler(ctx: IdpContext) {
   return (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void => {
     let httpError: HttpError;
-    if (error instanceof HttpError) {
-      httpError = error;
+    const known = httpErrorOf(error);
+    if (known) {
+      httpError = known;
     } else if (isDatabaseUnavailable(error)) {
       // Logged once per outage by the database layer; the client may simply try again.
       httpError = kratosErrors.databaseUnavailable();
       void reply.header('Retry-After', '5');
-    } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    } else if (!(error instanceof HttpError) && isClientError(error.statusCode)) {
       httpError = kratosErrors.unreadableRequest(error.statusCode, clientReason(error));
     } else {
       ctx.log.error({ err: error, url: request.url, reqId: request.id }, 'unexpected error');
@@ -43,6 +45,9 @@ export function registerErrorHandling(app: FastifyInstance, ctx: IdpContext): vo
     void reply.code(404).header('Content-Type', 'application/json').send(JSON.stringify(error.toEnvelope()));
   });
 }
+
+const isClientError = (status: unknown): status is number =>
+  typeof status === 'number' && status >= 400 && status < 500;
 
 function clientReason(error: FastifyError): string {
   switch (error.code) {

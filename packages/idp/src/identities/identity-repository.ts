@@ -10,7 +10,7 @@ import type {
 import { openConfig, sealConfig } from '../credentials/credential-cipher.js';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
-import { kratosErrors } from '../errors/kratos-errors.js';
+import { IdentityConflictError, IdentityNotFoundError } from './identity-errors.js';
 import { DEFAULT_SCHEMA_ID, normaliseEmail, type Traits } from './identity-schema.js';
 
 export type DbExecutor = Kysely<Database>;
@@ -107,7 +107,7 @@ export async function insertIdentity(db: Transaction, clock: Clock, input: NewId
       .execute();
     await writeAddresses(db, now, id, input.traits.email, input.addressVerified === true);
   } catch (error) {
-    if (isUniqueViolation(error)) throw kratosErrors.identityConflict();
+    if (isUniqueViolation(error)) throw new IdentityConflictError();
     throw error;
   }
   return id;
@@ -353,7 +353,7 @@ export async function saveCredential(
         .execute();
     }
   } catch (error) {
-    if (isUniqueViolation(error)) throw kratosErrors.identityConflict();
+    if (isUniqueViolation(error)) throw new IdentityConflictError();
     throw error;
   }
   await touchIdentity(db, clock, identityId);
@@ -428,13 +428,13 @@ export async function updateIdentity(
 ): Promise<void> {
   const now = clock.now().toISOString();
   const current = await findIdentity(db, id);
-  if (!current) throw kratosErrors.identityNotFound();
+  if (!current) throw new IdentityNotFoundError();
   const newEmail =
     changes.traits && normaliseEmail(changes.traits.email) !== normaliseEmail(current.traits.email)
       ? normaliseEmail(changes.traits.email)
       : undefined;
   // A refusal is decided before the first write; the unique indexes below stay the guard against a race.
-  if (newEmail !== undefined && (await addressTakenByOther(db, id, newEmail))) throw kratosErrors.identityConflict();
+  if (newEmail !== undefined && (await addressTakenByOther(db, id, newEmail))) throw new IdentityConflictError();
   try {
     await db
       .updateTable('identities')
@@ -462,7 +462,7 @@ export async function updateIdentity(
         .execute();
     }
   } catch (error) {
-    if (isUniqueViolation(error)) throw kratosErrors.identityConflict();
+    if (isUniqueViolation(error)) throw new IdentityConflictError();
     throw error;
   }
 }

@@ -11,7 +11,8 @@ import {
   findCredentialsOf,
   removeSecurityKeys,
   findIdentityIdByAddress,
-  HttpError,
+  IdentityConflictError,
+  IdentityNotFoundError,
   insertIdentity,
   liveSessionIds,
   normaliseEmail,
@@ -130,7 +131,7 @@ async function locksOf(services: IdpServices, db: DbExecutor, identities: { id: 
   return locks;
 }
 
-const conflicts = (error: unknown) => error instanceof HttpError && error.code === 409;
+const conflicts = (error: unknown) => error instanceof IdentityConflictError;
 
 /**
  * Runs writes that belong together: in the transaction of `atomically`, or else in one of their own
@@ -180,6 +181,7 @@ function identityPort(services: IdpServices, db: DbExecutor, together: Together)
         });
       } catch (error) {
         if (conflicts(error)) throw new ConflictError('email in use');
+        if (error instanceof IdentityNotFoundError) throw errors.notMember();
         throw error;
       }
       return one(id);

@@ -1,6 +1,6 @@
+import { IdentityConflictError } from '../../identities/identity-errors.js';
 import crypto from 'node:crypto';
 import type { IdpContext } from '../../context.js';
-import { HttpError } from '../../errors/herodot.js';
 import { insertIdentity, saveCredential } from '../../identities/identity-repository.js';
 import type { Traits } from '../../identities/identity-schema.js';
 import {
@@ -96,7 +96,7 @@ export async function registerWithPasskey(
       return { identityId };
     });
   } catch (error) {
-    if (error instanceof HttpError && error.code === 409) return undefined;
+    if (error instanceof IdentityConflictError) return undefined;
     throw error;
   }
 }

@@ -1,5 +1,5 @@
+import { IdentityConflictError } from '../../identities/identity-errors.js';
 import type { IdpServices } from '../../services.js';
-import { HttpError } from '../../errors/herodot.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
 import { clientAddress } from '../../http/client-info.js';
 import { findIdentity, insertIdentity, saveCredential } from '../../identities/identity-repository.js';
@@ -145,7 +145,7 @@ async function insertRegisteredIdentity(
       return id;
     });
   } catch (error) {
-    if (error instanceof HttpError && error.code === 409) return undefined;
+    if (error instanceof IdentityConflictError) return undefined;
     throw error;
   }
 }

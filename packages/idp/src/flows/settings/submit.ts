@@ -1,4 +1,4 @@
-import { HttpError } from '../../errors/herodot.js';
+import { IdentityConflictError } from '../../identities/identity-errors.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
 import { publicUrlOf, uiUrl } from '../../http/return-to.js';
 import {
@@ -118,7 +118,7 @@ async function submitProfile(submission: SettingsSubmission): Promise<Outcome> {
         });
     });
   } catch (error) {
-    if (error instanceof HttpError && error.code === 409) {
+    if (error instanceof IdentityConflictError) {
       addFlowMessage(flow.ui, messages.duplicateIdentifier());
       return settingsAgain(submission);
     }
