@@ -21,7 +21,7 @@ export { findIdentityIdByIdentifier } from './identities/identity-repository.js'
 // identity provider through its own port, and this is the in-process side of that port
 // (docs/architecture.md#ports-between-the-users-api-and-the-engines).
 export type { IdpServices } from './services.js';
-export { authenticate, type Authenticated } from './sessions/authenticate.js';
+export { authenticate, authenticateHeaders, type Authenticated } from './sessions/authenticate.js';
 export { sessionAal, type Aal } from './sessions/aal.js';
 export { revokeSessionsOfIdentity } from './sessions/session-repository.js';
 export { endSession, liveSessionIds } from './sessions/live-sessions.js';

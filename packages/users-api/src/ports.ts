@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { RelationTuple, TupleQuery } from '@portaal/relations';
 import type { AuditEntry } from './audit/audit-log.js';
 
@@ -76,7 +76,8 @@ export interface KeyInfo {
 
 /** The identity side of the Users API (embedded provider or Ory Kratos). */
 export interface IdentityPort {
-  sessionOf(request: FastifyRequest): Promise<CallerSession | undefined>;
+  /** The live session the request's headers present (cookie, `X-Session-Token` or `Authorization: Bearer`). */
+  sessionOf(headers: IncomingHttpHeaders): Promise<CallerSession | undefined>;
   get(ids: string[]): Promise<UserIdentity[]>;
   findByEmail(email: string): Promise<UserIdentity | undefined>;
   create(traits: UserTraits, organisationRecord?: OrganisationRecord): Promise<UserIdentity>;

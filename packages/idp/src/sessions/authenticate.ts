@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/cookie';
 import type { IdpServices } from '../services.js';
@@ -78,6 +79,32 @@ export async function authenticateSessionOf(
     await touchSession(db.kysely, session.id, now);
   }
   return { ...found, via: presented.via };
+}
+
+/** A session check's view of a request that only its headers tell: the cookies are parsed when first asked for. */
+export function sessionRequestOf(headers: IncomingHttpHeaders): SessionRequest {
+  let cookies: Record<string, string | undefined> | undefined;
+  return {
+    headers,
+    cookie: (name) => {
+      cookies ??= headers.cookie ? fastifyCookie.parse(headers.cookie) : {};
+      return cookies[name];
+    },
+  };
+}
+
+/**
+ * The live session the headers present (cookie, `X-Session-Token` or `Authorization: Bearer`) with the identity's
+ * credentials, for callers outside Fastify's request handling (the Users API's port takes plain values).
+ */
+export async function authenticateHeaders(
+  services: IdpServices,
+  headers: IncomingHttpHeaders,
+): Promise<Authenticated | undefined> {
+  const auth = await authenticateSessionOf(services, sessionRequestOf(headers));
+  if (!auth) return undefined;
+  const credentials = await findCredentials(services.ctx.db.kysely, auth.identity.id);
+  return { ...auth, credentials, secondFactorAvailable: availableAal(credentials) === 'aal2' };
 }
 
 /** As authenticateSession, and loads the identity's credentials (one more statement). */

@@ -1,8 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { fastifyCookie } from '@fastify/cookie';
 import { JSON_HEADERS } from '../http/send-json.js';
 import type { IdpServices } from '../services.js';
-import { authenticateSessionOf } from './authenticate.js';
+import { authenticateSessionOf, sessionRequestOf } from './authenticate.js';
 import { KeptAnswers, presentedCredentials, unchangedUntil } from './kept-answers.js';
 import { meetsHighestAvailableAal, whoamiAnswer } from './session-routes.js';
 
@@ -46,15 +45,7 @@ export function whoamiBeforeRouting(services: IdpServices): EarlyAnswerer {
     const key = presentedCredentials(headers);
     const hit = kept.get(key, mark, clock.now().getTime());
     if (hit) return hit;
-    let cookies: Record<string, string | undefined> | undefined;
-    const request = {
-      headers,
-      cookie: (name: string) => {
-        cookies ??= headers.cookie ? fastifyCookie.parse(headers.cookie) : {};
-        return cookies[name];
-      },
-    };
-    const auth = await authenticateSessionOf(services, request);
+    const auth = await authenticateSessionOf(services, sessionRequestOf(headers));
     if (!auth) return undefined;
     if (config.whoamiRequiredAal === 'highest_available' && !meetsHighestAvailableAal(auth)) return undefined;
     const { identityId, body } = whoamiAnswer(services, auth);

@@ -1,7 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import {
   accountLocks,
-  authenticate,
+  authenticateHeaders,
   createRecoveryLink,
   deleteCredential,
   deleteIdentity,
@@ -147,8 +146,8 @@ function identityPort(services: IdpServices, db: DbExecutor, together: Together)
     return user;
   };
   return {
-    async sessionOf(request: FastifyRequest) {
-      const auth = await authenticate(services, request);
+    async sessionOf(headers) {
+      const auth = await authenticateHeaders(services, headers);
       if (!auth) return undefined;
       return {
         sessionId: auth.session.id,

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import type { Identity, Relationship } from '@ory/client';
 import type { RelationTuple, TupleQuery } from '@portaal/relations';
 import {
@@ -60,9 +59,9 @@ function identityPort({ Configuration, FrontendApi, IdentityApi }: OrySdk, urls:
   const getOne = async (id: string) => toUser((await identities.getIdentity({ id, includeCredential: ['totp'] })).data);
 
   return {
-    async sessionOf(request: FastifyRequest) {
-      const cookie = request.headers.cookie;
-      const token = request.headers['x-session-token'];
+    async sessionOf(headers) {
+      const { cookie } = headers;
+      const token = headers['x-session-token'];
       if (!cookie && typeof token !== 'string') return undefined;
       try {
         // Needs Kratos' `session.whoami.required_aal: aal1`: the Users API enforces aal2 itself

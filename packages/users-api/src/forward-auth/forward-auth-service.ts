@@ -62,7 +62,7 @@ export async function checkForwardAuth(
     secondFactor,
   });
 
-  const session = await ctx.backend.identities.sessionOf(request);
+  const session = await ctx.backend.identities.sessionOf(request.headers);
   if (!session) return signIn(false, false);
   const caller = await resolveCaller(session, ctx.backend.relations, catalogue, ctx.options.dashboardAllowlist);
   if (caller.aal2Required && !secondFactorMet(session)) {

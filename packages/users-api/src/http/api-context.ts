@@ -63,7 +63,7 @@ export async function callerOf(
   request: FastifyRequest,
   options: { aal1?: boolean } = {},
 ): Promise<Caller> {
-  const session = await ctx.backend.identities.sessionOf(request);
+  const session = await ctx.backend.identities.sessionOf(request.headers);
   if (!session) throw errors.noSession();
   const caller = await resolveCaller(
     session,

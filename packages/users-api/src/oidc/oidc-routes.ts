@@ -78,7 +78,7 @@ async function completeInteraction(
   const clientId = String(interaction.params.client_id ?? '');
   const service = serviceOfClient(catalogue, clientId);
   if (!service) return html(reply, 400, errorPage('invalid_client', brandOf(ctx.options)));
-  const session = await ctx.backend.identities.sessionOf(request);
+  const session = await ctx.backend.identities.sessionOf(request.headers);
   if (session?.identity.state !== 'active') return see(reply, loginAddress(ctx, interaction, 'first'));
   if (freshSignInNeeded(interaction, session.authenticatedAt)) {
     return see(reply, loginAddress(ctx, interaction, 'refresh'));
@@ -209,7 +209,7 @@ export async function registerOidcProvider(
       const raw = request.raw as WithPortalSession & { originalUrl?: string };
       // The session is read here, where the portal's cookie parsing is at hand; the provider decides.
       if (request.method === 'POST' && request.url.split('?')[0] === `${OIDC_MOUNT}/session/end/confirm`) {
-        raw[PORTAL_SESSION] = (await ctx.backend.identities.sessionOf(request))?.sessionId;
+        raw[PORTAL_SESSION] = (await ctx.backend.identities.sessionOf(request.headers))?.sessionId;
       }
       reply.headers(FRAME_HEADERS);
       reply.hijack();

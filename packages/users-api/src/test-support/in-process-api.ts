@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { sessionAal, type Db } from '@portaal/idp';
 import { createRelationStore, migrateRelations } from '@portaal/relations';
 import { createEmbeddedBackend } from '../adapters/embedded-backend.js';
@@ -69,10 +70,10 @@ export async function inProcessUsersApi(): Promise<InProcessApi> {
   const catalogue = createCatalogueSource(db.kysely);
   await catalogue.loadFile(DEMO_CATALOGUE_FILE);
   const embedded = createEmbeddedBackend(provider.services, createRelationStore(db.kysely));
-  const sessionOf = async (request: FastifyRequest) => {
-    const id = request.headers[CALLER_HEADER];
+  const sessionOf = async (headers: IncomingHttpHeaders) => {
+    const id = headers[CALLER_HEADER];
     const [identity] = typeof id === 'string' ? await embedded.identities.get([id]) : [];
-    const named = request.headers[METHODS_HEADER];
+    const named = headers[METHODS_HEADER];
     const methods = typeof named === 'string' ? named.split(',') : ['password', 'totp'];
     return identity ? { sessionId: 'test', aal: sessionAal(methodsOf(methods)), methods, identity } : undefined;
   };
