@@ -19,7 +19,16 @@ export function createFailureThrottle(ctx: IdpContext): FailureThrottle {
     return until !== undefined && until > clock.now().toISOString() ? until : undefined;
   };
   return {
-    isLocked: async (key) => (await lockedUntil(key)) !== undefined,
+    // One statement for all keys: a password sign-in asks about its identifier and its client address at once.
+    isLocked: async (...keys) => {
+      const row = await db.kysely
+        .selectFrom('throttles')
+        .select('key')
+        .where('key', 'in', keys)
+        .where('locked_until', '>', clock.now().toISOString())
+        .executeTakeFirst();
+      return row !== undefined;
+    },
     lockedUntil,
     async recordFailure(key, limit, windowMs, lockMs) {
       return db.kysely.transaction().execute(async (trx) => {

@@ -146,7 +146,7 @@ async function checkPassword(
   const { maxFailures, maxFailuresPerAddress, lockMs } = config.throttling;
   const idKey = identifierKey('login', identifier);
   const ipKey = clientAddressKey('login', clientAddress(ctx.request));
-  const locked = (await throttle.isLocked(idKey)) || (await throttle.isLocked(ipKey));
+  const locked = await throttle.isLocked(idKey, ipKey);
   const identityId =
     identifier.length <= 320 ? await findIdentityIdByIdentifier(db.kysely, 'password', identifier) : undefined;
   const credentials = identityId ? await findCredentials(db.kysely, identityId) : [];
