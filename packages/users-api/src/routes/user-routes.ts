@@ -27,8 +27,8 @@ const DELETE = { querystring: userIdQuery };
 const ONE = { params: userIdParams };
 
 /**
- * The administrators' user calls: list (whole, a page, or CSV), existence check, create, update, delete, reset 2FA. The rules are in
- * users/user-service.ts; each route declares its input, calls and answers.
+ * The administrators' user calls: list (whole, a page, or CSV), existence check, create, update, delete, reset 2FA.
+ * The rules are in users/user-service.ts and users/user-page.ts; each route declares its input, calls and answers.
  */
 export function registerUserRoutes(app: FastifyInstance, ctx: ApiContext): void {
   // HEAD /users is the existence check below, not Fastify's automatic HEAD of this GET.

@@ -95,7 +95,10 @@ export async function shownUsers(
   return email === undefined ? found : found.filter((entry) => entry.traits.email === email);
 }
 
-/** One page of the overview and how many people the search leaves in all (docs/architecture.md#the-users-list-a-page-at-a-time). */
+/**
+ * One page of the overview and how many people the search leaves in all
+ * (docs/architecture.md#the-users-list-a-page-at-a-time).
+ */
 export async function pageOfUsers(
   ctx: ApiContext,
   caller: AdminCaller,
