@@ -26,8 +26,10 @@ function shown(list: PortalUser[], url: URL): PortalUser[] {
 }
 
 /** The CSV file's rows in this stand-in: the names and address only, after a byte order mark. */
-const csvOf = (users: PortalUser[]) =>
-  `\uFEFFVoornaam;Achternaam;E-mailadres\r\n${users.map((u) => `${u.traits.name.first};${u.traits.name.last};${u.traits.email}\r\n`).join('')}`;
+const csvOf = (users: PortalUser[]) => {
+  const rows = users.map((u) => `${u.traits.name.first};${u.traits.name.last};${u.traits.email}\r\n`);
+  return `\uFEFFVoornaam;Achternaam;E-mailadres\r\n${rows.join('')}`;
+};
 
 /** The answer to a GET of the user list or its CSV file, or undefined for any other request. */
 export function usersApiAnswer(list: PortalUser[], url: URL, init?: RequestInit) {
