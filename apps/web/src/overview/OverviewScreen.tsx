@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate } from 'react-router';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCurrentUser } from '../api/queries';
-import { type PortalUser, secondFactorGate, secondFactorGateBackTo, usersCsvFile, usersPage } from '../api/users-api';
+import { type PortalUser, secondFactorGate, secondFactorGateBackTo, usersCsvFile } from '../api/users-api';
 import { downloadFile } from '../components/download';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useToast } from '../components/Toasts';
@@ -13,6 +13,7 @@ import { PAGE_SIZE, Pagination } from './Pagination';
 import type { RowActionKind } from './RowActions';
 import { SORT_OPTIONS, type SortKey } from './sorting';
 import { useDebounced } from './use-debounced';
+import { usersPageQuery } from './users-page-query';
 import { UserFormDialog } from './UserFormDialog';
 import { UsersTable } from './UsersTable';
 import { usersCsvName } from './users-csv';
@@ -62,11 +63,9 @@ export default function OverviewScreen() {
     return () => window.cancelAnimationFrame(frame);
   }, [action]);
   const users = useQuery({
-    queryKey: ['users', 'list', { page, sort, q: query }],
-    queryFn: () => usersPage({ page: page + 1, perPage: PAGE_SIZE, sort, q: query }),
+    ...usersPageQuery(page, sort, query),
     enabled: Boolean(me.data?.isAdmin) && me.data !== undefined && !secondFactorGate(me.data),
     placeholderData: keepPreviousData,
-    retry: false,
   });
   const total = users.data?.total ?? 0;
   const pages = Math.ceil(total / PAGE_SIZE);
