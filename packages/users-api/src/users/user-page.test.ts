@@ -86,15 +86,28 @@ describe('GET /users a page at a time', () => {
     expect((await page('page=1')).total).toBe(7);
   });
 
-  it('answers the whole list as before without paging fields', async () => {
+  it('answers the whole list as before without paging fields; a page has the very same entries', async () => {
+    // Someone of another organisation invited, and a member with a data role and a second factor.
+    const dirk = await api.person('dirk-invited@dijkstad.nl', 'dijkstad', [orgRelation('dijkstad')]);
+    const invited = await api.call(admin, 'POST', '/api/users', {
+      traits: { email: dirk.traits.email },
+      permissions: [{ namespace: 'subdivisions', object: 'ruimte_voorbeeldstad', relation: 'issuer' }],
+    });
+    expect(invited.statusCode).toBe(202);
+    const [bram] = (await page('q=bram')).items;
+    await api.ctx.backend.relations.patch({
+      insert: [{ namespace: 'subdivisions', object: 'ruimte_voorbeeldstad', relation: 'issuer', subject_id: bram!.id }],
+    });
     const whole = (await get('/api/users')).json();
     expect(Array.isArray(whole)).toBe(true);
-    expect(whole).toHaveLength(8);
+    expect(whole).toHaveLength(9);
+    expect(await page(`q=${dirk.traits.email}`)).toMatchObject({ total: 1, items: [{ invitation: {} }] });
     const paged = await page('per_page=200&sort=email');
     const byId = new Map(whole.map((u: { id: string }) => [u.id, u]));
     for (const item of paged.items) expect(item).toEqual(byId.get(item.id));
     expect((await get('/api/users?email=ANNA@voorbeeldstad.nl')).json()).toHaveLength(1);
     expect(await page('email=anna@voorbeeldstad.nl&page=1')).toMatchObject({ total: 1 });
+    expect(byId.get(bram!.id)).toMatchObject({ permissions: [{}, { roleId: 'ruimte' }] });
   });
 
   it('refuses bad paging fields with a 400 and a Dutch message', async () => {
