@@ -157,6 +157,8 @@ export interface Backend extends Ports {
    * `relations.list` gives them. Absent on Ory, where the whole list is read instead.
    */
   membersOf?(organisationId: string): Promise<MemberKey[]>;
+  /** The tuples of these subjects (no subject sets), in one read, ordered as `relations.list` orders them. */
+  tuplesOf?(subjectIds: string[]): Promise<RelationTuple[]>;
   atomically<T>(work: (ports: Ports) => Promise<T>): Promise<T>;
 }
 

@@ -27,7 +27,7 @@ import {
   type IdpServices,
   type Transaction,
 } from '@portaal/idp';
-import type { RelationStore } from '@portaal/relations';
+import type { RelationStore, RelationTuple } from '@portaal/relations';
 import { sql } from 'kysely';
 import { createAuditLog } from '../audit/audit-log.js';
 import { errors } from '../http/api-error.js';
@@ -152,6 +152,16 @@ async function membersOf(db: DbExecutor, organisationId: string): Promise<Member
       admin: Number(row.admin) === 1,
     };
   });
+}
+
+/** The tuples of these subjects in one statement, whatever their number. */
+async function tuplesOf(dialect: DatabaseDialect, db: DbExecutor, ids: string[]): Promise<RelationTuple[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<RelationTuple & { subject_id: string }>`
+    select namespace, object, relation, subject_id from relation_tuples
+    where ${amongIds(dialect, 'subject_id', ids)} and subject_set_namespace = ''
+    order by id`.execute(db);
+  return rows.map(({ namespace, object, relation, subject_id }) => ({ namespace, object, relation, subject_id }));
 }
 
 /** The locks of these accounts, asked in bounded lists (two keys per account; PostgreSQL allows 65,535). */
@@ -285,6 +295,7 @@ export function createEmbeddedBackend(services: IdpServices, relations: Relation
     compensates: false,
     changeMark: () => services.ctx.db.changeMark(),
     membersOf: (organisationId) => membersOf(db, organisationId),
+    tuplesOf: (ids) => tuplesOf(services.ctx.db.dialect, db, ids),
     atomically: (work) =>
       db.transaction().execute((trx) => work(portsOn(services, relations.within(trx), trx, (inner) => inner(trx)))),
   };

@@ -121,15 +121,29 @@ async function entriesOf(ctx: ApiContext, org: Organisation, keys: readonly Key[
         : undefined;
   const listed = (tuples: RelationTuple[]) =>
     tuples.filter((t) => rankOf(t) !== undefined).sort((a, b) => rankOf(a)! - rankOf(b)!);
+  const members = keys.filter((k) => !k.invitation).map((k) => k.id);
+  const { backend } = ctx;
   const [users, tuples] = await Promise.all([
-    ctx.backend.identities.get(keys.map((k) => k.id)),
-    Promise.all(keys.map((k) => (k.invitation ? [] : ctx.backend.relations.list({ subject_id: k.id })))),
+    backend.identities.get(keys.map((k) => k.id)),
+    backend.tuplesOf
+      ? backend.tuplesOf(members)
+      : Promise.all(members.map((id) => backend.relations.list({ subject_id: id }))).then((lists) => lists.flat()),
   ]);
   const byId = new Map(users.map((u) => [u.id, u]));
-  return keys.flatMap((key, i): ListedUser[] => {
+  const tuplesOfMember = new Map<string, RelationTuple[]>();
+  for (const tuple of tuples) {
+    const own = tuplesOfMember.get(tuple.subject_id!);
+    if (own) own.push(tuple);
+    else tuplesOfMember.set(tuple.subject_id!, [tuple]);
+  }
+  return keys.flatMap((key): ListedUser[] => {
     const user = byId.get(key.id);
     if (!user) return [];
-    return [key.invitation ? invitedJson(user, key.invitation, org) : memberJson(user, listed(tuples[i]!), org)];
+    return [
+      key.invitation
+        ? invitedJson(user, key.invitation, org)
+        : memberJson(user, listed(tuplesOfMember.get(key.id) ?? []), org),
+    ];
   });
 }
 
