@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Seeds an organisation of 10,000 users, starts `portaal` on it and prints the median and p99 latency of
-// GET /api/users (as its administrator), GET /sessions/whoami and GET /api/forward-auth (the check a reverse proxy
-// makes for every request to a data service). Run after `npm run build`:
+// GET /api/users (as its administrator): the whole list, the overview's first page, a search and each order, and a
+// page right after a change; of GET /sessions/whoami and of GET /api/forward-auth (the check a reverse proxy makes
+// for every request to a data service). Run after `npm run build`:
 //   node bench/users-api-latency.mjs [--users 10000] [--runs 30] [--postgres | --database postgres://…]
 // The list is fetched as a browser would, gzip accepted, and parsed: the time includes both ends.
 import { readFileSync } from 'node:fs';
@@ -51,6 +52,37 @@ try {
   const { publicUrl, server, fetch: f } = organisation;
   await measure(f, `${publicUrl}/api/users`, 2); // warm-up
   const users = await measure(f, `${publicUrl}/api/users`, runs);
+  // The overview's calls: a page of 50, a search, and each order ('Sorteer op'), first each without timing.
+  const paged = (query) => `${publicUrl}/api/users?page=1&per_page=50${query}`;
+  const pageCalls = {
+    'first page (per_page=50)': paged(''),
+    'search (q=42, page 1)': paged('&q=42'),
+    'sort by name (page 1)': paged('&sort=name'),
+    'sort by e-mail address (page 1)': paged('&sort=email'),
+    'sort by newest account (page 1)': paged('&sort=created'),
+    'last page (page 200, sort by name)': `${publicUrl}/api/users?page=200&per_page=50&sort=name`,
+  };
+  const pages = {};
+  for (const [label, url] of Object.entries(pageCalls)) {
+    await measure(f, url, 1);
+    pages[label] = await measure(f, url, runs * 3);
+  }
+  if (pages['first page (per_page=50)'].last.total !== userCount + 1) throw new Error('the page has the wrong total');
+  // The first page right after a change elsewhere in the database (a rename, alternating): the list is read afresh.
+  const someone = users.last.find(
+    (user) => user.traits.email !== pages['first page (per_page=50)'].last.items[0].traits.email,
+  );
+  const afterChange = [];
+  for (let i = 0; i < runs; i += 1) {
+    const rename = await f(`${publicUrl}/api/users/${someone.id}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', origin: new URL(publicUrl).origin },
+      body: JSON.stringify({ traits: { ...someone.traits, name: { ...someone.traits.name, last: `Hernoemd ${i}` } } }),
+    });
+    if (!rename.ok) throw new Error(`rename: ${rename.status} ${await rename.text()}`);
+    afterChange.push((await measure(f, paged(''), 1)).median);
+  }
+  pages['first page right after a change'] = { ...stats(afterChange) };
   const whoami = await measure(f, `${publicUrl}/sessions/whoami`, runs * 10);
   const forwardAuth = await measure(f, `${publicUrl}/api/forward-auth?service=wijkmonitor`, runs * 10);
   if (users.last.length !== userCount + 1) throw new Error(`expected ${userCount + 1} users, got ${users.last.length}`);
@@ -60,6 +92,13 @@ try {
     `| GET /api/users (${users.last.length} users) | ${runs} | ${users.median.toFixed(1)} | ` +
       `${users.p99.toFixed(1)} | ${users.max.toFixed(1)} |`,
   );
+  for (const [label, result] of Object.entries(pages)) {
+    const n = label === 'first page right after a change' ? runs : runs * 3;
+    console.log(
+      `| GET /api/users, ${label} | ${n} | ${result.median.toFixed(1)} | ${result.p99.toFixed(1)} | ` +
+        `${result.max.toFixed(1)} |`,
+    );
+  }
   console.log(
     `| GET /sessions/whoami | ${runs * 10} | ${whoami.median.toFixed(2)} | ` +
       `${whoami.p99.toFixed(2)} | ${whoami.max.toFixed(2)} |`,

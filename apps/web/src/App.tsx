@@ -1,4 +1,5 @@
 import { type ComponentType, lazy, Suspense } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import LoginScreen from './screens/LoginScreen';
 import { ToastProvider } from './components/Toasts';
@@ -10,9 +11,15 @@ import { Loading } from './components/Loading';
  * Every route but /login is lazy-loaded (docs/architecture.md), together with the cache of server answers those
  * screens share (TanStack Query, kept out of the sign-in screen's JavaScript: apps/web/README.md#size).
  */
-function lazyScreen(load: () => Promise<{ default: ComponentType }>) {
+function lazyScreen(
+  load: () => Promise<{ default: ComponentType }>,
+  /** Asks for the screen's first answers while its code loads; a failure is the screen's to show when it asks. */
+  warm?: (answers: QueryClient) => Promise<void>,
+) {
   return lazy(async () => {
-    const [{ ServerData }, { default: Screen }] = await Promise.all([import('./api/ServerData'), load()]);
+    const data = import('./api/ServerData');
+    if (warm) void data.then(({ serverAnswers }) => warm(serverAnswers)).catch(() => undefined);
+    const [{ ServerData }, { default: Screen }] = await Promise.all([data, load()]);
     return {
       default: () => (
         <ServerData>
@@ -29,7 +36,10 @@ const NotFoundScreen = lazyScreen(() => import('./screens/NotFoundScreen'));
 const TwoFactorScreen = lazyScreen(() => import('./screens/TwoFactorScreen'));
 const SettingsScreen = lazyScreen(() => import('./screens/SettingsScreen'));
 const RecoveryScreen = lazyScreen(() => import('./screens/RecoveryScreen'));
-const OverviewScreen = lazyScreen(() => import('./overview/OverviewScreen'));
+const OverviewScreen = lazyScreen(
+  () => import('./overview/OverviewScreen'),
+  async (answers) => (await import('./overview/users-page-query')).warmOverview(answers),
+);
 const VerificationScreen = lazyScreen(() => import('./screens/VerificationScreen'));
 const RegistrationScreen = lazyScreen(() => import('./screens/RegistrationScreen'));
 const ErrorScreen = lazyScreen(() => import('./screens/ErrorScreen'));

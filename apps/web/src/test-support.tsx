@@ -6,7 +6,9 @@ import { vi } from 'vitest';
 import { forgetPortalConfig } from './api/portal-config';
 import { ToastProvider } from './components/Toasts';
 
-type Handler = (url: URL, init: RequestInit | undefined) => { status: number; body?: unknown } | undefined;
+/** An answer: JSON `body`, or `text` of a `type` (a CSV file). */
+type Answer = { status: number; body?: unknown; text?: string; type?: string };
+type Handler = (url: URL, init: RequestInit | undefined) => Answer | undefined;
 
 /** Answers the portal's fetch calls from a table of handlers (the network, not our components, is faked). */
 export function fakeNetwork(handler: Handler) {
@@ -17,6 +19,8 @@ export function fakeNetwork(handler: Handler) {
     const effective = request ? { method: request.method, body: await request.clone().text() } : init;
     calls.push({ url, init: effective });
     const answer = handler(url, effective) ?? { status: 404, body: { error: { code: 404, message: 'Not Found' } } };
+    if (answer.text !== undefined)
+      return new Response(answer.text, { status: answer.status, headers: { 'Content-Type': answer.type ?? '' } });
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status: answer.status,
       headers: { 'Content-Type': 'application/json' },

@@ -121,6 +121,15 @@ export interface AuditPort {
   record(entry: AuditEntry): Promise<void>;
 }
 
+/** A member of an organisation with only what the overview sorts and searches by (`Backend.membersOf`). */
+export interface MemberKey {
+  id: string;
+  traits: UserTraits;
+  created_at: string;
+  /** Holds the organisation's `admin` relation. */
+  admin: boolean;
+}
+
 /** The ports, bound to one unit of work. */
 export interface Ports {
   identities: IdentityPort;
@@ -143,6 +152,14 @@ export interface Backend extends Ports {
    * `Db.changeMark`): answers about a session read under one mark stay true while it stays. Absent on Ory.
    */
   changeMark?(): string | Promise<string>;
+  /**
+   * The members of an organisation (an `issuer` or `access` tuple on it) in one read of only their ids, names,
+   * addresses, creation times and administrator relation, in the order of their first membership tuple, as
+   * `relations.list` gives them. Absent on Ory, where the whole list is read instead.
+   */
+  membersOf?(organisationId: string): Promise<MemberKey[]>;
+  /** The tuples of these subjects (no subject sets), in one read, ordered as `relations.list` orders them. */
+  tuplesOf?(subjectIds: string[]): Promise<RelationTuple[]>;
   atomically<T>(work: (ports: Ports) => Promise<T>): Promise<T>;
 }
 

@@ -1,16 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { usersApi, type CurrentUser } from './users-api';
 
-const currentUserKey = ['users', 'whoami'] as const;
-
 /** The signed-in person, or an error when there is no session (401) or it is not usable. */
-export const useCurrentUser = () =>
-  useQuery({
-    queryKey: currentUserKey,
-    queryFn: () => usersApi<CurrentUser>('/users/whoami'),
-    retry: false,
-    staleTime: 30_000,
-  });
+export const currentUserQuery = queryOptions({
+  queryKey: ['users', 'whoami'],
+  queryFn: () => usersApi<CurrentUser>('/users/whoami'),
+  retry: false,
+  staleTime: 30_000,
+});
+
+export const useCurrentUser = () => useQuery(currentUserQuery);
 
 export const useOrganisationAdmins = (enabled: boolean) =>
   useQuery({

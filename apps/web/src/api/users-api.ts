@@ -31,6 +31,44 @@ export async function usersApi<T>(
   return body as T;
 }
 
+/** The orders of the overview's 'Sorteer op', as the Users API names them. */
+export type UsersSort = 'name' | 'email' | 'type' | 'created';
+
+/** One page of `GET /users?page=&per_page=&sort=&q=` and how many people the search leaves in all. */
+export interface UsersPage {
+  items: PortalUser[];
+  total: number;
+  page: number;
+  per_page: number;
+}
+
+/** One page of the active organisation's people: `page` from 1, in an order, searched on name or address. */
+export const usersPage = (request: { page: number; perPage: number; sort: UsersSort; q: string }) =>
+  usersApi<UsersPage>(
+    `/users?${new URLSearchParams({
+      page: String(request.page),
+      per_page: String(request.perPage),
+      sort: request.sort,
+      ...(request.q.trim() ? { q: request.q.trim() } : {}),
+    })}`,
+  );
+
+/** Everyone a search leaves, in an order, as the CSV file the Users API streams (`GET /users.csv`). */
+export async function usersCsvFile(request: { sort: UsersSort; q: string }): Promise<ArrayBuffer> {
+  const query = new URLSearchParams({ sort: request.sort, ...(request.q.trim() ? { q: request.q.trim() } : {}) });
+  const response = await fetch(`/api/users.csv?${query}`, {
+    credentials: 'include',
+    signal: AbortSignal.timeout(120_000),
+  });
+  noteServerContact(response.status);
+  if (!response.ok) {
+    const text = await response.text();
+    throw new UsersApiError(response.status, text ? (JSON.parse(text) as UsersApiError['body']) : undefined);
+  }
+  // The bytes as they came: text() would drop the byte order mark that spreadsheet programs need.
+  return response.arrayBuffer();
+}
+
 /** The Dutch reason the Users API gives for a refusal, if it gave one. */
 export const reasonOf = (error: unknown) =>
   error instanceof UsersApiError ? error.body?.error?.message || undefined : undefined;

@@ -1,5 +1,5 @@
-/** Hands the browser a file made on the page, as if it came from a link with `download`. */
-export function downloadFile(name: string, content: string, type: string): void {
+/** Hands the browser a file made or fetched on the page, as if it came from a link with `download`. */
+export function downloadFile(name: string, content: BlobPart, type: string): void {
   const url = URL.createObjectURL(new Blob([content], { type }));
   const link = document.createElement('a');
   link.href = url;

@@ -6,6 +6,7 @@ import { Shell } from '../layout/Shell';
 import OverviewScreen from '../overview/OverviewScreen';
 import { axeViolations } from '../test-axe';
 import { renderAt } from '../test-support';
+import { usersApiAnswer } from '../test-users-api';
 import { DEGO, membershipServer, VOORBEELDSTAD } from './membership-fixtures';
 import { SWITCH_FAILED } from './use-memberships';
 
@@ -127,8 +128,7 @@ describe('OrganisationSwitcher in the sidebar', () => {
 
   it('still says so when the switch leaves the overview of the organisation the person administers', async () => {
     membershipServer({
-      extra: (url, init) =>
-        url.pathname === '/api/users' && init?.method === 'GET' ? { status: 200, body: [] } : undefined,
+      extra: (url, init) => usersApiAnswer([], url, init),
     });
     renderAt(
       '/',

@@ -4,6 +4,8 @@ import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { axeViolations } from '../test-axe';
 import { descriptionOf, errorSummary, fakeNetwork, holdBack, renderAt, unreachable } from '../test-support';
+import type { PortalUser } from '../api/users-api';
+import { usersApiAnswer } from '../test-users-api';
 import OverviewScreen from './OverviewScreen';
 
 // The overview's dialogs as an accessibility auditor checks them (WCAG 2.2 AA): a failure is said in the dialog and
@@ -71,8 +73,7 @@ function network(extra?: (url: URL, init?: RequestInit) => Answer, supportEmail:
     if (url.pathname === '/api/config')
       return { status: 200, body: { title: 'x', description: 'x', supportEmail, feedbackEmail: null } };
     if (url.pathname === '/api/users/admins') return { status: 200, body: [] };
-    if (url.pathname === '/api/users' && (!init?.method || init.method === 'GET')) return { status: 200, body: list };
-    return undefined;
+    return usersApiAnswer(list as unknown as PortalUser[], url, init);
   });
 }
 

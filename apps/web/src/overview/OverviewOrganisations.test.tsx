@@ -4,6 +4,8 @@ import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { axeViolations } from '../test-axe';
 import { fakeNetwork, renderAt } from '../test-support';
+import type { PortalUser } from '../api/users-api';
+import { usersApiAnswer } from '../test-users-api';
 import OverviewScreen from './OverviewScreen';
 
 // The overview of an administrator whose organisation has guests (accounts another organisation keeps) and invited
@@ -79,8 +81,7 @@ function network(extra?: (url: URL, init?: RequestInit) => { status: number; bod
     if (url.pathname === '/api/users/whoami') return { status: 200, body: me };
     if (url.pathname === '/api/config') return { status: 200, body: { title: 'x', description: 'x' } };
     if (url.pathname === '/api/users/admins') return { status: 200, body: [] };
-    if (url.pathname === '/api/users' && (!init?.method || init.method === 'GET')) return { status: 200, body: list };
-    return undefined;
+    return usersApiAnswer(list as unknown as PortalUser[], url, init);
   });
 }
 

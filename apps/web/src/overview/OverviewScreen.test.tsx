@@ -13,6 +13,8 @@ import {
   summaryItems,
 } from '../test-support';
 import { axeViolations } from '../test-axe';
+import { usersApiAnswer } from '../test-users-api';
+import type { PortalUser } from '../api/users-api';
 import OverviewScreen from './OverviewScreen';
 
 const me = (overrides: Record<string, unknown> = {}) => ({
@@ -96,10 +98,15 @@ function standardNetwork(
         },
       };
     if (url.pathname === '/api/users/admins') return { status: 200, body: [] };
-    if (url.pathname === '/api/users' && (!init?.method || init.method === 'GET')) return { status: 200, body: list };
-    return undefined;
+    return usersApiAnswer(list as unknown as PortalUser[], url, init);
   });
 }
+
+/** The list calls' query strings, in the order the screen made them. */
+const listCalls = (calls: ReturnType<typeof fakeNetwork>) =>
+  calls
+    .filter((call) => call.url.pathname === '/api/users' && (call.init?.method ?? 'GET') === 'GET')
+    .map((call) => call.url.search);
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -143,30 +150,41 @@ describe('OverviewScreen', () => {
     expect(document.title).toBe('Overzicht – Datavoorzieningen Portaal');
   });
 
-  it('sorts by the chosen column and searches name or e-mail', async () => {
-    standardNetwork();
+  it('sorts by the chosen column and searches name or e-mail, asking the server once the typing pauses', async () => {
+    const calls = standardNetwork();
     renderAt('/', routes);
     await screen.findAllByRole('row');
+    const emails = () =>
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[1]!.textContent);
     await userEvent.selectOptions(screen.getByLabelText('Sorteer op'), 'Naam');
-    let rows = screen.getAllByRole('row').slice(1);
-    expect(rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual([
-      'anna@voorbeeldstad.nl',
-      'bea@voorbeeldstad.nl',
-      'karel@voorbeeldstad.nl',
-    ]);
+    await waitFor(() =>
+      expect(emails()).toEqual(['anna@voorbeeldstad.nl', 'bea@voorbeeldstad.nl', 'karel@voorbeeldstad.nl']),
+    );
     await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'KAREL');
-    rows = screen.getAllByRole('row').slice(1);
-    expect(rows).toHaveLength(1);
+    await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(1));
     expect(screen.getByText('1 gebruiker gevonden')).toHaveAttribute('role', 'status');
+    // One request for the whole word, not one per key.
+    expect(listCalls(calls)).toEqual([
+      '?page=1&per_page=25&sort=type',
+      '?page=1&per_page=25&sort=name',
+      '?page=1&per_page=25&sort=name&q=KAREL',
+    ]);
     await userEvent.clear(screen.getByLabelText('Zoek gebruiker'));
     await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'voorbeeldstad.nl');
+    await waitFor(() => expect(screen.getByText('3 gebruikers gevonden')).toBeInTheDocument());
     expect(screen.getAllByRole('row').slice(1)).toHaveLength(3);
-    expect(screen.getByText('3 gebruikers gevonden')).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'x');
-    rows = screen.getAllByRole('row').slice(1);
-    expect(rows.map((row) => row.textContent)).toEqual([
-      "Geen gebruikers gevonden bij 'voorbeeldstad.nlx'. Zoek op een deel van de naam of het e-mailadres.",
-    ]);
+    await waitFor(() =>
+      expect(
+        screen
+          .getAllByRole('row')
+          .slice(1)
+          .map((row) => row.textContent),
+      ).toEqual(["Geen gebruikers gevonden bij 'voorbeeldstad.nlx'. Zoek op een deel van de naam of het e-mailadres."]),
+    );
     expect(screen.getByText('0 gebruikers gevonden')).toBeInTheDocument();
   });
 
@@ -174,9 +192,7 @@ describe('OverviewScreen', () => {
     const many = Array.from({ length: 60 }, (_, i) =>
       user(`p${i}`, `Persoon ${String(i).padStart(3, '0')}`, `p${i}@voorbeeldstad.nl`),
     );
-    standardNetwork((url, init) =>
-      url.pathname === '/api/users' && init?.method === 'GET' ? { status: 200, body: many } : undefined,
-    );
+    const calls = standardNetwork((url, init) => usersApiAnswer(many as unknown as PortalUser[], url, init));
     renderAt('/', routes);
     // Queries by role over rows of buttons are slow in jsdom: the rows are read from the table itself.
     const names = () => [...document.querySelectorAll('tbody tr td:first-child')].map((cell) => cell.textContent);
@@ -193,56 +209,75 @@ describe('OverviewScreen', () => {
 
     await userEvent.click(next);
     await userEvent.click(next);
-    expect(names()).toEqual(many.slice(50).map((person) => `${person.traits.name.first} Test`));
+    await waitFor(() => expect(names()).toEqual(many.slice(50).map((person) => `${person.traits.name.first} Test`)));
     expect(within(pages).getByRole('status')).toHaveTextContent('Gebruikers 51–60 van 60 (pagina 3 van 3)');
     expect(next).toHaveAttribute('aria-disabled', 'true');
     await userEvent.click(next);
     expect(next).toHaveFocus();
     expect(names()).toHaveLength(10);
     await userEvent.click(previous);
-    expect(names()[0]).toBe('Persoon 025 Test');
+    await waitFor(() => expect(names()[0]).toBe('Persoon 025 Test'));
+    // The page shown stays while the next one loads, so the button pressed keeps the focus.
+    expect(previous).toHaveFocus();
+    // The server was asked for each page once (page 3 twice: the click at the last page asks nothing).
+    expect(listCalls(calls)).toEqual([1, 2, 3, 2].map((n) => `?page=${n}&per_page=25&sort=type`));
 
     // The download has every user, not only the page.
     expect(screen.getByText('Alle gebruikers downloaden (CSV)')).toBeVisible();
     fireEvent.change(screen.getByLabelText('Zoek gebruiker'), { target: { value: 'Persoon 05' } });
-    expect(names()).toEqual(Array.from({ length: 10 }, (_, i) => `Persoon 05${i} Test`));
+    await waitFor(() => expect(names()).toEqual(Array.from({ length: 10 }, (_, i) => `Persoon 05${i} Test`)));
     expect(screen.queryByRole('navigation', { name: "Pagina's met gebruikers" })).not.toBeInTheDocument();
     fireEvent.change(screen.getByLabelText('Zoek gebruiker'), { target: { value: '' } });
-    expect(names()[0]).toBe('Persoon 000 Test');
+    await waitFor(() => expect(names()[0]).toBe('Persoon 000 Test'));
     expect(screen.getByText('Vorige pagina')).toHaveAttribute('aria-disabled', 'true');
     // Each page is 25 rows of buttons, which jsdom takes its time over on a busy machine.
   }, 20_000);
 
-  it('downloads the users as CSV: all of them, or those a search leaves, in the order shown', async () => {
-    standardNetwork();
+  it('downloads the server’s CSV file: all users, or those a search leaves, in the order shown', async () => {
+    const calls = standardNetwork();
+    const downloads = captureDownloads();
+    const csvCalls = () => calls.filter((call) => call.url.pathname === '/api/users.csv').map((c) => c.url.search);
+    try {
+      renderAt('/', routes);
+      await userEvent.click(await screen.findByRole('button', { name: 'Alle gebruikers downloaden (CSV)' }));
+      await waitFor(() => expect(downloads.files).toHaveLength(1));
+      const [all] = downloads.files;
+      expect(all!.name).toMatch(/^gebruikers-voorbeeldstad-\d{4}-\d\d-\d\d\.csv$/);
+      expect(all!.blob.type).toBe('text/csv;charset=utf-8');
+      // The server's file as it came, byte order mark included (text() drops it when decoding).
+      expect([...new Uint8Array(await all!.blob.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      expect((await all!.blob.text()).split('\r\n').slice(1, 4)).toEqual([
+        'Bea;Test;bea@voorbeeldstad.nl',
+        'anna;Test;anna@voorbeeldstad.nl',
+        'Karel;Test;karel@voorbeeldstad.nl',
+      ]);
+
+      await userEvent.selectOptions(screen.getByLabelText('Sorteer op'), 'E-mailadres');
+      await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'karel');
+      await userEvent.click(await screen.findByRole('button', { name: 'Deze gebruiker downloaden (CSV)' }));
+      await waitFor(() => expect(downloads.files).toHaveLength(2));
+      expect((await downloads.files[1]!.blob.text()).split('\r\n').slice(1)).toEqual([
+        'Karel;Test;karel@voorbeeldstad.nl',
+        '',
+      ]);
+      expect(csvCalls()).toEqual(['?sort=type', '?sort=email&q=karel']);
+      await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'x');
+      await waitFor(() => expect(screen.queryByRole('button', { name: /downloaden \(CSV\)/ })).toBeNull());
+    } finally {
+      downloads.restore();
+    }
+  });
+
+  it('says so when the download fails', async () => {
+    standardNetwork((url) =>
+      url.pathname === '/api/users.csv' ? { status: 500, body: { error: { code: 500 } } } : undefined,
+    );
     const downloads = captureDownloads();
     try {
       renderAt('/', routes);
       await userEvent.click(await screen.findByRole('button', { name: 'Alle gebruikers downloaden (CSV)' }));
-      const [all] = downloads.files;
-      expect(all!.name).toMatch(/^gebruikers-voorbeeldstad-\d{4}-\d\d-\d\d\.csv$/);
-      expect(all!.blob.type).toBe('text/csv;charset=utf-8');
-      // A byte order mark first, so that spreadsheet programs read UTF-8 (text() drops it when decoding).
-      expect([...new Uint8Array(await all!.blob.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-      const lines = (await all!.blob.text()).split('\r\n');
-      expect(lines[0]).toBe(
-        'Voornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;' +
-          'Aangemaakt;Status;Authenticator-app;Tweede factor;E-mailadres bevestigd',
-      );
-      expect(lines.slice(1, 4)).toEqual([
-        'Bea;Test;bea@voorbeeldstad.nl;Beheerder;Ruimte en wonen;2026-03-01;actief;ja;;ja',
-        'anna;Test;anna@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;actief;nee;;ja',
-        'Karel;Test;karel@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;geblokkeerd;nee;;ja',
-      ]);
-
-      await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'karel');
-      await userEvent.click(screen.getByRole('button', { name: 'Deze gebruiker downloaden (CSV)' }));
-      expect((await downloads.files[1]!.blob.text()).split('\r\n').slice(1)).toEqual([
-        'Karel;Test;karel@voorbeeldstad.nl;Medewerker;Ruimte en wonen;2026-03-01;geblokkeerd;nee;;ja',
-        '',
-      ]);
-      await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'x');
-      expect(screen.queryByRole('button', { name: /downloaden \(CSV\)/ })).toBeNull();
+      expect(await screen.findByText('Downloaden is niet gelukt. Probeer het later nog eens.')).toBeInTheDocument();
+      expect(downloads.files).toHaveLength(0);
     } finally {
       downloads.restore();
     }
@@ -474,11 +509,7 @@ describe('OverviewScreen', () => {
       user('u4', 'Piet', 'piet@voorbeeldstad.nl', { credentials: ['passkey', 'password'], factors: ['passkey'] }),
       user('u5', 'Geen', 'geen@voorbeeldstad.nl', { factors: [] }),
     ];
-    standardNetwork((url, init) =>
-      url.pathname === '/api/users' && (!init?.method || init.method === 'GET')
-        ? { status: 200, body: keyed }
-        : undefined,
-    );
+    standardNetwork((url, init) => usersApiAnswer(keyed as unknown as PortalUser[], url, init));
     const { container } = renderAt('/', routes);
     await screen.findByText('Sanne Test');
     const row = (name: string) => screen.getByText(name).closest('tr')!;

@@ -94,6 +94,8 @@ interface UsersTableProps {
   empty: string;
   /** The signed-in administrator's id: nobody blocks or deletes themselves. */
   me: string;
+  /** Another page, order or search is being fetched: these rows are about to change. */
+  busy?: boolean;
   onAction(kind: RowActionKind, user: PortalUser): void;
 }
 
@@ -101,13 +103,13 @@ interface UsersTableProps {
  * The overview's six columns, one row per user; where they do not fit (a phone, a tablet, a laptop beside the sidebar,
  * or long names and addresses) each row is a card (`use-cards.ts`, `styles/layout.css`).
  */
-export function UsersTable({ users, sort, caption, empty, me, onAction }: UsersTableProps) {
+export function UsersTable({ users, sort, caption, empty, me, busy, onAction }: UsersTableProps) {
   const region = useRef<HTMLDivElement>(null);
   useCardsWhereTableOverflows(region, users);
   return (
     // biome-ignore lint/a11y: a focusable region lets keyboard users scroll a table wider than the screen
     <div ref={region} className="dvp-table-scroll" role="region" aria-label="Gebruikers" tabIndex={0}>
-      <table className="dvp-table">
+      <table className="dvp-table" aria-busy={busy || undefined}>
         <caption className="dvp-visually-hidden">{caption}</caption>
         <thead>
           <tr>

@@ -27,11 +27,18 @@ import {
   type IdpServices,
   type Transaction,
 } from '@portaal/idp';
-import type { RelationStore } from '@portaal/relations';
+import type { RelationStore, RelationTuple } from '@portaal/relations';
 import { sql } from 'kysely';
 import { createAuditLog } from '../audit/audit-log.js';
 import { errors } from '../http/api-error.js';
-import { ConflictError, type Backend, type IdentityPort, type Ports, type UserIdentity } from '../ports.js';
+import {
+  ConflictError,
+  type Backend,
+  type IdentityPort,
+  type MemberKey,
+  type Ports,
+  type UserIdentity,
+} from '../ports.js';
 import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
 import { RESET_CREDENTIALS } from '../users/second-factor.js';
 import { keysInConfig } from '../users/key-info.js';
@@ -115,6 +122,46 @@ async function usersOf(services: IdpServices, db: DbExecutor, ids: string[]): Pr
     const lockedUntil = locks.get(row.id);
     return lockedUntil ? { ...user, lockedUntil } : user;
   });
+}
+
+/**
+ * An organisation's members as the overview sorts and searches them, in one statement: their membership and
+ * administrator tuples grouped per person, joined to the identities for names, address and creation time only.
+ */
+async function membersOf(db: DbExecutor, organisationId: string): Promise<MemberKey[]> {
+  const { rows } = await sql<{ id: string; traits: string; created_at: string; admin: number }>`
+    select i.id, i.traits, i.created_at, m.admin
+    from (
+      select subject_id,
+        max(case when relation = 'admin' then 1 else 0 end) as admin,
+        max(case when relation in ('issuer', 'access') then 1 else 0 end) as member,
+        min(id) as first_tuple
+      from relation_tuples
+      where namespace = 'organizations' and object = ${organisationId} and subject_set_namespace = ''
+      group by subject_id
+    ) m
+    join identities i on i.id = m.subject_id
+    where m.member = 1
+    order by m.first_tuple`.execute(db);
+  return rows.map((row) => {
+    const traits = JSON.parse(row.traits) as { email: string; name?: { first?: string; last?: string } };
+    return {
+      id: row.id,
+      traits: { email: traits.email, name: { first: traits.name?.first ?? '', last: traits.name?.last ?? '' } },
+      created_at: row.created_at,
+      admin: Number(row.admin) === 1,
+    };
+  });
+}
+
+/** The tuples of these subjects in one statement, whatever their number. */
+async function tuplesOf(dialect: DatabaseDialect, db: DbExecutor, ids: string[]): Promise<RelationTuple[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<RelationTuple & { subject_id: string }>`
+    select namespace, object, relation, subject_id from relation_tuples
+    where ${amongIds(dialect, 'subject_id', ids)} and subject_set_namespace = ''
+    order by id`.execute(db);
+  return rows.map(({ namespace, object, relation, subject_id }) => ({ namespace, object, relation, subject_id }));
 }
 
 /** The locks of these accounts, asked in bounded lists (two keys per account; PostgreSQL allows 65,535). */
@@ -248,6 +295,8 @@ export function createEmbeddedBackend(services: IdpServices, relations: Relation
     ...portsOn(services, relations, db, own),
     compensates: false,
     changeMark: () => services.ctx.db.changeMark(),
+    membersOf: (organisationId) => membersOf(db, organisationId),
+    tuplesOf: (ids) => tuplesOf(services.ctx.db.dialect, db, ids),
     atomically: (work) =>
       db.transaction().execute((trx) => work(portsOn(services, relations.within(trx), trx, (inner) => inner(trx)))),
   };

@@ -2,6 +2,7 @@ import { hasHiddenCharacters } from '@portaal/idp';
 import { z } from 'zod';
 import { decodeCursor } from '../audit/audit-page.js';
 import { UUID } from '../users/user-id.js';
+import { SORT_KEYS } from '../users/user-order.js';
 import { type ApiError, errors } from './api-error.js';
 import { RequestSchema } from './request-schema.js';
 
@@ -107,13 +108,54 @@ export const existenceQuery = new RequestSchema(
 );
 
 /** `GET /users?email=`: the list, optionally only the people with this address (as typed, trimmed, lower case). */
+/** Most people on one page of `GET /users`: a page is for people to read, the CSV export is for all of them. */
+const MOST_PER_PAGE = 200;
+const DEFAULT_PER_PAGE = 50;
+const whole = (least: number, most: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(least).max(most));
+const order = z.object({
+  sort: z.enum(SORT_KEYS).default('type'),
+  q: z.string().trim().max(200).default(''),
+});
+const invalidListQuery = () =>
+  errors.invalid(
+    `The query is invalid: page and per_page are whole numbers (per_page at most ${MOST_PER_PAGE}), sort is one of ` +
+      `${SORT_KEYS.join(', ')}, q at most 200 characters.`,
+    'De pagina, het aantal per pagina, de sortering of de zoekterm is niet geldig.',
+  );
+
+/**
+ * `GET /users?email=&page=&per_page=&sort=&q=`: with none of the paging fields, the whole list as it always was;
+ * with any of them, one page (docs/architecture.md#the-users-list-a-page-at-a-time). Unknown fields are ignored.
+ */
 export const listQuery = new RequestSchema(
-  z.looseObject({ email: z.unknown().optional() }).transform(({ email }) => ({
-    email: typeof email === 'string' ? email.trim().toLowerCase() : undefined,
-  })),
-  () => errors.invalid('The query is invalid.', 'Het verzoek is niet compleet of niet geldig.'),
+  z
+    .looseObject({
+      email: z
+        .unknown()
+        .optional()
+        .transform((email) => (typeof email === 'string' ? email.trim().toLowerCase() : undefined)),
+      page: whole(1, 1_000_000).optional(),
+      per_page: whole(1, MOST_PER_PAGE).optional(),
+      sort: order.shape.sort.unwrap().optional(),
+      q: order.shape.q.unwrap().optional(),
+    })
+    .transform(({ email, page, per_page, sort, q }) => ({
+      email,
+      paging: [page, per_page, sort, q].every((field) => field === undefined)
+        ? undefined
+        : { page: page ?? 1, perPage: per_page ?? DEFAULT_PER_PAGE, sort: sort ?? 'type', q: q ?? '' },
+    })),
+  invalidListQuery,
   NO_FIELDS,
 );
+
+/** `GET /users.csv?sort=&q=`: everyone the search leaves, in that order. Unknown fields are ignored. */
+export const csvQuery = new RequestSchema(z.looseObject({}).pipe(order), invalidListQuery, NO_FIELDS);
 
 /** `DELETE /permissions?namespace=&object=&relation=&subject_id=`: the one relation of one member to remove. */
 export const permissionQuery = new RequestSchema(

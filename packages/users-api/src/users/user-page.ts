@@ -1,0 +1,197 @@
+import type { RelationTuple } from '@portaal/relations';
+import { dataRoleObject, type Organisation } from '../catalogue/catalogue.js';
+import type { AdminCaller, ApiContext } from '../http/api-context.js';
+import { expireInvitations } from '../invitations/expire-invitations.js';
+import type { Invitation } from '../invitations/invitation-store.js';
+import type { Backend } from '../ports.js';
+import { invitedJson, memberJson, withinOrganisation } from './user-json.js';
+import { type Listed, searchEntries, searchTextOf, type SortKey, sortEntries } from './user-order.js';
+import { listUsers } from './user-service.js';
+
+/** One person of the list as `GET /users` shows them: a member, or someone invited (users/user-json.ts). */
+export type ListedUser = ReturnType<typeof memberJson> & { invitation?: { id: string; expiresAt: string } };
+
+/** What the overview asks for: a page (from 1) of `perPage`, in an order, optionally searched. */
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  sort: SortKey;
+  q: string;
+}
+
+/** What a person is sorted and searched by; an invited person carries the invitation. */
+interface Key extends Listed {
+  id: string;
+  invitation?: Invitation;
+}
+
+/** An organisation's keys as read under one change mark, with its orders made as they are asked for. */
+interface KeptKeys {
+  mark: string;
+  /** When an invitation in it expires, which changes the list by the clock alone. */
+  until: number;
+  keys: Key[];
+  orders: Map<SortKey, Key[]>;
+}
+
+/** Keys kept per organisation; the organisations used last stay. */
+const KEPT_ORGANISATIONS = 4;
+const keptOf = new WeakMap<Backend, Map<string, KeptKeys>>();
+const searchText = new WeakMap<Listed, { name: string; email: string }>();
+
+function textOf(entry: Listed) {
+  let text = searchText.get(entry);
+  if (!text) {
+    text = searchTextOf(entry);
+    searchText.set(entry, text);
+  }
+  return text;
+}
+
+const typeOf = (admin: boolean) => ({ id: admin ? 'administrator' : 'analyst' });
+
+/**
+ * The members and invited people of the organisation, as few reads as the backend allows: the members' keys in one
+ * statement (`Backend.membersOf`), the pending invitations, and the invited people (a handful). The same people, in
+ * the same order, as `listUsers`.
+ */
+async function keysOf(ctx: ApiContext, org: Organisation, membersOf: NonNullable<Backend['membersOf']>) {
+  const [members, invitations] = await Promise.all([
+    membersOf(org.id),
+    expireInvitations(ctx).then(() => ctx.invitations.ofOrganisation(org.id)),
+  ]);
+  const memberIds = new Set(members.map((m) => m.id));
+  // As in `listUsers`: an invitation of someone who holds anything within the organisation is not shown.
+  const pending: Invitation[] = [];
+  for (const invitation of invitations) {
+    if (memberIds.has(invitation.identityId)) continue;
+    const tuples = await ctx.backend.relations.list({ subject_id: invitation.identityId });
+    if (!tuples.some((t) => withinOrganisation(t, org.id))) pending.push(invitation);
+  }
+  const invited = new Map((await ctx.backend.identities.get(pending.map((i) => i.identityId))).map((u) => [u.id, u]));
+  const keys: Key[] = members.map((m) => ({ ...m, userType: typeOf(m.admin) }));
+  for (const invitation of pending) {
+    const user = invited.get(invitation.identityId);
+    if (!user) continue;
+    const admin = invitation.relations.some(
+      (t) => t.namespace === 'organizations' && t.object === org.id && t.relation === 'admin',
+    );
+    keys.push({ id: user.id, traits: user.traits, created_at: user.created_at, userType: typeOf(admin), invitation });
+  }
+  return keys;
+}
+
+/**
+ * The organisation's keys, kept while the database's change mark (`Backend.changeMark`) stays: any write anywhere,
+ * by this process or another, changes it, so a person renamed, added or removed is placed so at the very next request
+ * (as packages/idp's kept whoami answers are). The mark is read before the keys, so a change made while they are read
+ * makes the next request read again. Only the order and the search use the keys; a page's entries are read afresh.
+ */
+async function keptKeys(ctx: ApiContext, org: Organisation, membersOf: NonNullable<Backend['membersOf']>) {
+  const mark = ctx.backend.changeMark ? await ctx.backend.changeMark() : undefined;
+  let kept = keptOf.get(ctx.backend);
+  const hit = kept?.get(org.id);
+  if (hit && hit.mark === mark && Date.now() < hit.until) return hit;
+  const keys = await keysOf(ctx, org, membersOf);
+  let until = Number.POSITIVE_INFINITY;
+  for (const key of keys) if (key.invitation) until = Math.min(until, Date.parse(key.invitation.expiresAt));
+  const list: KeptKeys = { mark: mark ?? '', until, keys, orders: new Map() };
+  if (mark === undefined) return list;
+  if (!kept) {
+    kept = new Map();
+    keptOf.set(ctx.backend, kept);
+  }
+  kept.delete(org.id);
+  if (kept.size >= KEPT_ORGANISATIONS) kept.delete(kept.keys().next().value!);
+  kept.set(org.id, list);
+  return list;
+}
+
+/** The entries of these people as the whole list has them, read now. */
+async function entriesOf(ctx: ApiContext, org: Organisation, keys: readonly Key[]): Promise<ListedUser[]> {
+  // Only the tuples `listUsers` reads, in its order: the organisation's, then each data role's of the catalogue.
+  const rank = new Map(org.dataRoles.map((r, i) => [dataRoleObject(r.id, org.id), i + 1]));
+  const rankOf = (t: { namespace: string; object: string }) =>
+    t.namespace === 'organizations'
+      ? t.object === org.id
+        ? 0
+        : undefined
+      : t.namespace === 'subdivisions'
+        ? rank.get(t.object)
+        : undefined;
+  const listed = (tuples: RelationTuple[]) =>
+    tuples.filter((t) => rankOf(t) !== undefined).sort((a, b) => rankOf(a)! - rankOf(b)!);
+  const members = keys.filter((k) => !k.invitation).map((k) => k.id);
+  const { backend } = ctx;
+  const [users, tuples] = await Promise.all([
+    backend.identities.get(keys.map((k) => k.id)),
+    backend.tuplesOf
+      ? backend.tuplesOf(members)
+      : Promise.all(members.map((id) => backend.relations.list({ subject_id: id }))).then((lists) => lists.flat()),
+  ]);
+  const byId = new Map(users.map((u) => [u.id, u]));
+  const tuplesOfMember = new Map<string, RelationTuple[]>();
+  for (const tuple of tuples) {
+    const own = tuplesOfMember.get(tuple.subject_id!);
+    if (own) own.push(tuple);
+    else tuplesOfMember.set(tuple.subject_id!, [tuple]);
+  }
+  return keys.flatMap((key): ListedUser[] => {
+    const user = byId.get(key.id);
+    if (!user) return [];
+    return [
+      key.invitation
+        ? invitedJson(user, key.invitation, org)
+        : memberJson(user, listed(tuplesOfMember.get(key.id) ?? []), org),
+    ];
+  });
+}
+
+function sorted<T extends Listed>(entries: readonly T[], request: { sort: SortKey; q: string; email?: string }) {
+  const found = searchEntries(sortEntries(entries, request.sort), request.q, textOf);
+  const { email } = request;
+  return email === undefined ? found : found.filter((entry) => entry.traits.email === email);
+}
+
+/** The people of the active organisation in one order, searched, as whole entries: for the CSV export. */
+export async function shownUsers(
+  ctx: ApiContext,
+  caller: AdminCaller,
+  request: { sort: SortKey; q: string },
+): Promise<readonly ListedUser[]> {
+  return sorted(await listUsers(ctx, caller), request);
+}
+
+/**
+ * One page of the overview and how many people the search leaves in all
+ * (docs/architecture.md#the-users-list-a-page-at-a-time). Ory has no narrow read: there the whole list is read and
+ * paged.
+ */
+export async function pageOfUsers(
+  ctx: ApiContext,
+  caller: AdminCaller,
+  request: PageRequest & { email?: string },
+): Promise<{ items: ListedUser[]; total: number; page: number; per_page: number }> {
+  const org = caller.activeOrg;
+  const start = (request.page - 1) * request.perPage;
+  const answer = (items: ListedUser[], total: number) => ({
+    items,
+    total,
+    page: request.page,
+    per_page: request.perPage,
+  });
+  const { membersOf } = ctx.backend;
+  if (!membersOf) {
+    const shown = sorted(await listUsers(ctx, caller), request);
+    return answer(shown.slice(start, start + request.perPage), shown.length);
+  }
+  const kept = await keptKeys(ctx, org, membersOf.bind(ctx.backend));
+  let order = kept.orders.get(request.sort);
+  if (!order) {
+    order = sortEntries(kept.keys, request.sort);
+    kept.orders.set(request.sort, order);
+  }
+  const found = searchEntries(order, request.q, textOf);
+  const shown = request.email === undefined ? found : found.filter((k) => k.traits.email === request.email);
+  return answer(await entriesOf(ctx, org, shown.slice(start, start + request.perPage)), shown.length);
+}
