@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newBrowser, type Browser } from '../support/ory.js';
 import { uniqueEmail } from '../support/identities.js';
 import { startPortaal, type Portaal } from '../support/portaal.js';
-import { api, cliUser, portaalCli, signInAtAal1, signInAtAal2 } from '../support/portal-users.js';
+import { api, cliUser, portaalCli, signInAtAal1, signInAtAal2, writeTuple } from '../support/portal-users.js';
 
 // GET /api/forward-auth, as nginx's auth_request and Traefik's ForwardAuth call it: the browser's cookies and the
 // X-Forwarded-* headers of its request (docs/architecture.md#forward-authentication, docs/security.md item 51).
@@ -67,18 +67,13 @@ async function idOf(who: Browser): Promise<string> {
   return (await api(portaal, who, 'GET', '/users/whoami')).body.identity.id;
 }
 
-async function tuple(method: 'PUT' | 'DELETE', subjectId: string, object: string) {
-  const fields = { namespace: 'subdivisions', object, relation: 'issuer', subject_id: subjectId };
-  const response =
-    method === 'PUT'
-      ? await fetch(`${portaal.adminUrl}/admin/relation-tuples`, {
-          method,
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(fields),
-        })
-      : await fetch(`${portaal.adminUrl}/admin/relation-tuples?${new URLSearchParams(fields)}`, { method });
-  expect(response.status).toBeLessThan(300);
-}
+const tuple = (method: 'PUT' | 'DELETE', subjectId: string, object: string) =>
+  writeTuple(portaal.adminUrl, method, {
+    namespace: 'subdivisions',
+    object,
+    relation: 'issuer',
+    subject_id: subjectId,
+  });
 
 /**
  * Stops the portal as a supervisor does (SIGTERM) and starts it again on the same database: refusals are written per

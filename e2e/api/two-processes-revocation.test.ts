@@ -4,6 +4,7 @@ import { sharedTestDatabase } from '../support/database.js';
 import { createPasswordIdentity } from '../support/identities.js';
 import { explained, identityApi, newNativeClient } from '../support/ory.js';
 import { startPortaal, type Portaal } from '../support/portaal.js';
+import { writeTuple } from '../support/portal-users.js';
 
 /**
  * An answer about a session is kept only while the database shows no change at all (docs/architecture.md), so an
@@ -63,18 +64,13 @@ async function keptAtSecond(token: string): Promise<number[]> {
 }
 
 /** Membership of De Gemeenten Ondersteund (dego), which asks no second factor and may use 'Wijkmonitor'. */
-async function membership(method: 'PUT' | 'DELETE', subjectId: string): Promise<void> {
-  const fields = { namespace: 'organizations', object: 'dego', relation: 'access', subject_id: subjectId };
-  const response =
-    method === 'PUT'
-      ? await fetch(`${first.adminUrl}/admin/relation-tuples`, {
-          method,
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(fields),
-        })
-      : await fetch(`${first.adminUrl}/admin/relation-tuples?${new URLSearchParams(fields)}`, { method });
-  expect(response.status).toBeLessThan(300);
-}
+const membership = (method: 'PUT' | 'DELETE', subjectId: string) =>
+  writeTuple(first.adminUrl, method, {
+    namespace: 'organizations',
+    object: 'dego',
+    relation: 'access',
+    subject_id: subjectId,
+  });
 
 describe('two processes on one database', () => {
   it('refuse a session at the other process on the very next request after it is revoked', async () => {

@@ -162,6 +162,23 @@ export interface TupleJson {
   subject_id?: string;
 }
 
+/** Writes (PUT) or deletes one relation tuple through Keto's write API on the admin listener; throws when refused. */
+export async function writeTuple(
+  adminUrl: string,
+  method: 'PUT' | 'DELETE',
+  tuple: Required<TupleJson>,
+): Promise<void> {
+  const response =
+    method === 'PUT'
+      ? await fetch(`${adminUrl}/admin/relation-tuples`, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(tuple),
+        })
+      : await fetch(`${adminUrl}/admin/relation-tuples?${new URLSearchParams({ ...tuple })}`, { method });
+  if (response.status >= 300) throw new Error(`${method} relation tuple answered ${response.status}`);
+}
+
 /** The relation tuples matching a query, read through the admin listener (Keto's read API), every page. */
 export async function relationTuples(portaal: Portaal, query: Record<string, string>): Promise<TupleJson[]> {
   const tuples: TupleJson[] = [];
