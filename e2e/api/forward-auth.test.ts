@@ -278,6 +278,8 @@ describe('GET /api/forward-auth', () => {
     expect(again.status).toBe(200);
     expect(meaningful(again)).toEqual(meaningful(first));
     expect(await again.text()).toBe('');
+    // What the route refuses stays refused though a pass is kept: a parameter value it does not accept.
+    expect((await check(anna, '?redirect=misschien', to('diensten.voorbeeld.nl', '/atlas/legenda'))).status).toBe(400);
     // A kept pass is for its own service only: the same person on a service she may not use is refused.
     expect((await check(anna, '?service=veiligheidsbeeld')).status).toBe(403);
   });

@@ -17,7 +17,7 @@ interface Passed {
   answer: EarlyAnswer;
 }
 
-/** The parameters the route accepts (`forwardAuthQuery`); anything else is left to the route to refuse. */
+/** The parameters the route accepts (`forwardAuthQuery`); anything else, or a value it refuses, goes to the route. */
 const KNOWN_PARAMETERS = new Set(['service', 'redirect']);
 
 /** The data service a check asks about, as the route chooses it; undefined for what only the route answers. */
@@ -28,6 +28,7 @@ function serviceAsked(catalogue: Catalogue, url: string, headers: IncomingHttpHe
   if (Object.entries(query).some(([name, value]) => !KNOWN_PARAMETERS.has(name) || typeof value !== 'string')) {
     return undefined;
   }
+  if (query.redirect !== undefined && query.redirect !== 'true' && query.redirect !== 'false') return undefined;
   try {
     return chooseService(catalogue, {
       serviceId: query.service as string | undefined,
