@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, Suspense } from 'react';
+import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import LoginScreen from './screens/LoginScreen';
@@ -7,27 +7,56 @@ import { PageFooter } from './layout/PageFooter';
 import { PageHeader } from './layout/PageHeader';
 import { Loading } from './components/Loading';
 
+/** A lazily loaded screen that can be loaded ahead: the screen the browser opens on is, before the first render. */
+interface LazyScreen {
+  preload(): Promise<ComponentType>;
+  /** The screen, once its code is there. */
+  loaded(): ComponentType | undefined;
+  Lazy: LazyExoticComponent<ComponentType>;
+}
+
+/** A lazy screen: at once when its code is there, else through Suspense. */
+function ScreenOf({ screen }: { screen: LazyScreen }) {
+  const Ready = screen.loaded();
+  return Ready ? <Ready /> : <screen.Lazy />;
+}
+
 /**
  * Every route but /login is lazy-loaded (docs/architecture.md), together with the cache of server answers those
- * screens share (TanStack Query, kept out of the sign-in screen's JavaScript: apps/web/README.md#size).
+ * screens share (TanStack Query, kept out of the sign-in screen's JavaScript: apps/web/README.md#size). Once its code
+ * is there a screen renders at once; only a screen still loading shows the Suspense fallback, whose content React
+ * then reveals no sooner than 300 ms after it appeared.
  */
 function lazyScreen(
   load: () => Promise<{ default: ComponentType }>,
   /** Asks for the screen's first answers while its code loads; a failure is the screen's to show when it asks. */
   warm?: (answers: QueryClient) => Promise<void>,
-) {
-  return lazy(async () => {
-    const data = import('./api/ServerData');
-    if (warm) void data.then(({ serverAnswers }) => warm(serverAnswers)).catch(() => undefined);
-    const [{ ServerData }, { default: Screen }] = await Promise.all([data, load()]);
-    return {
-      default: () => (
+): LazyScreen {
+  let ready: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const loadScreen = () => {
+    loading ??= (async () => {
+      const data = import('./api/ServerData');
+      if (warm) void data.then(({ serverAnswers }) => warm(serverAnswers)).catch(() => undefined);
+      const [{ ServerData }, { default: Screen }] = await Promise.all([data, load()]);
+      ready = () => (
         <ServerData>
           <Screen />
         </ServerData>
-      ),
-    };
-  });
+      );
+      return ready;
+    })();
+    // A failed load may be tried again by the next render.
+    loading.catch(() => {
+      loading = undefined;
+    });
+    return loading;
+  };
+  return {
+    preload: loadScreen,
+    loaded: () => ready,
+    Lazy: lazy(async () => ({ default: await loadScreen() })),
+  };
 }
 
 const ServicesScreen = lazyScreen(() => import('./screens/ServicesScreen'));
@@ -47,7 +76,31 @@ const AccessibilityStatementScreen = lazyScreen(() => import('./statement/Access
 
 /** A path containing 'admin' (such as /admin-login) is the sign-in with the administrator text. */
 function UnknownPath() {
-  return useLocation().pathname.includes('admin') ? <LoginScreen /> : <NotFoundScreen />;
+  return useLocation().pathname.includes('admin') ? <LoginScreen /> : <ScreenOf screen={NotFoundScreen} />;
+}
+
+/** The lazily loaded screens by path. */
+const LAZY_SCREENS: Record<string, LazyScreen> = {
+  '/permissies': ServicesScreen,
+  '/uitloggen': LogoutScreen,
+  '/': OverviewScreen,
+  '/recovery': RecoveryScreen,
+  '/verification': VerificationScreen,
+  '/registration': RegistrationScreen,
+  '/settings': SettingsScreen,
+  '/settings/2fa-app': TwoFactorScreen,
+  '/error': ErrorScreen,
+  '/toegankelijkheid': AccessibilityStatementScreen,
+};
+
+/**
+ * Loads the code of the screen at `pathname`, if it is a lazy one, so that the first render shows it without the
+ * Suspense fallback; `main.tsx` waits for it, at most `ms`, before rendering.
+ */
+export function preloadScreen(pathname: string, ms: number): Promise<unknown> {
+  const screen = LAZY_SCREENS[pathname];
+  if (!screen) return Promise.resolve();
+  return Promise.race([screen.preload().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, ms))]);
 }
 
 /** The portal's routes, for the router of `App` (and of the tests). */
@@ -55,16 +108,9 @@ export const appRoutes = (
   <>
     <Route path="/login" element={<LoginScreen />} />
     <Route path="/admin-login" element={<LoginScreen />} />
-    <Route path="/permissies" element={<ServicesScreen />} />
-    <Route path="/uitloggen" element={<LogoutScreen />} />
-    <Route path="/" element={<OverviewScreen />} />
-    <Route path="/recovery" element={<RecoveryScreen />} />
-    <Route path="/verification" element={<VerificationScreen />} />
-    <Route path="/registration" element={<RegistrationScreen />} />
-    <Route path="/settings" element={<SettingsScreen />} />
-    <Route path="/settings/2fa-app" element={<TwoFactorScreen />} />
-    <Route path="/error" element={<ErrorScreen />} />
-    <Route path="/toegankelijkheid" element={<AccessibilityStatementScreen />} />
+    {Object.entries(LAZY_SCREENS).map(([path, screen]) => (
+      <Route key={path} path={path} element={<ScreenOf screen={screen} />} />
+    ))}
     <Route path="*" element={<UnknownPath />} />
   </>
 );
