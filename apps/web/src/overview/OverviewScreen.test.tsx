@@ -219,8 +219,9 @@ describe('OverviewScreen', () => {
     await waitFor(() => expect(names()[0]).toBe('Persoon 025 Test'));
     // The page shown stays while the next one loads, so the button pressed keeps the focus.
     expect(previous).toHaveFocus();
-    // The server was asked for each page once (page 3 twice: the click at the last page asks nothing).
-    expect(listCalls(calls)).toEqual([1, 2, 3, 2].map((n) => `?page=${n}&per_page=25&sort=type`));
+    // The server was asked for each page once: the click at the last page asks nothing, and page 2, seen seconds ago,
+    // comes from the cache (every change made through the portal clears it).
+    expect(listCalls(calls)).toEqual([1, 2, 3].map((n) => `?page=${n}&per_page=25&sort=type`));
 
     // The download has every user, not only the page.
     expect(screen.getByText('Alle gebruikers downloaden (CSV)')).toBeVisible();

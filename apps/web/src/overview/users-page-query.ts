@@ -10,6 +10,9 @@ export const usersPageQuery = (page: number, sort: SortKey, q: string) =>
     queryKey: ['users', 'list', { page, sort, q }],
     queryFn: () => usersPage({ page: page + 1, perPage: PAGE_SIZE, sort, q }),
     retry: false,
+    // The first page asked for while the overview's code loads (`warmOverview`) is not asked for again when the
+    // screen mounts; every change made through the portal invalidates ['users'] at once.
+    staleTime: 5_000,
   });
 
 /**
