@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import net from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../support/database.js';
+import { freePorts } from '../support/free-port.js';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { newBrowser } from '../support/ory.js';
 import { loginWithPassword } from '../support/flows.js';
@@ -110,6 +112,24 @@ describe('the portaal CLI', () => {
     const short = portaal(['migrate'], { ...env, OIDC_CLIENT_SECRET_GRAFANA: 'kort' });
     expect(short.status).toBe(78);
     expect(short.stderr).toContain('OIDC_CLIENT_SECRET_GRAFANA');
+  });
+
+  it('ends with exit code 1 and one line when a port is in use, instead of living on half started', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const [port] = await freePorts(1);
+    try {
+      const adminPort = String((taken.address() as net.AddressInfo).port);
+      const result = spawnSync(process.execPath, [bin, 'serve'], {
+        env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), ADMIN_PORT: adminPort, LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('de poort is al in gebruik');
+    } finally {
+      taken.close();
+    }
   });
 
   it('refuses an unknown command with the usage text', () => {

@@ -41,8 +41,11 @@ export interface PortaalOptions {
   port?: number;
 }
 
+/** Start attempts when ports chosen as free were taken meanwhile by another test's process. */
+const PORT_ATTEMPTS = 3;
+
 /** Starts a real `portaal serve` process on free ports with its own data directory and SMTP sink. */
-export async function startPortaal(options: PortaalOptions = {}): Promise<Portaal> {
+export async function startPortaal(options: PortaalOptions = {}, attempt = 1): Promise<Portaal> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portaal-test-'));
   const mail = await startMailSink();
   const [free, adminPort] = await freePorts(2);
@@ -95,7 +98,16 @@ export async function startPortaal(options: PortaalOptions = {}): Promise<Portaa
     await exited;
   }
 
-  await launch();
+  try {
+    await launch();
+  } catch (error) {
+    // Two test files may be given the same free port before either listens: choose others and start again.
+    if (!(attempt < PORT_ATTEMPTS && options.port === undefined && output.includes('EADDRINUSE'))) throw error;
+    await halt('SIGKILL');
+    await mail.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    return startPortaal(options, attempt + 1);
+  }
   return {
     publicUrl,
     adminUrl,

@@ -148,9 +148,16 @@ async function serve(args: string[]): Promise<number> {
   const config: ServerConfig = loadConfig(values.demo === true ? withDemoAddresses(process.env) : process.env);
   keepDataDirPrivate(config.dataDir, sqliteFileOf(config.databaseUrl));
   const server = await createServer(config);
-  await loadConfiguredCatalogue(server.product, config.catalogueFile, server.publicApp.log);
-  if (values.demo === true) await loadDemo(server.product);
-  await server.listen();
+  try {
+    await loadConfiguredCatalogue(server.product, config.catalogueFile, server.publicApp.log);
+    if (values.demo === true) await loadDemo(server.product);
+    await server.listen();
+  } catch (error) {
+    // A start that fails (a port in use, a catalogue refused) closes what it opened, so the process ends with the
+    // error's exit code instead of living on with one listener and its timers: a supervisor then starts it again.
+    await server.close().catch(() => undefined);
+    throw error;
+  }
   printStartBanner(config, values.demo === true);
 
   // SIGTERM (a supervisor or orchestrator) drains first; SIGINT (Ctrl-C at a terminal) closes at once.
