@@ -8,23 +8,31 @@ export type ListenerHeaders = () => Record<string, string>;
 /** Counts an early answer in the request metrics, as the routed ones are counted. */
 export type ObserveAnswer = (route: string, method: string, status: number, seconds: number) => void;
 
+/** Early answerers by the path they answer. */
+export type EarlyAnswerers = ReadonlyMap<string, EarlyAnswerer['answer']>;
+
+export const byPath = (...answerers: EarlyAnswerer[]): EarlyAnswerers =>
+  new Map(answerers.map((answerer) => [answerer.path, answerer.answer]));
+
 /**
- * A Fastify server factory whose server first asks `early()` (set once the identity provider exists; none with
- * `IDENTITY_BACKEND=ory`) and hands the request to Fastify when it answers nothing or fails: a failing database
- * then gets Fastify's answer (503 with Retry-After), never a half answer. The server gets the timeouts Fastify gives
- * its own.
+ * A Fastify server factory whose server first asks the early answerer of the request's path (`early()`, set once the
+ * identity provider exists; none with `IDENTITY_BACKEND=ory`) and hands the request to Fastify when there is none,
+ * it answers nothing or it fails: a failing database then gets Fastify's answer (503 with Retry-After), never a half
+ * answer. Requests for other paths go to Fastify at once. The server gets the timeouts Fastify gives its own.
  */
 export function answeringBeforeRouting(
-  early: () => EarlyAnswerer | undefined,
+  early: () => EarlyAnswerers | undefined,
   listenerHeaders: ListenerHeaders,
   observe: ObserveAnswer,
 ): FastifyServerFactory {
   return (route, options) => {
     const server = http.createServer((request, response) => {
-      const answerer = early();
+      const url = request.url ?? '';
+      const question = url.indexOf('?');
+      const answerer = early()?.get(question < 0 ? url : url.slice(0, question));
       if (!answerer) return route(request, response);
       const started = process.hrtime.bigint();
-      answerer(request.method, request.url, request.headers).then(
+      answerer(request.method, url, request.headers).then(
         (answer) => {
           if (!answer) return route(request, response);
           const body = Buffer.from(answer.body);
@@ -46,14 +54,3 @@ export function answeringBeforeRouting(
     return server;
   };
 }
-
-/** The first answer of several answerers, each of which answers its own paths only. */
-export const firstEarlyAnswer =
-  (...answerers: EarlyAnswerer[]): EarlyAnswerer =>
-  async (method, url, headers) => {
-    for (const answerer of answerers) {
-      const answer = await answerer(method, url, headers);
-      if (answer) return answer;
-    }
-    return undefined;
-  };

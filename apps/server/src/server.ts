@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
-import type { Db, EarlyAnswerer, IdentityProvider } from '@portaal/idp';
+import type { Db, IdentityProvider } from '@portaal/idp';
 import {
   createOidcProvider,
   endGrantsOfEndedSessions,
@@ -22,7 +22,7 @@ import { pruneAuditDaily } from './audit-retention.js';
 import { answerRouterRefusal, guardRequestInput } from './request-input.js';
 import { oidcSigningKeys, signingKeyIds } from './oidc-settings.js';
 import { requireAdminToken } from './admin-token.js';
-import { answeringBeforeRouting, firstEarlyAnswer } from './answer-before-routing.js';
+import { answeringBeforeRouting, byPath, type EarlyAnswerers } from './answer-before-routing.js';
 
 export interface PortaalServer {
   product: Product;
@@ -69,7 +69,7 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   // While draining, clients on kept-alive connections are told to reconnect, so they reach another process.
   const publicHeaders = () => (draining ? { ...securityHeaders, Connection: 'close' } : securityHeaders);
   const metrics = createMetrics();
-  let answerBeforeRouting: EarlyAnswerer | undefined;
+  let answerBeforeRouting: EarlyAnswerers | undefined;
   const publicApp = createApp(
     config,
     'public',
@@ -104,7 +104,7 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
     await publicApp.register(idp.publicApi);
   }
   const usersApi = await registerUsersApi(publicApp, product.apiContext);
-  if (embedded) answerBeforeRouting = firstEarlyAnswer(idp.answerBeforeRouting, usersApi.answerBeforeRouting);
+  if (embedded) answerBeforeRouting = byPath(idp.answerBeforeRouting, usersApi.answerBeforeRouting);
   const oidcLinks = sessionLinks(db.kysely);
   const signingKeys = oidcSigningKeys(config.oidc, config.dataDir);
   const keyAgreement = signingKeyAgreement(db.kysely, signingKeyIds(signingKeys), publicApp.log);

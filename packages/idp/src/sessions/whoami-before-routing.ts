@@ -14,11 +14,14 @@ export interface EarlyAnswer {
   body: string;
 }
 
-export type EarlyAnswerer = (
-  method: string | undefined,
-  url: string | undefined,
-  headers: IncomingHttpHeaders,
-) => Promise<EarlyAnswer | undefined>;
+/**
+ * Answers requests for one path (the URL before any query string) before routing, or answers undefined and leaves
+ * the request to the route. Requests for other paths never reach it.
+ */
+export interface EarlyAnswerer {
+  path: string;
+  answer(method: string | undefined, url: string, headers: IncomingHttpHeaders): Promise<EarlyAnswer | undefined>;
+}
 
 /** Answers kept, at most. A few kB each (the answer, the credentials as sent). */
 const KEPT_SESSIONS = 10_000;
@@ -39,7 +42,7 @@ export function whoamiBeforeRouting(services: IdpServices): EarlyAnswerer {
   const { config, clock, db } = services.ctx;
   const kept = new KeptAnswers<EarlyAnswer>(KEPT_SESSIONS);
 
-  return async (method, url, headers) => {
+  const answer: EarlyAnswerer['answer'] = async (method, url, headers) => {
     if (method !== 'GET' || url !== WHOAMI) return undefined;
     const mark = await db.changeMark();
     const key = presentedCredentials(headers);
@@ -58,4 +61,5 @@ export function whoamiBeforeRouting(services: IdpServices): EarlyAnswerer {
     kept.keep(key, mark, unchangedUntil(auth.session, config.lifespans.sessionIdleMs), answer);
     return answer;
   };
+  return { path: WHOAMI, answer };
 }

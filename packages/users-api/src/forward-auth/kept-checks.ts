@@ -54,8 +54,8 @@ export function keptForwardAuthChecks(ctx: ApiContext) {
   const kept = new KeptAnswers<Passed>(KEPT_CHECKS);
   const changeMark = ctx.backend.changeMark?.bind(ctx.backend);
 
-  const answerer: EarlyAnswerer = async (method, url, headers): Promise<EarlyAnswer | undefined> => {
-    if (!changeMark || method !== 'GET' || !url?.startsWith(FORWARD_AUTH_ROUTE)) return undefined;
+  const answer: EarlyAnswerer['answer'] = async (method, url, headers): Promise<EarlyAnswer | undefined> => {
+    if (!changeMark || method !== 'GET') return undefined;
     const mark = await changeMark();
     const catalogue = await ctx.catalogue.current();
     const serviceId = serviceAsked(catalogue, url, headers);
@@ -65,7 +65,7 @@ export function keptForwardAuthChecks(ctx: ApiContext) {
   };
 
   return {
-    answerer,
+    answerer: { path: FORWARD_AUTH_ROUTE, answer } satisfies EarlyAnswerer,
     /** The mark to read before a check whose pass may be kept; undefined where nothing is kept. */
     mark: async () => (changeMark ? await changeMark() : undefined),
     keep(

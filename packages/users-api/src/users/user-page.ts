@@ -1,3 +1,4 @@
+import { KeptAnswers } from '@portaal/idp';
 import type { RelationTuple } from '@portaal/relations';
 import { dataRoleObject, type Organisation } from '../catalogue/catalogue.js';
 import type { AdminCaller, ApiContext } from '../http/api-context.js';
@@ -27,16 +28,13 @@ interface Key extends Listed {
 
 /** An organisation's keys as read under one change mark, with its orders made as they are asked for. */
 interface KeptKeys {
-  mark: string;
-  /** When an invitation in it expires, which changes the list by the clock alone. */
-  until: number;
   keys: Key[];
   orders: Map<SortKey, Key[]>;
 }
 
 /** Keys kept per organisation; the organisations used last stay. */
 const KEPT_ORGANISATIONS = 4;
-const keptOf = new WeakMap<Backend, Map<string, KeptKeys>>();
+const keptOf = new WeakMap<Backend, KeptAnswers<KeptKeys>>();
 const searchText = new WeakMap<Listed, { name: string; email: string }>();
 
 function textOf(entry: Listed) {
@@ -90,20 +88,19 @@ async function keysOf(ctx: ApiContext, org: Organisation, membersOf: NonNullable
 async function keptKeys(ctx: ApiContext, org: Organisation, membersOf: NonNullable<Backend['membersOf']>) {
   const mark = ctx.backend.changeMark ? await ctx.backend.changeMark() : undefined;
   let kept = keptOf.get(ctx.backend);
-  const hit = kept?.get(org.id);
-  if (hit && hit.mark === mark && Date.now() < hit.until) return hit;
+  const hit = mark === undefined ? undefined : kept?.get(org.id, mark, Date.now());
+  if (hit) return hit;
   const keys = await keysOf(ctx, org, membersOf);
+  const list: KeptKeys = { keys, orders: new Map() };
+  if (mark === undefined) return list;
+  // An invitation that expires changes the list by the clock alone.
   let until = Number.POSITIVE_INFINITY;
   for (const key of keys) if (key.invitation) until = Math.min(until, Date.parse(key.invitation.expiresAt));
-  const list: KeptKeys = { mark: mark ?? '', until, keys, orders: new Map() };
-  if (mark === undefined) return list;
   if (!kept) {
-    kept = new Map();
+    kept = new KeptAnswers(KEPT_ORGANISATIONS);
     keptOf.set(ctx.backend, kept);
   }
-  kept.delete(org.id);
-  if (kept.size >= KEPT_ORGANISATIONS) kept.delete(kept.keys().next().value!);
-  kept.set(org.id, list);
+  kept.keep(org.id, mark, until, list);
   return list;
 }
 
