@@ -1,6 +1,6 @@
 export { migrateUsersApi } from './db/migrate.js';
 export { registerUsersApi } from './http/register.js';
-export type { ApiContext, RateLimiter, UsersApiOptions } from './http/api-context.js';
+export type { ApiContext, RateLimiter, UsersApiOptions } from './context.js';
 export { createEmbeddedBackend } from './adapters/embedded-backend.js';
 export { createOryBackend, type OryUrls } from './adapters/ory-backend.js';
 export type { Backend, IdentityPort, RelationsPort, MailPort, Ports, UserIdentity } from './ports.js';

@@ -30,7 +30,7 @@ import {
 import type { RelationStore, RelationTuple } from '@portaal/relations';
 import { sql } from 'kysely';
 import { createAuditLog } from '../audit/audit-log.js';
-import { errors } from '../http/api-error.js';
+import { errors } from '../api-error.js';
 import {
   ConflictError,
   type Backend,

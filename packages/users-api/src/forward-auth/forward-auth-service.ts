@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuditEntry } from '../audit/audit-log.js';
 import type { Catalogue, DataService } from '../catalogue/catalogue.js';
-import { type ApiContext, auditAbout } from '../http/api-context.js';
-import { errors } from '../http/api-error.js';
+import type { ApiContext } from '../context.js';
+import { auditAbout } from '../audit/audit-about.js';
+import { errors } from '../api-error.js';
 import { type Caller, resolveCaller } from '../users/caller.js';
 import { mayUse } from '../users/person-service.js';
 import { hasSecondStep, secondFactorMet } from '../users/second-factor.js';

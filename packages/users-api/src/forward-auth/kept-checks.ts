@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { parse } from 'node:querystring';
 import { KeptAnswers, presentedCredentials, type EarlyAnswer, type EarlyAnswerer } from '@portaal/idp';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import type { ApiContext } from '../http/api-context.js';
+import type { ApiContext } from '../context.js';
 import { chooseService, firstValue } from './service-choice.js';
 
 /** The route as the metrics name it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../catalogue/catalogue.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../api-error.js';
 import { chooseService, type ServiceAsked } from './service-choice.js';
 
 const catalogue = parseCatalogue({

@@ -1,5 +1,5 @@
 import type { Catalogue, DataService } from '../catalogue/catalogue.js';
-import { errors } from '../http/api-error.js';
+import { errors } from '../api-error.js';
 import { routedPath } from './routed-path.js';
 
 /** What a forward-auth check says about the data service it is for (docs/architecture.md#forward-authentication). */

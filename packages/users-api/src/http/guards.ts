@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../users/caller.js';
-import { type AdminCaller, adminOf, type ApiContext, callerOf } from './api-context.js';
+import type { AdminCaller, ApiContext } from '../context.js';
+import { adminOf, callerOf } from './callers.js';
 
 // Who calls, settled once per request by the route's guard; a WeakMap so that nothing outlives the request.
 const callers = new WeakMap<FastifyRequest, Caller>();

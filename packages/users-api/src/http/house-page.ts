@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { UsersApiOptions } from './api-context.js';
+import type { UsersApiOptions } from '../context.js';
 import { escapeHtml } from './escape-html.js';
 
 /** The programme's name and description that head every page, the web app's (`GET /api/config`) and the server's. */

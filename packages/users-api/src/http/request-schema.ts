@@ -1,6 +1,6 @@
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
-import type { ApiError } from './api-error.js';
+import type { ApiError } from '../api-error.js';
 
 /**
  * The schema a route declares for its params, query string or body (Fastify's `schema` option): a zod schema and

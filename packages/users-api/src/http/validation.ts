@@ -1,46 +1,18 @@
-import { hasHiddenCharacters } from '@portaal/idp';
 import { z } from 'zod';
 import { decodeCursor } from '../audit/audit-page.js';
 import { UUID } from '../users/user-id.js';
 import { SORT_KEYS } from '../users/user-order.js';
-import { type ApiError, errors } from './api-error.js';
+import { type ApiError, errors } from '../api-error.js';
+import {
+  createUserSchema,
+  emailSchema,
+  HIDDEN_CHARACTERS,
+  permissionListSchema,
+  updateUserSchema,
+} from '../users/user-input.js';
 import { RequestSchema } from './request-schema.js';
 
-const emailSchema = z.string().trim().toLowerCase().max(320).pipe(z.email());
-const HIDDEN_CHARACTERS = 'hidden characters';
 const ONLY_EMAIL = 'only the email field';
-const name = z
-  .string()
-  .trim()
-  .min(1)
-  .max(50)
-  .refine((value) => !hasHiddenCharacters(value), HIDDEN_CHARACTERS);
-
-const traitsSchema = z.object({
-  email: emailSchema,
-  name: z.object({ first: name, last: name }),
-});
-
-const permission = z.object({
-  namespace: z.unknown(),
-  object: z.unknown(),
-  relation: z.unknown(),
-  subject_id: z.unknown().optional(),
-});
-
-// The names may be left out when the address has an account already: the new-user form then only adds permissions.
-const createUserSchema = z.object({
-  traits: z.object({ email: emailSchema, name: z.object({ first: name, last: name }).optional() }),
-  permissions: z.array(permission).max(100).default([]),
-});
-const updateUserSchema = z.object({
-  schema_id: z.string().optional(),
-  state: z.enum(['active', 'inactive']).optional(),
-  traits: traitsSchema.optional(),
-});
-const permissionListSchema = z.array(permission).max(100);
-export type CreateUserInput = z.infer<typeof createUserSchema>;
-export type UpdateUserInput = z.infer<typeof updateUserSchema>;
 
 const invalidEmail = () =>
   errors.invalid(

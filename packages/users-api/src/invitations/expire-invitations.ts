@@ -1,4 +1,4 @@
-import type { ApiContext } from '../http/api-context.js';
+import type { ApiContext } from '../context.js';
 
 /** Removes the invitations past `INVITATION_LIFESPAN`, each audited once, before any list of them is answered. */
 export async function expireInvitations(ctx: ApiContext): Promise<void> {

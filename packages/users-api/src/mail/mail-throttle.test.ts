@@ -1,7 +1,7 @@
 import { openDatabase, type Db } from '@portaal/idp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateUsersApi } from '../db/migrate.js';
-import { RetryLaterError } from '../http/api-error.js';
+import { RetryLaterError } from '../api-error.js';
 import { createMailThrottle, MAIL_LIMITS, type MailThrottle } from './mail-throttle.js';
 
 // The attack: an administrator (or a script with their session) submits the new-user form for one address again and

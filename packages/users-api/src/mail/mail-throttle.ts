@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { RetryLaterError } from '../http/api-error.js';
+import { RetryLaterError } from '../api-error.js';
 
 /**
  * Limits on the mails the Users API sends to a person on an administrator's request (an invitation, a new one for an

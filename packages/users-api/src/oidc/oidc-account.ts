@@ -1,6 +1,6 @@
 import type { Account, KoaContextWithOIDC } from 'oidc-provider';
 import type { DataService } from '../catalogue/catalogue.js';
-import type { ApiContext } from '../http/api-context.js';
+import type { ApiContext } from '../context.js';
 import type { UserIdentity } from '../ports.js';
 import { resolveCaller, type Caller } from '../users/caller.js';
 import { holds, mayUse } from '../users/person-service.js';

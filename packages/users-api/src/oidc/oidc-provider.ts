@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import type Provider from 'oidc-provider';
-import type { ApiContext } from '../http/api-context.js';
+import type { ApiContext } from '../context.js';
 import { brandOf } from '../http/house-page.js';
 import { accountFinder } from './oidc-account.js';
 import { oidcStateAdapter } from './oidc-adapter.js';

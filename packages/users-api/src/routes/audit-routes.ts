@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { auditPage } from '../audit/audit-page.js';
-import type { ApiContext } from '../http/api-context.js';
+import type { ApiContext } from '../context.js';
 import { adminIn, administrator } from '../http/guards.js';
 import { checked } from '../http/request-schema.js';
 import { auditQuery } from '../http/validation.js';

@@ -3,8 +3,8 @@ import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { signInAuditor, type SignInEvent } from '../audit/sign-in-audit.js';
-import type { ApiContext } from '../http/api-context.js';
-import { errors } from '../http/api-error.js';
+import type { ApiContext } from '../context.js';
+import { errors } from '../api-error.js';
 import { parse } from '../http/validation.js';
 
 /** Under `/api`; `kratos.yml`'s login web_hook points here (deploy/ory/README.md). */

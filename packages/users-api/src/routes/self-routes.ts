@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ApiContext } from '../http/api-context.js';
+import type { ApiContext } from '../context.js';
 import { brandOf } from '../http/house-page.js';
 import { callerIn, signedIn } from '../http/guards.js';
 import { checked } from '../http/request-schema.js';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { ApiContext } from '../http/api-context.js';
+import type { ApiContext } from '../context.js';
 import { adminIn, administrator } from '../http/guards.js';
 import { checked } from '../http/request-schema.js';
 import {

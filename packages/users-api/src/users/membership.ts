@@ -1,7 +1,7 @@
 import type { RelationTuple, TupleQuery } from '@portaal/relations';
 import { dataRoleObject, type Organisation } from '../catalogue/catalogue.js';
 import type { RelationsPort } from '../ports.js';
-import { errors } from '../http/api-error.js';
+import { errors } from '../api-error.js';
 import { MEMBERSHIP } from './caller.js';
 import { withinOrganisation } from './user-json.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AdminCaller, ApiContext } from '../http/api-context.js';
+import type { AdminCaller, ApiContext } from '../context.js';
 import type { UserIdentity } from '../ports.js';
 import { type InProcessApi, inProcessUsersApi, refusal } from '../test-support/in-process-api.js';
 import {

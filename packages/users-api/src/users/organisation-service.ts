@@ -1,5 +1,6 @@
-import { auditAbout, type ApiContext, type RequestOrigin } from '../http/api-context.js';
-import { errors } from '../http/api-error.js';
+import { auditAbout, type RequestOrigin } from '../audit/audit-about.js';
+import type { ApiContext } from '../context.js';
+import { errors } from '../api-error.js';
 import { expireInvitations } from '../invitations/expire-invitations.js';
 import type { Invitation } from '../invitations/invitation-store.js';
 import { type Caller, organisationIn } from './caller.js';
@@ -12,7 +13,7 @@ import { withinOrganisation } from './user-json.js';
  * A person's own organisations (docs/organisations.md), apart from HTTP: choosing the active one, leaving one,
  * answering an invitation; and an administrator withdrawing an invitation of their organisation. The routes parse a
  * request, call one of these and answer what it returns; a refusal is thrown as one of the catalogue's errors
- * (http/api-error.ts) before anything is written.
+ * (api-error.ts) before anything is written.
  */
 export interface PersonActing {
   /** A person with a live session (`callerOf`), acting on their own account. */

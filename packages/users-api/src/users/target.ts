@@ -1,5 +1,6 @@
-import { auditAbout, type AdminCaller, type ApiContext, type RequestOrigin } from '../http/api-context.js';
-import { errors } from '../http/api-error.js';
+import { auditAbout, type RequestOrigin } from '../audit/audit-about.js';
+import type { AdminCaller, ApiContext } from '../context.js';
+import { errors } from '../api-error.js';
 import type { UserIdentity } from '../ports.js';
 import { settledRecord } from './home-organisation.js';
 import { memberTuples } from './membership.js';

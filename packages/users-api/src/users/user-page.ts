@@ -1,7 +1,7 @@
 import { KeptAnswers } from '@portaal/idp';
 import type { RelationTuple } from '@portaal/relations';
 import { dataRoleObject, type Organisation } from '../catalogue/catalogue.js';
-import type { AdminCaller, ApiContext } from '../http/api-context.js';
+import type { AdminCaller, ApiContext } from '../context.js';
 import { expireInvitations } from '../invitations/expire-invitations.js';
 import type { Invitation } from '../invitations/invitation-store.js';
 import type { Backend } from '../ports.js';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '@portaal/idp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiContext } from '../http/api-context.js';
+import type { ApiContext } from '../context.js';
 import type { UserIdentity } from '../ports.js';
 import {
   CALLER_HEADER,

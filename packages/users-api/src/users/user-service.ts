@@ -1,9 +1,10 @@
 import { invitationMail, organisationInvitationMail, twoFactorResetMail } from '@portaal/nl';
 import type { RelationTuple } from '@portaal/relations';
 import { dataRoleObject } from '../catalogue/catalogue.js';
-import { auditAbout, type AdminCaller, type ApiContext, type RequestOrigin } from '../http/api-context.js';
-import { errors } from '../http/api-error.js';
-import type { CreateUserInput, UpdateUserInput } from '../http/validation.js';
+import { auditAbout, type RequestOrigin } from '../audit/audit-about.js';
+import type { AdminCaller, ApiContext } from '../context.js';
+import { errors } from '../api-error.js';
+import type { CreateUserInput, UpdateUserInput } from './user-input.js';
 import { expireInvitations } from '../invitations/expire-invitations.js';
 import type { Invitation, InvitedRelation } from '../invitations/invitation-store.js';
 import { ConflictError, type UserIdentity } from '../ports.js';
@@ -17,7 +18,7 @@ import { factorKinds, RESET_CREDENTIALS } from './second-factor.js';
 /**
  * The administrators' rules on the people of their organisation (docs/organisations.md), apart from HTTP: the routes
  * parse a request, call one of these and answer what it returns. Each takes the Users API's context and who acts;
- * a refusal is thrown as one of the catalogue's errors (http/api-error.ts) before anything is written, with an audit
+ * a refusal is thrown as one of the catalogue's errors (api-error.ts) before anything is written, with an audit
  * entry where the rule says so. A change and its audit entry are written in one `atomically`, so on the embedded
  * backend they commit together (docs/architecture.md#the-audit-log).
  */
