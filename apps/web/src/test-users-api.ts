@@ -1,5 +1,31 @@
 import type { PortalUser } from './api/users-api';
 
+/**
+ * The answer of GET /api/users/whoami in component tests: Bea, administrator of Gemeente Voorbeeldstad with two data
+ * roles, signed in with her second factor; `overrides` replace whole fields.
+ */
+export const whoamiOf = (overrides: Record<string, unknown> = {}) => ({
+  active: true,
+  identity: {
+    id: 'me',
+    traits: { email: 'bea@voorbeeldstad.nl', name: { first: 'Bea', last: 'Beheerder' } },
+    credentials: ['password', 'totp'],
+  },
+  permissions: [],
+  activeOrg: {
+    id: 'voorbeeldstad',
+    label: 'Gemeente Voorbeeldstad',
+    subdivisions: [
+      { id: 'ruimte', label: 'Ruimte en wonen' },
+      { id: 'financien', label: 'Financiën' },
+    ],
+  },
+  isAdmin: true,
+  authenticator_assurance_level: 'aal2',
+  aal2Required: true,
+  ...overrides,
+});
+
 // A stand-in for the Users API's list calls in component tests: GET /api/users a page at a time and GET
 // /api/users.csv, answered from a list with the server's rules (packages/users-api/src/users/user-order.ts).
 

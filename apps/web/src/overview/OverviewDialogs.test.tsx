@@ -5,33 +5,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { axeViolations } from '../test-axe';
 import { descriptionOf, errorSummary, fakeNetwork, holdBack, renderAt, unreachable } from '../test-support';
 import type { PortalUser } from '../api/users-api';
-import { usersApiAnswer } from '../test-users-api';
+import { usersApiAnswer, whoamiOf } from '../test-users-api';
 import OverviewScreen from './OverviewScreen';
 
 // The overview's dialogs as an accessibility auditor checks them (WCAG 2.2 AA): a failure is said in the dialog and
 // keeps the focus there, a confirmation names the person, every row button says whom it is for, and the new-user form
 // keeps the focus on a field the e-mail check makes read-only. OverviewScreen.test.tsx has the spec's happy paths.
 
-const me = {
-  active: true,
-  identity: {
-    id: 'me',
-    traits: { email: 'bea@voorbeeldstad.nl', name: { first: 'Bea', last: 'Beheerder' } },
-    credentials: ['password', 'totp'],
-  },
-  permissions: [],
-  activeOrg: {
-    id: 'voorbeeldstad',
-    label: 'Gemeente Voorbeeldstad',
-    subdivisions: [
-      { id: 'ruimte', label: 'Ruimte en wonen' },
-      { id: 'financien', label: 'Financiën' },
-    ],
-  },
-  isAdmin: true,
-  authenticator_assurance_level: 'aal2',
-  aal2Required: true,
-};
+const me = whoamiOf();
 
 const person = (id: string, first: string, last: string, email: string, extra: Record<string, unknown> = {}) => ({
   id,

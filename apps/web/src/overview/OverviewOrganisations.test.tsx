@@ -5,32 +5,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { axeViolations } from '../test-axe';
 import { fakeNetwork, renderAt } from '../test-support';
 import type { PortalUser } from '../api/users-api';
-import { usersApiAnswer } from '../test-users-api';
+import { usersApiAnswer, whoamiOf } from '../test-users-api';
 import OverviewScreen from './OverviewScreen';
 
 // The overview of an administrator whose organisation has guests (accounts another organisation keeps) and invited
 // people (docs/organisations.md). The rows of the organisation's own people are OverviewScreen.test.tsx's.
 
-const me = {
-  active: true,
-  identity: {
-    id: 'me',
-    traits: { email: 'bea@voorbeeldstad.nl', name: { first: 'Bea', last: 'Beheerder' } },
-    credentials: ['password', 'totp'],
-  },
-  permissions: [],
-  activeOrg: {
-    id: 'voorbeeldstad',
-    label: 'Gemeente Voorbeeldstad',
-    subdivisions: [
-      { id: 'ruimte', label: 'Ruimte en wonen' },
-      { id: 'financien', label: 'Financiën' },
-    ],
-  },
-  isAdmin: true,
-  authenticator_assurance_level: 'aal2',
-  aal2Required: true,
-};
+const me = whoamiOf();
 
 const role = (roleId: string, label: string) => ({
   namespace: 'subdivisions',

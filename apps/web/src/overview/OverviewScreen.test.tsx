@@ -13,31 +13,11 @@ import {
   summaryItems,
 } from '../test-support';
 import { axeViolations } from '../test-axe';
-import { usersApiAnswer } from '../test-users-api';
+import { usersApiAnswer, whoamiOf } from '../test-users-api';
 import type { PortalUser } from '../api/users-api';
 import OverviewScreen from './OverviewScreen';
 
-const me = (overrides: Record<string, unknown> = {}) => ({
-  active: true,
-  identity: {
-    id: 'me',
-    traits: { email: 'bea@voorbeeldstad.nl', name: { first: 'Bea', last: 'Beheerder' } },
-    credentials: ['password', 'totp'],
-  },
-  permissions: [],
-  activeOrg: {
-    id: 'voorbeeldstad',
-    label: 'Gemeente Voorbeeldstad',
-    subdivisions: [
-      { id: 'ruimte', label: 'Ruimte en wonen' },
-      { id: 'financien', label: 'Financiën' },
-    ],
-  },
-  isAdmin: true,
-  authenticator_assurance_level: 'aal2',
-  aal2Required: true,
-  ...overrides,
-});
+const me = whoamiOf;
 
 const user = (id: string, first: string, email: string, extra: Record<string, unknown> = {}) => ({
   id,

@@ -3,29 +3,19 @@ import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Address, fakeNetwork, holdBack, renderAt } from '../test-support';
 import { axeViolations } from '../test-axe';
+import { whoamiOf } from '../test-users-api';
 import ServicesScreen from './ServicesScreen';
 
-const me = (overrides: Record<string, unknown> = {}) => ({
-  active: true,
-  identity: {
-    id: 'me',
-    traits: { email: 'anna@voorbeeldstad.nl', name: { first: 'Anna', last: 'Analist' } },
-    credentials: ['password', 'totp'],
-  },
-  permissions: [],
-  activeOrg: {
-    id: 'voorbeeldstad',
-    label: 'Gemeente Voorbeeldstad',
-    subdivisions: [
-      { id: 'ruimte', label: 'Ruimte en wonen' },
-      { id: 'financien', label: 'Financiën' },
-    ],
-  },
-  isAdmin: false,
-  authenticator_assurance_level: 'aal2',
-  aal2Required: true,
-  ...overrides,
-});
+const me = (overrides: Record<string, unknown> = {}) =>
+  whoamiOf({
+    identity: {
+      id: 'me',
+      traits: { email: 'anna@voorbeeldstad.nl', name: { first: 'Anna', last: 'Analist' } },
+      credentials: ['password', 'totp'],
+    },
+    isAdmin: false,
+    ...overrides,
+  });
 
 const services = {
   organisation: { id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad' },
