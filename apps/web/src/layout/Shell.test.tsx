@@ -3,6 +3,7 @@ import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import axe from 'axe-core';
 import { fakeNetwork, renderAt } from '../test-support';
+import { whoamiOf } from '../test-users-api';
 import { Shell } from './Shell';
 
 const me = (
@@ -11,18 +12,12 @@ const me = (
     authenticator_assurance_level: 'aal2',
     aal2Required: true,
   },
-) => ({
-  active: true,
-  identity: {
-    id: 'me',
-    traits: { email: 'bea@voorbeeldstad.nl', name: { first: 'Bea', last: 'Beheerder' } },
-    credentials: ['password', 'totp'],
-  },
-  permissions: [],
-  activeOrg: { id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad', subdivisions: [] },
-  isAdmin,
-  ...session,
-});
+) =>
+  whoamiOf({
+    activeOrg: { id: 'voorbeeldstad', label: 'Gemeente Voorbeeldstad', subdivisions: [] },
+    isAdmin,
+    ...session,
+  });
 
 function network(isAdmin: boolean, session?: Parameters<typeof me>[1]) {
   return fakeNetwork((url) => {

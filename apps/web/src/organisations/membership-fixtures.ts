@@ -1,5 +1,6 @@
 import type { Membership, PendingInvitation } from '../api/users-api';
 import { fakeNetwork } from '../test-support';
+import { whoamiOf } from '../test-users-api';
 
 // Test data for people in several organisations: Bea, home in Voorbeeldstad (administrator), also in DEGO.
 
@@ -54,17 +55,10 @@ export function membershipServer(
   };
   const active = () => state.organisations.find((o) => o.active);
   const whoami = () => ({
-    active: true,
-    identity: {
-      id: 'me',
-      traits: { email: 'bea@voorbeeldstad.nl', name: { first: 'Bea', last: 'Beheerder' } },
-      credentials: ['password', 'totp'],
-    },
-    permissions: [],
-    activeOrg: active() ? { id: active()!.id, label: active()!.label, subdivisions: [] } : null,
-    isAdmin: active()?.isAdmin ?? false,
-    authenticator_assurance_level: 'aal2',
-    aal2Required: true,
+    ...whoamiOf({
+      activeOrg: active() ? { id: active()!.id, label: active()!.label, subdivisions: [] } : null,
+      isAdmin: active()?.isAdmin ?? false,
+    }),
     homeOrganisation: state.organisations.find((o) => o.home)?.id ?? null,
     organisations: state.organisations,
     invitations: state.invitations,

@@ -1,7 +1,7 @@
 import { hasHiddenCharacters } from '@portaal/idp';
 import { z } from 'zod';
 
-/** What the Users API accepts as a person's data: the rules, apart from how a refusal is worded (http/validation.ts). */
+/** What the Users API accepts as a person's data: the rules, apart from how a refusal is worded (http/validation). */
 export const emailSchema = z.string().trim().toLowerCase().max(320).pipe(z.email());
 export const HIDDEN_CHARACTERS = 'hidden characters';
 const name = z
