@@ -5,7 +5,7 @@
 // p99 of whoami while the flood lasts. Beside the rates it prints CPU time per sign-in (from /proc, so Linux only): the
 // server's, its main thread's, and the load generator's, against a raw verify's, which noise on the machine does not
 // move the way it moves rates. Run after `npm run build`:
-//   node bench/sign-ins.mjs [--seconds 10] [--concurrency 8] [--flood 150]
+//   node bench/sign-ins.mjs [--seconds 10] [--concurrency 8] [--flood 150]   (--flood 0: no flood, for a profile)
 //     [--profile DIR]   (writes a V8 CPU profile of the `portaal` process to DIR, for Chrome DevTools)
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -136,6 +136,34 @@ async function signIn(publicUrl, email) {
   return 'ok';
 }
 
+/** Sign-ins by `flood` at once for `ms`, with whoami loaded beside them: what came back and what was written. */
+async function floodWithWhoami(publicUrl, dataDir, ms) {
+  const token = await (async () => {
+    const flow = await (await fetch(`${publicUrl}/self-service/login/api`, { headers: json })).json();
+    const done = await fetch(flow.ui.action, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ method: 'password', identifier: people[0], password: PASSWORD }),
+    });
+    return (await done.json()).session_token;
+  })();
+  const database = new Database(path.join(dataDir, 'portaal.sqlite'), { readonly: true });
+  const flowRows = () => database.prepare("select count(*) as n from selfservice_flows where kind = 'login'").get().n;
+  const rowsBefore = flowRows();
+  const [flooded, whoami] = await Promise.all([
+    loops(flood, ms, (worker) => signIn(publicUrl, people[worker % people.length])),
+    autocannon({
+      url: `${publicUrl}/sessions/whoami`,
+      headers: { 'x-session-token': token, accept: 'application/json' },
+      connections: 10,
+      duration: seconds,
+    }),
+  ]);
+  const rowsWritten = flowRows() - rowsBefore;
+  database.close();
+  return { flooded, whoami, rowsWritten };
+}
+
 const bench = await benchPortaal({ profile: values.profile, spare: 1 });
 let bare;
 try {
@@ -180,39 +208,10 @@ try {
   const signedIn = normal.ok ?? 0;
   const perSignIn = (key) => (cpuAfter[key] - cpuBefore[key]) / signedIn;
 
-  // The flood, with whoami loaded beside it by a signed-in session (10 connections).
-  const token = await (async () => {
-    const flow = await (await fetch(`${publicUrl}/self-service/login/api`, { headers: json })).json();
-    const done = await fetch(flow.ui.action, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ method: 'password', identifier: people[0], password: PASSWORD }),
-    });
-    return (await done.json()).session_token;
-  })();
-  const database = new Database(path.join(dataDir, 'portaal.sqlite'), { readonly: true });
-  const flowRows = () => database.prepare("select count(*) as n from selfservice_flows where kind = 'login'").get().n;
-  const rowsBefore = flowRows();
-  const [flooded, whoami] = await Promise.all([
-    loops(flood, ms, (worker) => signIn(publicUrl, people[worker % people.length])),
-    autocannon({
-      url: `${publicUrl}/sessions/whoami`,
-      headers: { 'x-session-token': token, accept: 'application/json' },
-      connections: 10,
-      duration: seconds,
-    }),
-  ]);
-  const rowsWritten = flowRows() - rowsBefore;
-  database.close();
-
+  // The flood, with whoami loaded beside it by a signed-in session (10 connections); none with --flood 0.
+  const flooding = flood > 0 ? await floodWithWhoami(publicUrl, dataDir, ms) : undefined;
   const rate = (count) => count / seconds;
   const normalRate = rate(normal.ok ?? 0);
-  const floodRate = rate(flooded.ok ?? 0);
-  // Every attempt not refused at its first request made a flow; the refused ones must have made none.
-  const flowsMade = Object.entries(flooded)
-    .filter(([outcome]) => !outcome.startsWith('503') || outcome === '503 after the flow')
-    .filter(([outcome]) => !outcome.startsWith('create'))
-    .reduce((sum, [, count]) => sum + count, 0);
   console.log(
     `${os.cpus().length} cores, load average ${os
       .loadavg()
@@ -229,11 +228,20 @@ try {
     `| bare HTTP sign-ins/s (argon2 behind node:http, no database) | ${rate(bareSignIns).toFixed(1)} ` +
       `(${(bareSignIns / raw).toFixed(2)}× raw) | – |`,
   );
-  console.log(`| sign-ins/s with ${flood} at once | ${floodRate.toFixed(1)} | – |`);
-  console.log(`| flood / normal capacity | ${(floodRate / normalRate).toFixed(2)} | ≥ 0.9 |`);
-  console.log(`| flood answers | ${JSON.stringify(flooded)} | 503s with Retry-After |`);
-  console.log(`| login flows written in the flood / admitted attempts | ${rowsWritten} / ${flowsMade} | equal |`);
-  console.log(`| whoami p99 during the flood | ${whoami.latency.p99} ms (${whoami.non2xx} non-2xx) | < 50 ms |`);
+  if (flooding) {
+    const { flooded, whoami, rowsWritten } = flooding;
+    const floodRate = rate(flooded.ok ?? 0);
+    // Every attempt not refused at its first request made a flow; the refused ones must have made none.
+    const flowsMade = Object.entries(flooded)
+      .filter(([outcome]) => !outcome.startsWith('503') || outcome === '503 after the flow')
+      .filter(([outcome]) => !outcome.startsWith('create'))
+      .reduce((sum, [, count]) => sum + count, 0);
+    console.log(`| sign-ins/s with ${flood} at once | ${floodRate.toFixed(1)} | – |`);
+    console.log(`| flood / normal capacity | ${(floodRate / normalRate).toFixed(2)} | ≥ 0.9 |`);
+    console.log(`| flood answers | ${JSON.stringify(flooded)} | 503s with Retry-After |`);
+    console.log(`| login flows written in the flood / admitted attempts | ${rowsWritten} / ${flowsMade} | equal |`);
+    console.log(`| whoami p99 during the flood | ${whoami.latency.p99} ms (${whoami.non2xx} non-2xx) | < 50 ms |`);
+  }
   const clientMs = (client.user + client.system) / 1000 / signedIn;
   console.log(`| CPU per raw argon2 verify | ${msPerVerify.toFixed(2)} ms | – |`);
   console.log(`| server CPU per sign-in, argon2's threads included | ${perSignIn('process').toFixed(2)} ms | – |`);
