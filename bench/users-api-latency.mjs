@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // Seeds an organisation of 10,000 users, starts `portaal` on it and prints the median and p99 latency of
 // GET /api/users (as its administrator): the whole list, the overview's first page, a search and each order, and a
-// page right after a change; of GET /sessions/whoami and of GET /api/forward-auth (the check a reverse proxy makes
-// for every request to a data service). Run after `npm run build`:
+// page right after a change and right after a sign-in elsewhere; of GET /sessions/whoami and of GET
+// /api/forward-auth (the check a reverse proxy makes for every request to a data service). Run after `npm run build`:
 //   node bench/users-api-latency.mjs [--users 10000] [--runs 30] [--postgres | --database postgres://…]
 // The list is fetched as a browser would, gzip accepted, and parsed: the time includes both ends.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startThrowawayPostgres } from '../scripts/lib/throwaway-postgres.mjs';
-import { startOrganisation } from './support/organisation.mjs';
+import { ADMIN, startOrganisation } from './support/organisation.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -44,6 +44,15 @@ async function measure(f, url, count) {
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
   return { ...stats(samples), last, encoding };
+}
+
+/** A password sign-in through the API flow, as another person's browser would make it. */
+async function signInElsewhere(publicUrl) {
+  const json = { accept: 'application/json', 'content-type': 'application/json' };
+  const flow = await (await fetch(`${publicUrl}/self-service/login/api`, { headers: json })).json();
+  const body = JSON.stringify({ method: 'password', identifier: ADMIN.email, password: ADMIN.password });
+  const done = await fetch(flow.ui.action, { method: 'POST', headers: json, body });
+  if (!done.ok) throw new Error(`sign-in: ${done.status} ${await done.text()}`);
 }
 
 let organisation;
@@ -83,6 +92,13 @@ try {
     afterChange.push((await measure(f, paged(''), 1)).median);
   }
   pages['first page right after a change'] = { ...stats(afterChange) };
+  // And right after a sign-in elsewhere (a flow, a session and an audit entry written): the list is kept.
+  const afterSignIn = [];
+  for (let i = 0; i < runs; i += 1) {
+    await signInElsewhere(publicUrl);
+    afterSignIn.push((await measure(f, paged(''), 1)).median);
+  }
+  pages['first page right after a sign-in elsewhere'] = { ...stats(afterSignIn) };
   const whoami = await measure(f, `${publicUrl}/sessions/whoami`, runs * 10);
   const forwardAuth = await measure(f, `${publicUrl}/api/forward-auth?service=wijkmonitor`, runs * 10);
   if (users.last.length !== userCount + 1) throw new Error(`expected ${userCount + 1} users, got ${users.last.length}`);
@@ -93,7 +109,7 @@ try {
       `${users.p99.toFixed(1)} | ${users.max.toFixed(1)} |`,
   );
   for (const [label, result] of Object.entries(pages)) {
-    const n = label === 'first page right after a change' ? runs : runs * 3;
+    const n = label.startsWith('first page right after') ? runs : runs * 3;
     console.log(
       `| GET /api/users, ${label} | ${n} | ${result.median.toFixed(1)} | ${result.p99.toFixed(1)} | ` +
         `${result.max.toFixed(1)} |`,

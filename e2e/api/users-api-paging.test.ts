@@ -126,6 +126,16 @@ describe('GET /api/users a page at a time', () => {
     expect((await page(`q=pg${RUN}`)).total).toBe(PEOPLE - 1);
   });
 
+  it('shows a person another process adds at the very next request; a sign-in meanwhile changes nothing', async () => {
+    const cli = `cli-${RUN}@voorbeeldstad.nl`;
+    expect((await page(`q=${cli}`)).total).toBe(0);
+    // A sign-in writes a flow, a session and an audit entry: none of them is a change to the list.
+    await signInAtAal1(portaal, DEGO_ADMIN, DEGO_PASSWORD);
+    expect((await page(`q=${cli}`)).total).toBe(0);
+    cliUser(portaal, { email: cli, password: DEGO_PASSWORD, org: 'voorbeeldstad', first: 'Pagina', last: 'Cli' });
+    expect(names(await page(`q=${cli}`))).toEqual(['Pagina Cli']);
+  });
+
   it('refuses bad paging fields with a 400 in the error envelope, in Dutch', async () => {
     for (const query of [
       'page=0',

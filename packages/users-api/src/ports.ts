@@ -153,6 +153,11 @@ export interface Backend extends Ports {
    */
   changeMark?(): string | Promise<string>;
   /**
+   * A mark that changes with people, their relation tuples and their invitations only, in any process: what an
+   * organisation's member list is kept under. Absent on Ory.
+   */
+  peopleMark?(): Promise<string>;
+  /**
    * The members of an organisation (an `issuer` or `access` tuple on it) in one read of only their ids, names,
    * addresses, creation times and administrator relation, in the order of their first membership tuple, as
    * `relations.list` gives them. Absent on Ory, where the whole list is read instead.

@@ -295,6 +295,10 @@ export function createEmbeddedBackend(services: IdpServices, relations: Relation
     ...portsOn(services, relations, db, own),
     compensates: false,
     changeMark: () => services.ctx.db.changeMark(),
+    peopleMark: async () => {
+      const { rows } = await sql<{ n: string | number }>`select n from people_changes where id = 1`.execute(db);
+      return String(rows[0]?.n);
+    },
     membersOf: (organisationId) => membersOf(db, organisationId),
     tuplesOf: (ids) => tuplesOf(services.ctx.db.dialect, db, ids),
     atomically: (work) =>

@@ -1,13 +1,12 @@
-import { openDatabase, type Db } from '@portaal/idp';
+import type { Db } from '@portaal/idp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrateUsersApi } from '../db/migrate.js';
+import { migratedDatabase } from '../test-support/migrated-database.js';
 import { createAuditLog } from './audit-log.js';
 
 let db: Db;
 
 beforeEach(async () => {
-  db = openDatabase(':memory:');
-  await migrateUsersApi(db.kysely);
+  db = await migratedDatabase();
 });
 
 afterEach(async () => {

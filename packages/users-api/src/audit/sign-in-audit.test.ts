@@ -1,7 +1,7 @@
-import { migrateToLatest, openDatabase, type Db } from '@portaal/idp';
-import { createRelationStore, migrateRelations } from '@portaal/relations';
+import type { Db } from '@portaal/idp';
+import { createRelationStore } from '@portaal/relations';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrateUsersApi } from '../db/migrate.js';
+import { migratedDatabase } from '../test-support/migrated-database.js';
 import { type AuditLog, createAuditLog } from './audit-log.js';
 import { signInAuditor } from './sign-in-audit.js';
 
@@ -12,10 +12,7 @@ let db: Db;
 let audit: AuditLog;
 
 beforeEach(async () => {
-  db = openDatabase(':memory:');
-  await migrateToLatest(db);
-  await migrateRelations(db.kysely);
-  await migrateUsersApi(db.kysely);
+  db = await migratedDatabase();
   audit = createAuditLog(db.kysely);
 });
 

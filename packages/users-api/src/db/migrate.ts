@@ -6,6 +6,7 @@ import * as oidcProviderState from './migrations/0004_oidc_provider_state.js';
 import * as oidcSessionLinks from './migrations/0005_oidc_session_links.js';
 import * as mailThrottle from './migrations/0006_mail_throttle.js';
 import * as oidcKeyAnnouncements from './migrations/0007_oidc_key_announcements.js';
+import * as peopleChanges from './migrations/0008_people_changes.js';
 
 const migrations: Record<string, Migration> = {
   '0001_catalogue_and_audit': catalogueAndAudit,
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0005_oidc_session_links': oidcSessionLinks,
   '0006_mail_throttle': mailThrottle,
   '0007_oidc_key_announcements': oidcKeyAnnouncements,
+  '0008_people_changes': peopleChanges,
 };
 
 /** Applies the Users API's migrations (catalogue, audit log, invitations, OpenID Connect), in their own table. */

@@ -97,6 +97,12 @@ export interface OidcKeyAnnouncementsTable {
   seen_at: string;
 }
 
+/** One row (id 1): how many changes to people, their tuples and invitations were committed (0008_people_changes). */
+export interface PeopleChangesTable {
+  id: number;
+  n: string | number | bigint;
+}
+
 export interface UsersApiDatabase {
   catalogue_organisations: CatalogueOrganisationsTable;
   catalogue_data_roles: CatalogueDataRolesTable;
@@ -106,6 +112,7 @@ export interface UsersApiDatabase {
   oidc_payloads: OidcPayloadsTable;
   oidc_session_links: OidcSessionLinksTable;
   oidc_key_announcements: OidcKeyAnnouncementsTable;
+  people_changes: PeopleChangesTable;
   audit_log: AuditLogTable;
   organisation_invitations: OrganisationInvitationsTable;
 }

@@ -1,6 +1,6 @@
-import { openDatabase, type Db } from '@portaal/idp';
+import type { Db } from '@portaal/idp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrateUsersApi } from '../db/migrate.js';
+import { migratedDatabase } from '../test-support/migrated-database.js';
 import { RetryLaterError } from '../api-error.js';
 import { createMailThrottle, MAIL_LIMITS, type MailThrottle } from './mail-throttle.js';
 
@@ -13,8 +13,7 @@ let at: number;
 let throttle: MailThrottle;
 
 beforeEach(async () => {
-  db = openDatabase(':memory:');
-  await migrateUsersApi(db.kysely);
+  db = await migratedDatabase();
   at = Date.parse('2026-11-26T09:00:00.000Z');
   throttle = createMailThrottle(db.kysely, () => new Date(at));
 });

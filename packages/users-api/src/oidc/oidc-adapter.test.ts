@@ -1,9 +1,9 @@
-import { openDatabase, type Db } from '@portaal/idp';
+import type { Db } from '@portaal/idp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCatalogueSource } from '../catalogue/catalogue-source.js';
 import { readCatalogue, replaceCatalogue } from '../catalogue/catalogue-repository.js';
 import { parseCatalogue } from '../catalogue/catalogue.js';
-import { migrateUsersApi } from '../db/migrate.js';
+import { migratedDatabase } from '../test-support/migrated-database.js';
 import { oidcStateAdapter } from './oidc-adapter.js';
 import { clientMetadata, hashClientSecret, secretMatches } from './oidc-clients.js';
 
@@ -16,8 +16,7 @@ let clock = Date.parse('2026-06-01T12:00:00Z');
 const now = () => clock;
 
 beforeEach(async () => {
-  db = openDatabase(':memory:');
-  await migrateUsersApi(db.kysely);
+  db = await migratedDatabase();
   clock = Date.parse('2026-06-01T12:00:00Z');
 });
 afterEach(async () => {

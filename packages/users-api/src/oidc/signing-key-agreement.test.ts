@@ -1,7 +1,7 @@
-import { openDatabase, type Db } from '@portaal/idp';
+import type { Db } from '@portaal/idp';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrateUsersApi } from '../db/migrate.js';
+import { migratedDatabase } from '../test-support/migrated-database.js';
 import { ANNOUNCE_EVERY_MS, signingKeyAgreement } from './signing-key-agreement.js';
 
 // The fault: two processes on one database, each with its own data directory, each generated its own signing key; a
@@ -16,8 +16,7 @@ const log = { info: record, warn: record, error: record } as unknown as FastifyB
 const processWith = (kids: string[]) => signingKeyAgreement(db.kysely, kids, log, () => at);
 
 beforeEach(async () => {
-  db = openDatabase(':memory:');
-  await migrateUsersApi(db.kysely);
+  db = await migratedDatabase();
   at = Date.parse('2026-11-26T09:00:00.000Z');
   lines = [];
 });

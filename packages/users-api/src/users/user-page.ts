@@ -80,13 +80,14 @@ async function keysOf(ctx: ApiContext, org: Organisation, membersOf: NonNullable
 }
 
 /**
- * The organisation's keys, kept while the database's change mark (`Backend.changeMark`) stays: any write anywhere,
- * by this process or another, changes it, so a person renamed, added or removed is placed so at the very next request
- * (as packages/idp's kept whoami answers are). The mark is read before the keys, so a change made while they are read
- * makes the next request read again. Only the order and the search use the keys; a page's entries are read afresh.
+ * The organisation's keys, kept while the people mark (`Backend.peopleMark`) stays: any change to a person, a tuple
+ * or an invitation, by this process or another, changes it when it commits, so a person renamed, added or removed is
+ * placed so at the very next request. Sign-ins, sessions and audit entries leave it alone. The mark is read before
+ * the keys, so a change made while they are read makes the next request read again. Only the order and the search
+ * use the keys; a page's entries are read afresh.
  */
 async function keptKeys(ctx: ApiContext, org: Organisation, membersOf: NonNullable<Backend['membersOf']>) {
-  const mark = ctx.backend.changeMark ? await ctx.backend.changeMark() : undefined;
+  const mark = ctx.backend.peopleMark ? await ctx.backend.peopleMark() : undefined;
   let kept = keptOf.get(ctx.backend);
   const hit = mark === undefined ? undefined : kept?.get(org.id, mark, Date.now());
   if (hit) return hit;

@@ -1,0 +1,56 @@
+import type { Db } from '@portaal/idp';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migratedDatabase } from '../test-support/migrated-database.js';
+
+// The people mark (migrations/0008_people_changes.ts): the triggers count changes to people, their tuples and their
+// invitations, by any writer, and nothing else. PostgreSQL's triggers run in e2e/api/users-api-paging.test.ts.
+
+let db: Db;
+
+const count = async () =>
+  Number((await sql<{ n: number }>`select n from people_changes`.execute(db.kysely)).rows[0]!.n);
+const run = (statement: string) => sql.raw(statement).execute(db.kysely);
+const NOW = '2026-11-27T10:00:00.000Z';
+
+beforeEach(async () => {
+  db = await migratedDatabase();
+  await run(
+    `insert into identities (id, schema_id, state, traits, metadata_public, metadata_admin, created_at, updated_at)
+     values ('p1', 'default', 'active', '{"email":"a@voorbeeldstad.nl"}', null, null, '${NOW}', '${NOW}')`,
+  );
+});
+
+afterEach(() => db.close());
+
+describe('the people mark', () => {
+  it('counts a person renamed, removed or added, and their tuples and invitations', async () => {
+    const changes = [
+      `update identities set traits = '{"email":"b@voorbeeldstad.nl"}' where id = 'p1'`,
+      `insert into relation_tuples (id, namespace, object, relation, subject_id, subject_set_namespace,
+         subject_set_object, subject_set_relation, created_at)
+       values ('t1', 'organizations', 'voorbeeldstad', 'issuer', 'p1', '', '', '', '${NOW}')`,
+      `delete from relation_tuples where subject_id = 'p1'`,
+      `insert into organisation_invitations (id, organisation_id, identity_id, email, relations, created_at, expires_at)
+       values ('i1', 'dego', 'p1', 'b@voorbeeldstad.nl', '[]', '${NOW}', '${NOW}')`,
+      `delete from organisation_invitations where id = 'i1'`,
+      `delete from identities where id = 'p1'`,
+    ];
+    for (const change of changes) {
+      const before = await count();
+      await run(change);
+      expect(await count(), change).toBeGreaterThan(before);
+    }
+  });
+
+  it('leaves out what does not change who is listed under what name: a block, a session, an audit entry', async () => {
+    const before = await count();
+    await run(`update identities set state = 'inactive', updated_at = '${NOW}' where id = 'p1'`);
+    await run(
+      `insert into audit_log (id, at, organisation_id, actor_id, actor_email, client_address, action, object_id,
+         object_email, result, details)
+       values ('a1', '${NOW}', null, null, null, '127.0.0.1', 'login', null, null, 'allowed', null)`,
+    );
+    expect(await count()).toBe(before);
+  });
+});
