@@ -164,8 +164,9 @@ async function floodWithWhoami(publicUrl, dataDir, ms) {
   return { flooded, whoami, rowsWritten };
 }
 
-const bench = await benchPortaal({ profile: values.profile, spare: 1 });
+const bench = await benchPortaal({ profile: values.profile, spare: 2 });
 let bare;
+let lean;
 try {
   for (const email of people) bench.createUser({ email, password: PASSWORD, lastName: 'Sign-in' });
   const server = await bench.serve();
@@ -199,6 +200,34 @@ try {
   const bareSignIns = (await loops(concurrency, ms, (worker) => signIn(bareUrl, people[worker])))?.ok ?? 0;
   bare.kill('SIGTERM');
 
+  // The lean sign-in (support/lean-sign-in.mjs): the product's statements without its framework, on a copy of its
+  // database that holds the sign-in above.
+  const leanFile = path.join(dataDir, 'lean-sign-in.sqlite');
+  const product = new Database(path.join(dataDir, 'portaal.sqlite'), { readonly: true });
+  await product.backup(leanFile);
+  product.close();
+  const [, leanPort] = bench.spares;
+  lean = spawn(
+    process.execPath,
+    [
+      fileURLToPath(new URL('./support/lean-sign-in.mjs', import.meta.url)),
+      String(leanPort),
+      leanFile,
+      argon2Path,
+      fromIdp.resolve('better-sqlite3'),
+      String(signedInOnce.text.length),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise((resolve) => lean.stdout.once('data', resolve));
+  const leanUrl = `http://127.0.0.1:${leanPort}`;
+  await loops(concurrency, 1000, (worker) => signIn(leanUrl, people[worker % people.length]));
+  const leanCpuBefore = cpuOf(lean.pid);
+  const leanRun = await loops(concurrency, ms, (worker) => signIn(leanUrl, people[worker % people.length]));
+  const leanCpu = cpuOf(lean.pid);
+  const leanSignIns = leanRun.ok ?? 0;
+  lean.kill('SIGTERM');
+
   await loops(concurrency, 1000, (worker) => signIn(publicUrl, people[worker % people.length]));
   const cpuBefore = cpuOf(server.pid);
   const clientBefore = process.cpuUsage();
@@ -228,6 +257,11 @@ try {
     `| bare HTTP sign-ins/s (argon2 behind node:http, no database) | ${rate(bareSignIns).toFixed(1)} ` +
       `(${(bareSignIns / raw).toFixed(2)}× raw) | – |`,
   );
+  const leanMainMs = (leanCpu.main - leanCpuBefore.main) / leanSignIns;
+  console.log(
+    `| lean sign-ins/s (the product's statements, prepared, behind node:http) | ${rate(leanSignIns).toFixed(1)} ` +
+      `(${(leanSignIns / raw).toFixed(2)}× raw; main thread ${leanMainMs.toFixed(2)} ms per sign-in) | – |`,
+  );
   if (flooding) {
     const { flooded, whoami, rowsWritten } = flooding;
     const floodRate = rate(flooded.ok ?? 0);
@@ -253,5 +287,6 @@ try {
   if (Object.keys(normal).some((key) => key !== 'ok')) console.log(`\nat concurrency ${concurrency}:`, normal);
 } finally {
   bare?.kill('SIGTERM');
+  lean?.kill('SIGTERM');
   await bench.stop();
 }
