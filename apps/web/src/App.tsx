@@ -35,7 +35,8 @@ function lazyScreen(
   let ready: ComponentType | undefined;
   let loading: Promise<ComponentType> | undefined;
   const loadScreen = () => {
-    loading ??= (async () => {
+    if (loading) return loading;
+    loading = (async () => {
       const data = import('./api/ServerData');
       if (warm) void data.then(({ serverAnswers }) => warm(serverAnswers)).catch(() => undefined);
       const [{ ServerData }, { default: Screen }] = await Promise.all([data, load()]);

@@ -22,8 +22,8 @@ const KNOWN_PARAMETERS = new Set(['service', 'redirect']);
 
 /** The data service a check asks about, as the route chooses it; undefined for what only the route answers. */
 function serviceAsked(catalogue: Catalogue, url: string, headers: IncomingHttpHeaders): string | undefined {
+  // Only requests for FORWARD_AUTH_ROUTE reach here (EarlyAnswerer.path).
   const question = url.indexOf('?');
-  if ((question < 0 ? url : url.slice(0, question)) !== FORWARD_AUTH_ROUTE) return undefined;
   const query = question < 0 ? {} : parse(url.slice(question + 1));
   if (Object.entries(query).some(([name, value]) => !KNOWN_PARAMETERS.has(name) || typeof value !== 'string')) {
     return undefined;

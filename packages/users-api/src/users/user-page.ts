@@ -26,7 +26,7 @@ interface Key extends Listed {
   invitation?: Invitation;
 }
 
-/** An organisation's keys as read under one change mark, with its orders made as they are asked for. */
+/** An organisation's keys as read under one people mark, with its orders made as they are asked for. */
 interface KeptKeys {
   keys: Key[];
   orders: Map<SortKey, Key[]>;
