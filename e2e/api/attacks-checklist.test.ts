@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, explained, identityApi, newBrowser, newNativeClient, nodeNamed } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
-import { loginWithPassword } from '../support/flows.js';
+import { signedInPerson } from '../support/flows.js';
 
 // Checklist statements of docs/security.md that hold by construction, each shown over HTTP: password fields that
 // password managers fill (item 6), no default accounts (item 8), no session token in a URL (item 22), no CORS
@@ -31,9 +31,7 @@ describe('the checklist over HTTP', () => {
       type: 'password',
       autocomplete: 'current-password',
     });
-    const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
-    const browser = newBrowser(portaal.publicUrl);
-    await loginWithPassword(browser, user.email, user.password);
+    const { browser } = await signedInPerson(portaal);
     const settings = await explained(browser.frontend.createBrowserSettingsFlow({}));
     expect(nodeNamed(settings, 'password').attributes).toMatchObject({
       type: 'password',

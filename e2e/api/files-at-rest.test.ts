@@ -21,7 +21,7 @@ beforeAll(async () => {
   mkdirSync(dataDir, { mode: 0o755 });
   chmodSync(dataDir, 0o755);
   umask = process.umask(0o022);
-  portaal = await startPortaal({ args: ['--demo'], env: { DATA_DIR: dataDir } });
+  portaal = await startPortaal({ args: ['--demo'], env: { DATA_DIR: dataDir, OIDC_JWKS: '' } });
 });
 afterAll(async () => {
   await portaal?.stop();

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import {
+  JSON_HEADERS,
+  HTML,
   csrfTokenOf,
   explained,
   failure,
@@ -12,7 +14,7 @@ import {
   type Browser,
 } from '../support/ory.js';
 import { STRONG_PASSWORD, createPasswordIdentity, uniqueEmail } from '../support/identities.js';
-import { loginWithPassword } from '../support/flows.js';
+import { signedInPerson } from '../support/flows.js';
 
 /**
  * Rows of the comparison with Kratos v26 (docs/kratos-compatibility.md#comparison-with-kratos-v26) for login and
@@ -33,23 +35,13 @@ afterAll(async () => {
   }
 });
 
-const HTML = { accept: 'text/html,application/xhtml+xml' };
-const JSON_HEADERS = { accept: 'application/json', 'content-type': 'application/json' };
-
 /** A raw request through the browser's cookie jar that does not follow redirects. */
 const raw = (browser: Browser, url: string, init: RequestInit = {}) =>
   browser.fetch(url, { redirect: 'manual', ...init });
 
-async function signedInBrowser() {
-  const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
-  const browser = newBrowser(portaal.publicUrl);
-  await loginWithPassword(browser, user.email, user.password);
-  return { user, browser };
-}
-
 describe('login: creating a flow', () => {
   it('with a session: SPA 400 session_already_available, HTML 303 to return_to (ErrAlreadyLoggedIn)', async () => {
-    const { browser } = await signedInBrowser();
+    const { browser } = await signedInPerson(portaal);
     const spa = await failure(browser.frontend.createBrowserLoginFlow({}));
     expect(spa.status).toBe(400);
     expect(spa.body.error.id).toBe('session_already_available');
@@ -72,7 +64,7 @@ describe('login: creating a flow', () => {
   });
 
   it('refresh=true with a session: the address as a hidden identifier and 1010003', async () => {
-    const { user, browser } = await signedInBrowser();
+    const { user, browser } = await signedInPerson(portaal);
     const flow = await explained(browser.frontend.createBrowserLoginFlow({ refresh: true }));
     expect(flow.refresh).toBe(true);
     expect(messageIds(flow)).toEqual([1010003]);
@@ -104,7 +96,7 @@ describe('login: creating a flow', () => {
 
 describe('login: submitting', () => {
   it('with a session and no refresh: SPA 400 with the flow and 4000001; HTML 303 to the default return', async () => {
-    const { user, browser } = await signedInBrowser();
+    const { user, browser } = await signedInPerson(portaal);
     const fresh = newBrowser(portaal.publicUrl);
     const flow = await explained(fresh.frontend.createBrowserLoginFlow({}));
     // The signed-in browser takes over the flow's CSRF cookie, as a second tab would have it.
@@ -225,7 +217,7 @@ const traits = (email: string) => ({ email, name: { first: 'Nieuwe', last: 'Gebr
 
 describe('registration', () => {
   it('created with a session: SPA 400 session_already_available, HTML 303 to the return URL, API 400', async () => {
-    const { browser } = await signedInBrowser();
+    const { browser } = await signedInPerson(portaal);
     const spa = await failure(browser.frontend.createBrowserRegistrationFlow({}));
     expect(spa.status).toBe(400);
     expect(spa.body.error.id).toBe('session_already_available');
@@ -247,7 +239,7 @@ describe('registration', () => {
   it('submitted with a session: HTML 302 to the default return (Kratos RedirectOnAuthenticated), SPA 400', async () => {
     const fresh = newBrowser(portaal.publicUrl);
     const flow = await explained(fresh.frontend.createBrowserRegistrationFlow({}));
-    const { browser } = await signedInBrowser();
+    const { browser } = await signedInPerson(portaal);
     const body = {
       method: 'password',
       'traits.email': uniqueEmail('nieuw'),

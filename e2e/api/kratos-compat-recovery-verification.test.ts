@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import {
+  JSON_HEADERS,
+  HTML,
   csrfTokenOf,
   explained,
   failure,
@@ -12,7 +14,7 @@ import {
   type Browser,
 } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
-import { loginWithPassword } from '../support/flows.js';
+import { loginWithPassword, signedInPerson } from '../support/flows.js';
 
 /**
  * Rows of the comparison with Kratos v26 (docs/kratos-compatibility.md#comparison-with-kratos-v26) for recovery and
@@ -33,8 +35,6 @@ afterAll(async () => {
   }
 });
 
-const HTML = { accept: 'text/html,application/xhtml+xml' };
-const JSON_HEADERS = { accept: 'application/json', 'content-type': 'application/json' };
 const codeIn = (text: string) => /^(\d{6})$/m.exec(text)?.[1];
 
 /** Forgets the session cookie but keeps the CSRF cookie, as after signing out in another tab. */
@@ -45,9 +45,7 @@ async function dropSessionCookie(browser: Browser) {
 
 describe('recovery with a session', () => {
   it('creating: SPA 400 session_already_available, HTML 302 to the default return, API 400', async () => {
-    const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
-    const browser = newBrowser(portaal.publicUrl);
-    await loginWithPassword(browser, user.email, user.password);
+    const { user, browser } = await signedInPerson(portaal);
     const spa = await failure(browser.frontend.createBrowserRecoveryFlow({}));
     expect(spa.status).toBe(400);
     expect(spa.body.error).toMatchObject({

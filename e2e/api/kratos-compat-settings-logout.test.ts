@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import {
+  JSON_HEADERS,
+  HTML,
   csrfTokenOf,
   explained,
   failure,
@@ -10,7 +12,7 @@ import {
   type Browser,
 } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
-import { enrolTotp, loginWithPassword } from '../support/flows.js';
+import { enrolTotp, loginWithPassword, signedInPerson } from '../support/flows.js';
 
 /**
  * Rows of the comparison with Kratos v26 (docs/kratos-compatibility.md#comparison-with-kratos-v26) for settings and
@@ -30,16 +32,6 @@ afterAll(async () => {
     await shortFlows?.stop();
   }
 });
-
-const HTML = { accept: 'text/html,application/xhtml+xml' };
-const JSON_HEADERS = { accept: 'application/json', 'content-type': 'application/json' };
-
-async function signedIn(target: Portaal = portaal) {
-  const user = await createPasswordIdentity(identityApi(target.adminUrl));
-  const browser = newBrowser(target.publicUrl);
-  await loginWithPassword(browser, user.email, user.password);
-  return { user, browser };
-}
 
 const cookieNamed = async (browser: Browser, prefix: string) =>
   (await browser.jar.getCookies(portaal.publicUrl)).find((c) => c.key.startsWith(prefix));
@@ -64,7 +56,7 @@ describe('settings without a session', () => {
   });
 
   it('fetching or submitting: JSON 401 without an error id, an HTML submit 302 to the login screen', async () => {
-    const { browser } = await signedIn();
+    const { browser } = await signedInPerson(portaal);
     const flow = await explained(browser.frontend.createBrowserSettingsFlow({}));
     const stranger = newBrowser(portaal.publicUrl);
     const fetched = await failure(stranger.frontend.getSettingsFlow({ id: flow.id }));
@@ -84,8 +76,8 @@ describe('settings without a session', () => {
 
 describe('settings of another identity, and at aal1 with a second factor', () => {
   it('another identity’s flow: 403 security_identity_mismatch on fetch and on submit', async () => {
-    const owner = await signedIn();
-    const other = await signedIn();
+    const owner = await signedInPerson(portaal);
+    const other = await signedInPerson(portaal);
     const flow = await explained(owner.browser.frontend.createBrowserSettingsFlow({}));
     const fetched = await failure(other.browser.frontend.getSettingsFlow({ id: flow.id }));
     expect(fetched.status).toBe(403);
@@ -108,7 +100,7 @@ describe('settings of another identity, and at aal1 with a second factor', () =>
   });
 
   it('an aal1 session: 403 session_aal2_required, back to the settings screen with this flow afterwards', async () => {
-    const { user, browser } = await signedIn();
+    const { user, browser } = await signedInPerson(portaal);
     await enrolTotp(browser);
     const flow = await explained(browser.frontend.createBrowserSettingsFlow({}));
     const aal1 = newBrowser(portaal.publicUrl);
@@ -128,7 +120,7 @@ describe('settings of another identity, and at aal1 with a second factor', () =>
 
 describe('a privileged change after PRIVILEGED_SESSION_MAX_AGE', () => {
   it('SPA: 403 session_refresh_required to a refresh login back to the flow; then the change works', async () => {
-    const { user, browser } = await signedIn(shortFlows);
+    const { user, browser } = await signedInPerson(shortFlows);
     const flow = await explained(browser.frontend.createBrowserSettingsFlow({}));
     await new Promise((r) => setTimeout(r, 2_100));
     const password = 'Nieuwe-Lente-Wandeling-93';
@@ -169,7 +161,7 @@ describe('a privileged change after PRIVILEGED_SESSION_MAX_AGE', () => {
 
 describe('an expired settings flow', () => {
   it('fetched: 410 without an error id; submitted: 410 self_service_flow_expired with a new flow', async () => {
-    const { browser } = await signedIn(shortFlows);
+    const { browser } = await signedInPerson(shortFlows);
     const flow = await explained(browser.frontend.createBrowserSettingsFlow({}));
     await new Promise((r) => setTimeout(r, 3_200));
     const fetched = await failure(browser.frontend.getSettingsFlow({ id: flow.id }));
@@ -207,8 +199,8 @@ describe('logout', () => {
   });
 
   it('HTML: 303 to return_to, session cookie expired, a new CSRF cookie; another session’s token 403', async () => {
-    const { browser } = await signedIn();
-    const other = await signedIn();
+    const { browser } = await signedInPerson(portaal);
+    const other = await signedInPerson(portaal);
     const otherToken = (await other.browser.frontend.createBrowserLogoutFlow({})).logout_token;
     const wrong = await browser.fetch(`${portaal.publicUrl}/self-service/logout?token=${otherToken}`, {
       headers: JSON_HEADERS,

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import * as client from 'openid-client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLogoutReceiver } from '../support/oidc-service.js';
+import { testSigningKeys } from '../support/signing-keys.js';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { freePorts } from '../support/free-port.js';
 import { startBalancer } from '../support/balancer.js';
@@ -330,15 +331,13 @@ describe('OpenID Connect provider on several processes', () => {
   it('signs in, refreshes and answers userinfo through two processes behind a load balancer', async () => {
     // What the processes share: the database, the cookie secret and the signing keys (README, 'Single sign-on').
     const database = await sharedTestDatabase();
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const jwks = { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'gedeeld', alg: 'RS256', use: 'sig' }] };
     const [port] = await freePorts(1);
     const publicUrl = `http://127.0.0.1:${port}`;
     const env = {
       DATABASE_URL: database.url,
       PUBLIC_URL: publicUrl,
       SECRETS_COOKIE: randomBytes(32).toString('base64url'),
-      OIDC_JWKS: JSON.stringify(jwks),
+      OIDC_JWKS: testSigningKeys(),
       CATALOGUE_FILE: catalogueFile,
       OIDC_CLIENT_SECRET_JEUGDZORG: SECRET,
     };
@@ -392,7 +391,7 @@ describe('OpenID Connect provider on several processes', () => {
     // A hand-made deployment: one database, but each process its own DATA_DIR and no OIDC_JWKS, so each generated a
     // key; a token of one would fail at a service that fetched the other's keys (docs/operations.md).
     const database = await sharedTestDatabase();
-    const env = { DATABASE_URL: database.url, CATALOGUE_FILE: catalogueFile };
+    const env = { DATABASE_URL: database.url, CATALOGUE_FILE: catalogueFile, OIDC_JWKS: '' };
     const first = await startPortaal({ args: ['--demo'], env });
     const second = await startPortaal({ env });
     let secondStopped: Promise<void> | undefined;

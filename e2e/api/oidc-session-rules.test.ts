@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { sharedTestDatabase } from '../support/database.js';
 import { freePorts } from '../support/free-port.js';
 import { enrolTotp, loginWithPassword } from '../support/flows.js';
 import { csrfTokenOf, explained, identityApi, newBrowser, type Browser } from '../support/ory.js';
+import { testSigningKeys } from '../support/signing-keys.js';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { api, cliUser, setPasswordThroughLink } from '../support/portal-users.js';
 
@@ -43,15 +44,13 @@ let short: Deployment;
 /** Two processes on one new database behind a balancer, as several replicas behind a load balancer run. */
 async function deployment(extra: Record<string, string> = {}): Promise<Deployment> {
   const database = await sharedTestDatabase();
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwks = { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'gedeeld', alg: 'RS256', use: 'sig' }] };
   const [port] = await freePorts(1);
   const url = `http://127.0.0.1:${port}`;
   const env = {
     DATABASE_URL: database.url,
     PUBLIC_URL: url,
     SECRETS_COOKIE: randomBytes(32).toString('base64url'),
-    OIDC_JWKS: JSON.stringify(jwks),
+    OIDC_JWKS: testSigningKeys(),
     CATALOGUE_FILE: catalogueFile,
     OIDC_CLIENT_SECRET_JEUGDZORG: SECRET,
     ...extra,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, explained, failure, identityApi, messageIds, newBrowser } from '../support/ory.js';
 import { STRONG_PASSWORD, createPasswordIdentity, uniqueEmail } from '../support/identities.js';
-import { loginWithPassword } from '../support/flows.js';
+import { loginWithPassword, signedInPerson } from '../support/flows.js';
 
 let portaal: Portaal;
 let closed: Portaal;
@@ -77,9 +77,7 @@ describe('registration', () => {
 
 describe('logout', () => {
   it('ends the session with the logout token', async () => {
-    const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
-    const browser = newBrowser(portaal.publicUrl);
-    await loginWithPassword(browser, user.email, user.password);
+    const { browser } = await signedInPerson(portaal);
     const logout = await browser.frontend.createBrowserLogoutFlow({});
     expect(logout.logout_url).toContain('/self-service/logout?token=');
     await browser.frontend.updateLogoutFlow({ token: logout.logout_token });

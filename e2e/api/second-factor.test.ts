@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, failure, identityApi, messageIds, newBrowser } from '../support/ory.js';
-import { createPasswordIdentity, totpCode } from '../support/identities.js';
-import { enrolLookupSecrets, enrolTotp, loginSecondFactor, loginWithPassword } from '../support/flows.js';
+import { totpCode } from '../support/identities.js';
+import {
+  enrolLookupSecrets,
+  enrolTotp,
+  loginSecondFactor,
+  loginWithPassword,
+  signedInPerson,
+} from '../support/flows.js';
 
 let portaal: Portaal;
 beforeAll(async () => {
@@ -14,9 +20,7 @@ afterAll(async () => {
 
 /** A user with TOTP and backup codes enrolled, signed out again. */
 async function userWithSecondFactor() {
-  const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
-  const browser = newBrowser(portaal.publicUrl);
-  await loginWithPassword(browser, user.email, user.password);
+  const { user, browser } = await signedInPerson(portaal);
   // Enrol with the previous step's code so that the sign-in below may use the current step.
   const secret = await enrolTotp(browser, -1);
   const codes = await enrolLookupSecrets(browser);
@@ -25,9 +29,7 @@ async function userWithSecondFactor() {
 
 describe('second factor', () => {
   it('offers the TOTP enrolment with a QR code image and the secret key', async () => {
-    const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
-    const browser = newBrowser(portaal.publicUrl);
-    await loginWithPassword(browser, user.email, user.password);
+    const { browser } = await signedInPerson(portaal);
     const flow = await browser.frontend.createBrowserSettingsFlow({});
     const qr = flow.ui.nodes.find((n: any) => n.attributes.id === 'totp_qr');
     expect(qr?.type).toBe('img');

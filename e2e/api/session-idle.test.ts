@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginWithPassword } from '../support/flows.js';
-import { createPasswordIdentity } from '../support/identities.js';
-import { identityApi, newBrowser } from '../support/ory.js';
+import { signedInPerson } from '../support/flows.js';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 
 /** With a short idle timeout, use must still keep a session alive: the idle clock is written often enough. */
@@ -17,9 +15,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a short idle timeout', () => {
   it('keeps a session in use alive past the timeout, and ends it once it is left alone', async () => {
-    const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
-    const browser = newBrowser(portaal.publicUrl);
-    await loginWithPassword(browser, user.email, user.password);
+    const { browser } = await signedInPerson(portaal);
     const whoami = async () => (await browser.fetch(`${portaal.publicUrl}/sessions/whoami`)).status;
     for (let second = 0; second < 10; second += 2) {
       expect(await whoami(), `after ${second} s of use`).toBe(200);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, explained, identityApi, newBrowser, newNativeClient, type Browser } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
-import { enrolTotp, loginSecondFactor, loginWithPassword } from '../support/flows.js';
+import { enrolTotp, loginSecondFactor, loginWithPassword, signedInPerson } from '../support/flows.js';
 
 // Checklist items 20 and 21 (docs/security.md): reference tokens stored only as hashes, and a new token at every
 // sign-in and every rise in assurance, so that a token planted or captured before a step never gains its level; a
@@ -69,9 +69,7 @@ async function storedSessionValues(): Promise<string> {
 
 describe('session tokens', () => {
   it('are stored only as hashes: no token the server handed out appears in the database', async () => {
-    const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
-    const browser = newBrowser(portaal.publicUrl);
-    await loginWithPassword(browser, user.email, user.password);
+    const { browser } = await signedInPerson(portaal);
     const token = await sessionCookie(browser);
     expect(token).toMatch(/^ory_st_[A-Za-z0-9]{32}$/);
     const stored = await storedSessionValues();
@@ -99,9 +97,7 @@ describe('session tokens', () => {
   });
 
   it('are new after signing in again (refresh), and the old one no longer works', async () => {
-    const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
-    const browser = newBrowser(portaal.publicUrl);
-    await loginWithPassword(browser, user.email, user.password);
+    const { user, browser } = await signedInPerson(portaal);
     const before = (await sessionCookie(browser))!;
     const flow = await browser.frontend.createBrowserLoginFlow({ refresh: true });
     const csrf = csrfTokenOf(flow);

@@ -1,8 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginWithPassword } from '../support/flows.js';
-import { createPasswordIdentity } from '../support/identities.js';
-import { explained, identityApi, newBrowser, newNativeClient } from '../support/ory.js';
+import { signedInPerson } from '../support/flows.js';
+import { explained, identityApi, newNativeClient } from '../support/ory.js';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 
 // `GET /sessions/whoami` with a live session is answered before Fastify routes the request
@@ -15,9 +14,7 @@ let token: string;
 
 beforeAll(async () => {
   portaal = await startPortaal({ env: { SHUTDOWN_DRAIN: '3s' } });
-  const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
-  const browser = newBrowser(portaal.publicUrl);
-  await loginWithPassword(browser, user.email, user.password);
+  const { user, browser } = await signedInPerson(portaal);
   cookie = await browser.jar.getCookieString(portaal.publicUrl);
   const native = newNativeClient(portaal.publicUrl);
   const flow = await native.createNativeLoginFlow({});
@@ -113,9 +110,7 @@ describe('whoami answered before routing', () => {
   });
 
   it('counts a revocation at the very next request, though the answer was kept', async () => {
-    const user = await createPasswordIdentity(identityApi(portaal.adminUrl));
-    const browser = newBrowser(portaal.publicUrl);
-    await loginWithPassword(browser, user.email, user.password);
+    const { user, browser } = await signedInPerson(portaal);
     const own = await browser.jar.getCookieString(portaal.publicUrl);
     for (let n = 0; n < 3; n += 1) expect((await get('/sessions/whoami', { cookie: own })).status).toBe(200);
     await identityApi(portaal.adminUrl).deleteIdentitySessions({ id: user.id });

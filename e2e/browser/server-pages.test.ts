@@ -72,11 +72,11 @@ describe("journey 24: the server's own pages in the portal's house style", () =>
   });
 
   it('says in the house style that signing in at a service cannot be done while the keys differ', async () => {
-    // A second process on the same database with its own data directory, so its own generated signing key: every
+    // A second process on the same database with its own data directory and no OIDC_JWKS, so a key of its own: every
     // `/oidc` address then answers 503 (docs/operations.md#oidc-signing-keys).
     const { portaal } = journey;
     const databaseUrl = portaal.env.DATABASE_URL ?? path.join(portaal.dataDir, 'portaal.sqlite');
-    const other = await startPortaal({ env: { DATABASE_URL: databaseUrl, PORTAL_TITLE: TITLE } });
+    const other = await startPortaal({ env: { DATABASE_URL: databaseUrl, PORTAL_TITLE: TITLE, OIDC_JWKS: '' } });
     try {
       const page = await journey.person('keys-differ');
       const answer = await page.goto(`${other.publicUrl}/oidc/.well-known/openid-configuration`);

@@ -1,7 +1,7 @@
 import { ResponseError, type Session } from '@ory/client-fetch';
 import type { Browser } from './ory.js';
-import { csrfTokenOf, explained, nodeNamed } from './ory.js';
-import { totpCode } from './identities.js';
+import { csrfTokenOf, explained, identityApi, newBrowser, nodeNamed } from './ory.js';
+import { createPasswordIdentity, totpCode } from './identities.js';
 
 /**
  * Signs in with a password through the browser login flow (JSON mode). Returns the session, or, for an identity with
@@ -98,4 +98,12 @@ export async function attemptLogin(browser: Browser, email: string, password: st
     flow: flow.id,
     updateLoginFlowBody: { method: 'password', identifier: email, password, csrf_token: csrfTokenOf(flow) },
   });
+}
+
+/** A new person with a password, signed in with it in a new browser of `portal`. */
+export async function signedInPerson(portal: { publicUrl: string; adminUrl: string }) {
+  const user = await createPasswordIdentity(identityApi(portal.adminUrl));
+  const browser = newBrowser(portal.publicUrl);
+  await loginWithPassword(browser, user.email, user.password);
+  return { user, browser };
 }

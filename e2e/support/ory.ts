@@ -4,6 +4,11 @@ import fetchCookie from 'fetch-cookie';
 import { CookieJar } from 'tough-cookie';
 
 /** One person's browser: a cookie jar, a fetch that uses it, and the official FrontendApi client over it. */
+/** What a browser sends when it navigates: Kratos answers with redirects and HTML pages. */
+export const HTML = { accept: 'text/html,application/xhtml+xml' };
+/** What a single-page app sends: Kratos answers JSON. */
+export const JSON_HEADERS = { accept: 'application/json', 'content-type': 'application/json' };
+
 export interface Browser {
   jar: CookieJar;
   fetch: typeof fetch;

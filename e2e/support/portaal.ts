@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { testDatabaseUrl } from './database.js';
 import { freePorts } from './free-port.js';
 import { startMailSink, type MailSink } from './mail-sink.js';
+import { testSigningKeys } from './signing-keys.js';
 
 const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
 
@@ -63,6 +64,8 @@ export async function startPortaal(options: PortaalOptions = {}, attempt = 1): P
     SHUTDOWN_DRAIN: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(options.smtp === false ? {} : { SMTP_URL: mail.url }),
+    // A test that needs keys generated at first start passes OIDC_JWKS ''.
+    OIDC_JWKS: testSigningKeys(),
     ...options.env,
   };
   let output = '';

@@ -44,7 +44,5 @@ export const passwordSchema = z
     if (!values.password) context.addIssue({ code: 'custom', path: ['root'], message: NOTHING_CHANGED });
   });
 
-export type ProfileInput = z.input<typeof profileSchema>;
 export type ProfileValues = z.output<typeof profileSchema>;
-export type PasswordInput = z.input<typeof passwordSchema>;
 export type PasswordValues = z.output<typeof passwordSchema>;

@@ -1,11 +1,9 @@
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { SettingsFlow } from '@ory/client-fetch';
-import { messagesOf } from '../components/ErrorSummary';
 import { TextField } from '../components/TextField';
-import { profileSchema, type ProfileInput, type ProfileValues } from '../forms/settings-schema';
+import { profileSchema, type ProfileValues } from '../forms/settings-schema';
 import { SettingsFormSection } from './SettingsFormSection';
-import { nodeErrors, type SubmitSettings, useSettingsSave } from './settings-save';
+import { nodeErrors, type SubmitSettings } from './settings-save';
+import { useSettingsForm } from './use-settings-form';
 
 /** The fields in the order of the form; 'root' holds 'Geen van de velden is aangepast.'. */
 const SUMMARY_FIELDS = ['firstName', 'lastName', 'email', 'root'] as const;
@@ -29,28 +27,23 @@ interface SettingsProfileFormProps {
  * placeholder, which reads as a value already filled in), and the section's own 'Bewerkingen opslaan'.
  */
 export function SettingsProfileForm({ flow, submit, traits, onSaved }: SettingsProfileFormProps) {
-  const { outcome, setOutcome, send } = useSettingsSave(submit);
-  const form = useForm<ProfileInput, unknown, ProfileValues>({
-    resolver: zodResolver(profileSchema),
-    // The error summary takes the focus instead (GOV.UK pattern).
-    shouldFocusError: false,
+  const { form, errors, save, section } = useSettingsForm({
+    schema: profileSchema,
     defaultValues: { firstName: '', lastName: '', email: '' },
+    summaryFields: SUMMARY_FIELDS,
+    submit,
+    onSaved,
   });
-  const errors = form.formState.errors;
   const now = (value: string | undefined) => (value ? `Nu: ${value}` : undefined);
 
-  async function save(values: ProfileValues) {
+  async function saveValid(values: ProfileValues) {
     if (!flow || !traits) return;
-    setOutcome(undefined);
     const changed = {
       email: values.email ?? traits.email,
       name: { first: values.firstName ?? traits.name.first, last: values.lastName ?? traits.name.last },
     };
     const failure = 'Er is iets misgegaan bij het updaten van je gegevens. Probeer het nog eens.';
-    if (!(await send({ method: 'profile', traits: changed }, failure))) return;
-    form.reset();
-    await onSaved();
-    setOutcome({ kind: 'ok', text: 'Je gegevens zijn aangepast.', secrets: Boolean(values.email) });
+    await save({ method: 'profile', traits: changed }, failure, Boolean(values.email));
   }
 
   return (
@@ -61,12 +54,9 @@ export function SettingsProfileForm({ flow, submit, traits, onSaved }: SettingsP
         <p className="utrecht-paragraph">Vul alleen in wat je wilt wijzigen. Lege velden blijven zoals ze zijn.</p>
       }
       saveLabel="Bewerkingen opslaan"
-      errors={messagesOf(errors, SUMMARY_FIELDS)}
-      submitCount={form.formState.submitCount}
-      submitting={form.formState.isSubmitting}
+      {...section}
       ready={Boolean(flow)}
-      onSubmit={form.handleSubmit(save)}
-      outcome={outcome}
+      onSubmit={form.handleSubmit(saveValid)}
     >
       <TextField
         label="Naam"
