@@ -365,6 +365,7 @@ const API_ROUTES: ApiRoute[] = [
   { method: 'DELETE', path: '/users/organisations/:id' },
   { method: 'POST', path: '/invitations/:id/accept' },
   { method: 'POST', path: '/invitations/:id/decline' },
+  { method: 'POST', path: '/invitations/:id/resend' },
   { method: 'DELETE', path: '/invitations/:id' },
   { method: 'PUT', path: '/permissions/:id' },
   { method: 'DELETE', path: '/permissions', query: ['namespace', 'object', 'relation', 'subject_id'] },

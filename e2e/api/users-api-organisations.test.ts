@@ -425,6 +425,29 @@ describe('invitations', () => {
     );
   });
 
+  it('are sent again by the inviting organisation only: a second mail, valid from now, same id', async () => {
+    const person = await voorbeeldstadPerson('nogmaals');
+    const invitation = await invite(degoAdmin.browser, person.email);
+    const foreign = await api(portaal, bea.browser, 'POST', `/invitations/${invitation.id}/resend`);
+    expect([403, 404], JSON.stringify(foreign.body)).toContain(foreign.status);
+
+    const since = new Date();
+    const resent = await api(portaal, degoAdmin.browser, 'POST', `/invitations/${invitation.id}/resend`);
+    expect(resent.status, JSON.stringify(resent.body)).toBe(200);
+    expect(resent.body.id).toBe(invitation.id);
+    expect(Date.parse(resent.body.expiresAt)).toBeGreaterThan(Date.parse(invitation.expiresAt));
+    const mail = await portaal.mail.waitFor(person.email, { since, filter: notLinkedNotice });
+    expect(mail.subject).toBe(`Uitnodiging van ${DEGO.label} in het Datavoorzieningen Portaal`);
+    expect((await listedBy(degoAdmin.browser, person.id))?.invitation).toEqual(resent.body);
+    expect(await auditEntries(portaal, degoAdmin.browser)).toContainEqual(
+      expect.objectContaining({ action: 'invitation.resend', objectEmail: person.email, result: 'success' }),
+    );
+    const accepted = await api(portaal, person.browser, 'POST', `/invitations/${invitation.id}/accept`);
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    const late = await api(portaal, degoAdmin.browser, 'POST', `/invitations/${invitation.id}/resend`);
+    expect([late.status, late.body?.error?.id]).toEqual([404, 'invitation_not_found']);
+  });
+
   it('are withdrawn by the inviting organisation only', async () => {
     const person = await voorbeeldstadPerson('ingetrokken');
     const invitation = await invite(degoAdmin.browser, person.email);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { api, DEMO_PASSWORD, signInAtAal2 } from '../support/portal-users.js';
 import { useJourney } from './support/journey.js';
 import { sidebar } from './support/people.js';
-import { expectInsideWindow } from './support/layout.js';
+import { atBothWidths, expectDialogFits, expectInsideWindow, expectNoSidewaysScroll } from './support/layout.js';
 import { cli, DEMO_CATALOGUE, enterTotpCode, expectAccessible, rowOf, signInWithPassword } from './support/pages.js';
 
 // The demo installation: Bea is the administrator of Gemeente Voorbeeldstad; DEGO needs no second factor.
@@ -138,7 +138,7 @@ describe('journey 16: a person in two organisations', () => {
     const invited = rowOf(dego, BEA.email);
     await invited.getByText('Uitgenodigd', { exact: true }).waitFor();
     await invited.getByRole('cell', { name: 'Analyse' }).waitFor();
-    expect(await invited.getByRole('button').allInnerTexts()).toEqual(['Uitnodiging intrekken']);
+    expect(await invited.getByRole('button').allInnerTexts()).toEqual(['Opnieuw versturen', 'Uitnodiging intrekken']);
     await expectAccessible(dego, 'DEGO overview with an invited person');
     await shoot(dego, '0-dego-invited');
     await invited.getByRole('button', { name: 'Uitnodiging intrekken' }).click();
@@ -152,6 +152,31 @@ describe('journey 16: a person in two organisations', () => {
     // The mail names the organisation.
     const mail = await journey.portaal.mail.waitFor(BEA.email, { since: sent });
     expect(`${mail.subject}\n${mail.text}`).toContain(DEGO);
+
+    // Sent again from the row, on a phone and a laptop: asked first, then a second mail.
+    await atBothWidths(dego, async () => {
+      const where = `the invited row at ${dego.viewportSize()!.width} px`;
+      await expectNoSidewaysScroll(dego, where);
+      await expectInsideWindow(dego, invited.getByRole('button'), where);
+      await invited.getByRole('button', { name: 'Opnieuw versturen' }).click();
+      const resend = dego.getByRole('alertdialog', { name: 'Uitnodiging opnieuw versturen' });
+      await expectDialogFits(dego, resend, 'resend-invitation dialog');
+      if (SCREENSHOTS)
+        await dego.screenshot({ path: `${SCREENSHOTS}/0-dego-resend-${dego.viewportSize()!.width}.png` });
+      await resend.getByRole('button', { name: 'Annuleren' }).click();
+      await resend.waitFor({ state: 'detached' });
+    });
+    const resentAt = new Date();
+    await dego.setViewportSize({ width: 375, height: 740 });
+    await invited.getByRole('button', { name: 'Opnieuw versturen' }).click();
+    await dego.getByRole('alertdialog').getByRole('button', { name: 'Versturen' }).click();
+    const toasts = dego.getByRole('list', { name: 'Meldingen' });
+    await toasts.getByText(`Uitnodiging opnieuw verstuurd naar ${BEA.email}.`).waitFor();
+    // The toast with the long address wraps it, so that its own button stays on a phone's screen.
+    await expectInsideWindow(dego, toasts.getByRole('button'), 'the toasts on a phone');
+    await dego.setViewportSize({ width: 1280, height: 900 });
+    const again = await journey.portaal.mail.waitFor(BEA.email, { since: resentAt, filter: (m) => m !== mail });
+    expect(`${again.subject}\n${again.text}`).toContain(DEGO);
 
     // Bea signs in as usual, in Voorbeeldstad, and is told about the invitation on every page.
     const page = await journey.person('Bea');

@@ -93,6 +93,10 @@ export const declineInvitation = (id: string) =>
 export const leaveOrganisation = (organisation: string) =>
   usersApi<void>(`/users/organisations/${encodeURIComponent(organisation)}`, { method: 'DELETE' });
 
+/** An administrator of the inviting organisation sends an invitation again: a new mail, valid from now. */
+export const resendInvitation = (id: string) =>
+  usersApi<{ id: string; expiresAt: string }>(`/invitations/${encodeURIComponent(id)}/resend`, { method: 'POST' });
+
 /** An administrator of the inviting organisation takes an invitation back. */
 export const withdrawInvitation = (id: string) =>
   usersApi<void>(`/invitations/${encodeURIComponent(id)}`, { method: 'DELETE' });

@@ -302,7 +302,10 @@ describe('the row buttons', () => {
       ['Bewerken', 'Bewerken: Gijs Gast'],
       ['Verwijderen', 'Verwijderen: Gijs Gast'],
     ]);
-    expect(await names('ina@dijkstad.nl')).toEqual([['Uitnodiging intrekken', 'Uitnodiging intrekken: Ina Invite']]);
+    expect(await names('ina@dijkstad.nl')).toEqual([
+      ['Opnieuw versturen', 'Opnieuw versturen van de uitnodiging: Ina Invite'],
+      ['Uitnodiging intrekken', 'Uitnodiging intrekken: Ina Invite'],
+    ]);
     for (const button of within(screen.getByRole('table')).getAllByRole('button')) {
       expect(button.getAttribute('aria-label')!.startsWith(button.textContent!)).toBe(true);
     }

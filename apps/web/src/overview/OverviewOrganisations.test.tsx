@@ -81,7 +81,7 @@ const writes = (calls: ReturnType<typeof fakeNetwork>) =>
 afterEach(() => vi.unstubAllGlobals());
 
 describe('OverviewScreen with guests and invited people', () => {
-  it("shows an invited person as 'Uitgenodigd' with the invited data roles; the only action withdraws it", async () => {
+  it("shows an invited person as 'Uitgenodigd' with the invited data roles; one action withdraws it", async () => {
     const calls = network((url, init) =>
       url.pathname === '/api/invitations/inv-1' && init?.method === 'DELETE' ? { status: 204 } : undefined,
     );
@@ -91,7 +91,7 @@ describe('OverviewScreen with guests and invited people', () => {
     expect(within(cells[0]!).getByText('Uitgenodigd')).toBeInTheDocument();
     expect(cells[0]).toHaveTextContent('Geldig tot 26 november 2026');
     expect(cells[3]).toHaveTextContent('Financiën');
-    expect(actionsOf(row)).toEqual(['Uitnodiging intrekken']);
+    expect(actionsOf(row)).toEqual(['Opnieuw versturen', 'Uitnodiging intrekken']);
 
     await userEvent.click(within(row).getByRole('button', { name: 'Uitnodiging intrekken: Ina Test' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Uitnodiging intrekken' });
@@ -106,6 +106,32 @@ describe('OverviewScreen with guests and invited people', () => {
     expect(writes(calls)).toEqual(['DELETE /api/invitations/inv-1']);
     // The list is fetched again.
     expect(calls.filter((call) => call.url.pathname === '/api/users' && call.init?.method === 'GET').length).toBe(2);
+  });
+
+  it('sends an invitation again after asking, and says so; a refusal is said in the dialog', async () => {
+    let answer: { status: number; body: unknown } = {
+      status: 429,
+      body: { error: { id: 'too_many_mails', message: 'Er zijn te veel e-mails verstuurd.' } },
+    };
+    const calls = network((url, init) =>
+      url.pathname === '/api/invitations/inv-1/resend' && init?.method === 'POST' ? answer : undefined,
+    );
+    const { container } = renderAt('/', routes);
+    const row = await rowOf('ina@dijkstad.nl');
+    await userEvent.click(within(row).getByRole('button', { name: 'Opnieuw versturen van de uitnodiging: Ina Test' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Uitnodiging opnieuw versturen' });
+    expect(dialog).toHaveTextContent(
+      'Weet je zeker dat je de uitnodiging van Ina Test (ina@dijkstad.nl) opnieuw wilt versturen? Ina Test krijgt ' +
+        'een nieuwe e-mail, en de uitnodiging is daarna weer even lang geldig als de eerste keer.',
+    );
+    expect(await axeViolations(container)).toEqual([]);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Versturen' }));
+    expect(await within(dialog).findByText('Er zijn te veel e-mails verstuurd.')).toBeInTheDocument();
+    answer = { status: 200, body: { id: 'inv-1', expiresAt: '2026-12-03T12:00:00.000Z' } };
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Versturen' }));
+    expect(await screen.findByText('Uitnodiging opnieuw verstuurd naar ina@dijkstad.nl.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(writes(calls)).toEqual(['POST /api/invitations/inv-1/resend', 'POST /api/invitations/inv-1/resend']);
   });
 
   it("shows the server's Dutch reason when withdrawing fails", async () => {

@@ -3,7 +3,16 @@ import { Button as AriaButton, Tooltip, TooltipTrigger } from 'react-aria-compon
 import type { PortalUser } from '../api/users-api';
 import { fullName } from './sorting';
 
-export type RowActionKind = 'reset' | 'edit' | 'unlock' | 'signout' | 'block' | 'unblock' | 'delete' | 'withdraw';
+export type RowActionKind =
+  | 'reset'
+  | 'edit'
+  | 'unlock'
+  | 'signout'
+  | 'block'
+  | 'unblock'
+  | 'delete'
+  | 'resend'
+  | 'withdraw';
 
 const LABELS: Record<RowActionKind, string> = {
   reset: 'Reset 2FA',
@@ -13,6 +22,7 @@ const LABELS: Record<RowActionKind, string> = {
   block: 'Blokkeer',
   unblock: 'Deblokkeer',
   delete: 'Verwijderen',
+  resend: 'Opnieuw versturen',
   withdraw: 'Uitnodiging intrekken',
 };
 
@@ -20,7 +30,10 @@ const LABELS: Record<RowActionKind, string> = {
  * Where the short label needs more words, for a tooltip and assistive technology (starting with the label). Only these
  * buttons have a tooltip: elsewhere it would only repeat the button's text.
  */
-const DESCRIPTIONS: Partial<Record<RowActionKind, string>> = { signout: 'Afmelden op alle apparaten' };
+const DESCRIPTIONS: Partial<Record<RowActionKind, string>> = {
+  signout: 'Afmelden op alle apparaten',
+  resend: 'Opnieuw versturen van de uitnodiging',
+};
 
 /** Whether the account is locked after too many failed sign-ins, now. */
 export const isLocked = (user: PortalUser, now = Date.now()) =>
@@ -31,13 +44,13 @@ export const isGuest = (user: PortalUser) => user.home === false && !user.invita
 
 /**
  * The actions a row offers, in the order shown. An invited person is not a member yet: the invitation is all there
- * is to take back. The account itself (second factor, blocking) is for its home organisation only, so a guest has
- * none of those; and nobody blocks or deletes themselves (the server refuses it too).
+ * is to send again or take back. The account itself (second factor, blocking) is for its home organisation only, so
+ * a guest has none of those; and nobody blocks or deletes themselves (the server refuses it too).
  */
 const RESETTABLE = ['totp', 'lookup_secret', 'webauthn'];
 
 export function rowActionsOf(user: PortalUser, me: string): RowActionKind[] {
-  if (user.invitation) return ['withdraw'];
+  if (user.invitation) return ['resend', 'withdraw'];
   const guest = isGuest(user);
   const self = user.id === me;
   const actions: RowActionKind[] = [];

@@ -1,4 +1,4 @@
-import { usersApi, withdrawInvitation, type PortalUser } from '../api/users-api';
+import { resendInvitation, usersApi, withdrawInvitation, type PortalUser } from '../api/users-api';
 import type { RowActionKind } from './RowActions';
 import { isGuest } from './RowActions';
 import { fullName } from './sorting';
@@ -71,6 +71,18 @@ const CONFIRMATIONS: Record<ConfirmKind, Confirmation> = {
     success: () => 'Gebruiker verwijderd.',
     fallback: DELETE_FAILED,
   },
+  resend: {
+    title: 'Uitnodiging opnieuw versturen',
+    confirmLabel: 'Versturen',
+    danger: false,
+    text: (user) =>
+      `Weet je zeker dat je de uitnodiging van ${fullName(user)} (${user.traits.email}) opnieuw wilt versturen? ` +
+      `${fullName(user)} krijgt een nieuwe e-mail, en de uitnodiging is daarna weer even lang geldig als de ` +
+      'eerste keer.',
+    call: (user) => resendInvitation(user.invitation?.id ?? ''),
+    success: (user) => `Uitnodiging opnieuw verstuurd naar ${user.traits.email}.`,
+    fallback: 'Opnieuw versturen van de uitnodiging is niet gelukt. Probeer het later nog eens.',
+  },
   withdraw: {
     title: 'Uitnodiging intrekken',
     confirmLabel: 'Intrekken',
@@ -119,9 +131,9 @@ const CONFIRMATIONS: Record<ConfirmKind, Confirmation> = {
   },
 };
 
-/** The confirmation of `kind` for `user`; none for withdrawing where there is no invitation. */
+/** The confirmation of `kind` for `user`; none for sending or withdrawing where there is no invitation. */
 export function confirmationOf(kind: ConfirmKind, user: PortalUser): Confirmation | undefined {
-  if (kind === 'withdraw' && !user.invitation) return undefined;
+  if ((kind === 'withdraw' || kind === 'resend') && !user.invitation) return undefined;
   if (kind === 'delete' && isGuest(user)) return REMOVE_GUEST;
   return CONFIRMATIONS[kind];
 }

@@ -28,6 +28,11 @@ export interface InvitationStore {
   get(id: string): Promise<Invitation | undefined>;
   ofIdentity(identityId: string): Promise<Invitation[]>;
   ofOrganisation(organisationId: string): Promise<Invitation[]>;
+  /**
+   * Makes an invitation valid until `expiresAt`, from `invitedBy`; false when it was gone already (answered,
+   * withdrawn or expired at the same time), and then nothing is written.
+   */
+  renew(id: string, expiresAt: string, invitedBy: { id: string; email: string }): Promise<boolean>;
   /** Removes one invitation; false when it was gone already (accepted, declined or withdrawn at the same time). */
   remove(id: string): Promise<boolean>;
   removeOfIdentity(identityId: string): Promise<void>;
@@ -86,6 +91,14 @@ export function createInvitationStore<DB>(db: Kysely<DB>, now: () => Date = () =
     async ofOrganisation(organisationId) {
       const rows = await table().where('organisation_id', '=', organisationId).orderBy('created_at').execute();
       return rows.map(toInvitation);
+    },
+    async renew(id, expiresAt, invitedBy) {
+      const result = await typed
+        .updateTable('organisation_invitations')
+        .set({ expires_at: expiresAt, invited_by_id: invitedBy.id, invited_by_email: invitedBy.email })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
     async remove(id) {
       const result = await typed.deleteFrom('organisation_invitations').where('id', '=', id).executeTakeFirst();

@@ -7,6 +7,7 @@ import {
   acceptInvitation,
   declineInvitation,
   leaveOrganisation,
+  resendInvitation,
   switchOrganisation,
   withdrawInvitation,
 } from '../users/organisation-service.js';
@@ -17,7 +18,7 @@ const INVITATION = { params: invitationParams };
 
 /**
  * A person's own organisations (docs/organisations.md): choosing the active one, leaving one, answering an
- * invitation; and an administrator withdrawing an invitation of their organisation. The rules are in
+ * invitation; and an administrator sending again or withdrawing an invitation of their organisation. The rules are in
  * users/organisation-service.ts; each route declares its input, calls and answers.
  */
 export function registerOrganisationRoutes(app: FastifyInstance, ctx: ApiContext): void {
@@ -39,6 +40,14 @@ export function registerOrganisationRoutes(app: FastifyInstance, ctx: ApiContext
     await declineInvitation(ctx, { caller: callerIn(request), request }, checked(request, INVITATION).params.id);
     return reply.code(204).send();
   });
+
+  app.post(
+    '/invitations/:id/resend',
+    { schema: INVITATION, preValidation: administrator(ctx, 'invitation.resend') },
+    async (request) => {
+      return resendInvitation(ctx, { caller: adminIn(request), request }, checked(request, INVITATION).params.id);
+    },
+  );
 
   app.delete(
     '/invitations/:id',

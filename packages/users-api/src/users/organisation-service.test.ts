@@ -7,6 +7,7 @@ import {
   declineInvitation,
   leaveOrganisation,
   type PersonActing,
+  resendInvitation,
   switchOrganisation,
   withdrawInvitation,
 } from './organisation-service.js';
@@ -39,6 +40,15 @@ const objectsOf = async (user: UserIdentity) =>
   (await ctx.backend.relations.list({ subject_id: user.id })).map((t) => `${t.object}#${t.relation}`).sort();
 const recordOf = async (user: UserIdentity) => (await ctx.backend.identities.get([user.id]))[0]!.organisationRecord;
 const actionsOn = async (user: UserIdentity) => (await ctx.audit.about(user.id)).map((e) => [e.action, e.result]);
+const mailCount = async () =>
+  Number(
+    (
+      await api.db.kysely
+        .selectFrom('courier_messages' as never)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirst()
+    )?.n ?? 0,
+  );
 
 /** Voorbeeldstad's administrator invites Dirk with one data role; answers the invitation's id. */
 async function inviteDirk(): Promise<string> {
@@ -153,6 +163,42 @@ describe('an invitation', () => {
     expect(await ctx.invitations.get(id)).toBeUndefined();
     expect((await refusal(acceptInvitation(ctx, await as(dirk), id))).id).toBe('invitation_not_found');
   });
+
+  it('is sent again by an administrator of the inviting organisation: a mail, valid from now, audited', async () => {
+    const id = await inviteDirk();
+    const first = (await ctx.invitations.get(id))!;
+    const mails = await mailCount();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const resent = await resendInvitation(ctx, await as(admin), id);
+    expect(resent.id).toBe(id);
+    expect(Date.parse(resent.expiresAt)).toBeGreaterThan(Date.parse(first.expiresAt));
+    expect(await ctx.invitations.get(id)).toEqual({ ...first, expiresAt: resent.expiresAt });
+    expect(await mailCount()).toBe(mails + 1);
+    expect(await actionsOn(dirk)).toContainEqual(['invitation.resend', 'success']);
+    // Still the same invitation: accepting it writes the invited tuples.
+    await acceptInvitation(ctx, await as(dirk), id);
+    expect(await objectsOf(dirk)).toContain('ruimte_voorbeeldstad#issuer');
+  });
+
+  it('is not sent again for another organisation, once answered, or past the mail limits: no change', async () => {
+    const id = await inviteDirk();
+    const stored = await ctx.invitations.get(id);
+    const mails = await mailCount();
+    expect((await refusal(resendInvitation(ctx, await as(dijkBeheer), id))).id).toBe('invitation_not_found');
+    // The first mail and two more reach one address within 15 minutes (mail-throttle.ts); a fourth is refused.
+    await resendInvitation(ctx, await as(admin), id);
+    await resendInvitation(ctx, await as(admin), id);
+    const renewed = await ctx.invitations.get(id);
+    const limited = await refusal(resendInvitation(ctx, await as(admin), id));
+    expect(limited.code).toBe(429);
+    expect(await ctx.invitations.get(id)).toEqual(renewed);
+    expect(await mailCount()).toBe(mails + 2);
+    expect(renewed).not.toEqual(stored);
+    await declineInvitation(ctx, await as(dirk), id);
+    expect((await refusal(resendInvitation(ctx, await as(admin), id))).id).toBe('invitation_not_found');
+    expect(await ctx.invitations.get(id)).toBeUndefined();
+    expect((await actionsOn(dirk)).filter(([action]) => action === 'invitation.resend')).toHaveLength(2);
+  });
 });
 
 describe('the routes', () => {
@@ -192,6 +238,10 @@ describe('the routes', () => {
     expect([accepted.statusCode, accepted.json().organisation.id]).toEqual([200, 'voorbeeldstad']);
     expect((await call(dirk, 'DELETE', '/api/users/organisations/voorbeeldstad')).statusCode).toBe(204);
     const again = await inviteDirk();
+    const resent = await call(admin, 'POST', `/api/invitations/${again}/resend`);
+    expect([resent.statusCode, resent.json().id]).toEqual([200, again]);
+    const notAdmin = await call(dirk, 'POST', `/api/invitations/${again}/resend`);
+    expect([notAdmin.statusCode, notAdmin.json().error.id]).toEqual([403, 'forbidden_not_admin']);
     expect((await call(admin, 'DELETE', `/api/invitations/${again}`)).statusCode).toBe(204);
   });
 });

@@ -6,12 +6,13 @@ import type { Invitation } from '../invitations/invitation-store.js';
 import { type Caller, organisationIn } from './caller.js';
 import { settledRecord } from './home-organisation.js';
 import { removalWithin } from './membership.js';
-import type { Acting } from './user-service.js';
+import { type Acting, mailJoinInvitation } from './user-service.js';
 import { withinOrganisation } from './user-json.js';
 
 /**
  * A person's own organisations (docs/organisations.md), apart from HTTP: choosing the active one, leaving one,
- * answering an invitation; and an administrator withdrawing an invitation of their organisation. The routes parse a
+ * answering an invitation; and an administrator sending again or withdrawing an invitation of their organisation. The
+ * routes parse a
  * request, call one of these and answer what it returns; a refusal is thrown as one of the catalogue's errors
  * (api-error.ts) before anything is written.
  */
@@ -108,4 +109,25 @@ export async function withdrawInvitation(ctx: ApiContext, acting: Acting, id: st
   if (!(await ctx.invitations.remove(invitation.id))) throw errors.invitationNotFound();
   const invited = { id: invitation.identityId, email: invitation.email };
   await ctx.audit.record(auditAbout(acting.caller, acting.request, 'invitation.withdraw', invited, 'success'));
+}
+
+/**
+ * An administrator sends an invitation of their active organisation again: a new mail, and valid for the whole period
+ * from now (docs/organisations.md). 404 `invitation_not_found` for an unknown or another organisation's invitation,
+ * one answered or withdrawn meanwhile, or one whose account is gone; 429 when the mail limits are used up. Either
+ * refusal comes before anything is written.
+ */
+export async function resendInvitation(ctx: ApiContext, acting: Acting, id: string) {
+  const { caller } = acting;
+  const invitation = await ctx.invitations.get(id);
+  if (!invitation || invitation.organisationId !== caller.activeOrg.id) throw errors.invitationNotFound();
+  const [user] = await ctx.backend.identities.get([invitation.identityId]);
+  if (!user) throw errors.invitationNotFound();
+  await ctx.mailThrottle.take(user.traits.email, invitation.organisationId);
+  const expiresAt = new Date(Date.now() + ctx.options.invitationMs).toISOString();
+  const self = caller.session.identity;
+  if (!(await ctx.invitations.renew(id, expiresAt, { id: self.id, email: self.traits.email })))
+    throw errors.invitationNotFound();
+  await mailJoinInvitation(ctx, acting, user, 'invitation.resend', { expires_at: expiresAt });
+  return { id, expiresAt };
 }

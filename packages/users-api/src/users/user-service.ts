@@ -128,21 +128,32 @@ async function inviteToJoin(ctx: ApiContext, acting: Acting, user: UserIdentity,
     invitedByEmail: caller.session.identity.traits.email,
     expiresAt: new Date(Date.now() + ctx.options.invitationMs).toISOString(),
   });
-  const details = { relations: relationNames(relations) };
+  await mailJoinInvitation(ctx, acting, user, 'invitation.send', { relations: relationNames(relations) });
+  return { id: invitation.id, expiresAt: invitation.expiresAt };
+}
+
+/** The mail of an invitation to join the active organisation, sent with its audit entry (`send` or `resend`). */
+export async function mailJoinInvitation(
+  ctx: ApiContext,
+  acting: Acting,
+  user: UserIdentity,
+  action: 'invitation.send' | 'invitation.resend',
+  details: Record<string, unknown>,
+) {
+  const { caller } = acting;
   await ctx.backend.atomically(async (ports) => {
     await ports.mail.send({
       to: user.traits.email,
       ...organisationInvitationMail({
         url: new URL('/settings#organisaties', ctx.options.publicUrl).toString(),
         validHours: Math.round(ctx.options.invitationMs / 3_600_000),
-        organisationLabel: org.label,
+        organisationLabel: caller.activeOrg.label,
         firstName: user.traits.name.first,
       }),
       templateType: 'organisation_invitation',
     });
-    await ports.audit.record(auditAbout(caller, acting.request, 'invitation.send', user, 'success', details));
+    await ports.audit.record(auditAbout(caller, acting.request, action, user, 'success', details));
   });
-  return { id: invitation.id, expiresAt: invitation.expiresAt };
 }
 
 /**
