@@ -99,9 +99,14 @@ describe("Kratos' login web_hook into the audit log", () => {
 
   it('writes the entry the embedded provider writes for that sign-in, which the administrator reads', async () => {
     expect(signIns()).toEqual([]);
+    const lastSignIn = async () =>
+      (await api(deployment, bea.browser, 'GET', '/users?email=medewerker%40voorbeeldstad.nl')).body[0].lastSignInAt;
+    expect(await lastSignIn()).toBeNull();
+    const before = Date.now();
     const answer = await callHook(body);
     expect(answer.status).toBe(204);
     expect(await answer.text()).toBe('');
+    expect(Date.parse(await lastSignIn())).toBeGreaterThanOrEqual(before - 1000);
 
     const entries = await auditEntries(deployment, bea.browser);
     const recorded = entries.filter((entry) => entry.action.startsWith('sign_in.'));

@@ -71,6 +71,24 @@ describe('Users API for an administrator', () => {
     expect(byEmail.has('analist@dego.nl')).toBe(false);
   });
 
+  // On Ory the portal hears of sign-ins through Kratos' login web_hook (ory-login-webhook.test.ts), which this
+  // deployment has not configured.
+  it.skipIf(process.env.TEST_IDENTITY_BACKEND === 'ory')(
+    "shows each member's last sign-in, null for one who never signed in",
+    async () => {
+      const fresh = await newMember();
+      const before = Date.now();
+      await signInAtAal2(portaal, 'medewerker@voorbeeldstad.nl', DEMO_PASSWORD);
+      const listed = await api(portaal, bea.browser, 'GET', '/users');
+      const byEmail = new Map<string, any>(listed.body.map((u: { traits: { email: string } }) => [u.traits.email, u]));
+      expect(Date.parse(byEmail.get('medewerker@voorbeeldstad.nl').lastSignInAt)).toBeGreaterThanOrEqual(before - 1000);
+      expect(Date.parse(byEmail.get('beheerder@voorbeeldstad.nl').lastSignInAt)).toBeLessThan(before);
+      expect(byEmail.get(fresh.traits.email).lastSignInAt).toBeNull();
+      const page = await api(portaal, bea.browser, 'GET', '/users?q=medewerker&page=1');
+      expect(page.body.items[0].lastSignInAt).toBe(byEmail.get('medewerker@voorbeeldstad.nl').lastSignInAt);
+    },
+  );
+
   it('compresses a long list of users, and leaves short answers as they are', async () => {
     const short = await bea.browser.fetch(`${portaal.apiUrl}/api/users/whoami`, {
       headers: { 'accept-encoding': 'br, gzip' },

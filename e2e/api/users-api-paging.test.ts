@@ -174,14 +174,14 @@ describe('GET /api/users a page at a time', () => {
     const lines = new TextDecoder().decode(bytes).split('\r\n').filter(Boolean);
     expect(lines[0]).toBe(
       'Voornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;' +
-        'Aangemaakt;Status;Authenticator-app;Tweede factor;E-mailadres bevestigd',
+        'Aangemaakt;Status;Authenticator-app;Tweede factor;E-mailadres bevestigd;Laatst ingelogd',
     );
     const emails = lines.slice(1).map((line) => line.split(';')[2]);
     expect(emails).toEqual(
       Array.from({ length: PEOPLE }, (_, i) => emailOf(i)).filter((email) => email !== emailOf(3)),
     );
     expect(lines[1]).toMatch(
-      /^Pagina 00;noord;pg\w+-00@voorbeeldstad\.nl;Medewerker;;\d{4}-\d\d-\d\d;actief;nee;geen;nee$/,
+      /^Pagina 00;noord;pg\w+-00@voorbeeldstad\.nl;Medewerker;;\d{4}-\d\d-\d\d;actief;nee;geen;nee;nog nooit$/,
     );
     expect((await bea.browser.fetch(`${portaal.apiUrl}/api/users.csv?sort=x`)).status).toBe(400);
   });

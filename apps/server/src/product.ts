@@ -14,6 +14,7 @@ import { createRelationStore, type RelationStore } from '@portaal/relations';
 import {
   CatalogueError,
   createAuditLog,
+  createLastSignIns,
   createCatalogueSource,
   createEmbeddedBackend,
   createInvitationStore,
@@ -62,7 +63,8 @@ export async function openProduct(
   const relations = createRelationStore(db.kysely);
   const catalogue = createCatalogueSource(db.kysely);
   const audit = createAuditLog(db.kysely);
-  const auditSignIn = signInAuditor(relations, audit);
+  const lastSignIns = createLastSignIns(db.kysely);
+  const auditSignIn = signInAuditor(relations, audit, lastSignIns);
   const idp = createIdentityProvider({
     db,
     config: config.idp,
@@ -89,6 +91,7 @@ export async function openProduct(
     backend,
     catalogue,
     audit,
+    lastSignIns,
     limiter,
     mailThrottle: createMailThrottle(db.kysely),
     invitations: createInvitationStore(db.kysely),

@@ -1,4 +1,5 @@
 import type { AuditLog } from './audit/audit-log.js';
+import type { LastSignIns } from './audit/last-sign-ins.js';
 import type { CatalogueSource } from './catalogue/catalogue-source.js';
 import type { Organisation } from './catalogue/catalogue.js';
 import type { InvitationStore } from './invitations/invitation-store.js';
@@ -40,6 +41,7 @@ export interface ApiContext {
   backend: Backend;
   catalogue: CatalogueSource;
   audit: AuditLog;
+  lastSignIns: LastSignIns;
   limiter: RateLimiter;
   /** The limits on mails to a person that administrators' requests send (mail/mail-throttle.ts). */
   mailThrottle: MailThrottle;

@@ -7,6 +7,7 @@ export type { Backend, IdentityPort, RelationsPort, MailPort, Ports, UserIdentit
 export { withOrganisationRecord } from './users/organisation-record.js';
 export { createAuditLog, type AuditLog, type AuditEntry } from './audit/audit-log.js';
 export { signInAuditor, type CredentialEvent } from './audit/sign-in-audit.js';
+export { createLastSignIns } from './audit/last-sign-ins.js';
 export { createInvitationStore } from './invitations/invitation-store.js';
 export { createMailThrottle } from './mail/mail-throttle.js';
 export { createCatalogueSource, DEMO_CATALOGUE_FILE, type CatalogueSource } from './catalogue/catalogue-source.js';

@@ -3,17 +3,21 @@ import { createRelationStore } from '@portaal/relations';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migratedDatabase } from '../test-support/migrated-database.js';
 import { type AuditLog, createAuditLog } from './audit-log.js';
+import { createLastSignIns, type LastSignIns } from './last-sign-ins.js';
 import { signInAuditor } from './sign-in-audit.js';
 
-// The audit of security keys and passkeys added or removed in the settings, on a real (in-memory SQLite) audit log
-// and tuple store: the identity provider reports them through the listener it reports sign-ins through.
+// The audit of security keys and passkeys added or removed in the settings, and the last sign-in, on a real
+// (in-memory SQLite) audit log and tuple store: the identity provider reports them through the listener it reports
+// sign-ins through.
 
 let db: Db;
 let audit: AuditLog;
+let lastSignIns: LastSignIns;
 
 beforeEach(async () => {
   db = await migratedDatabase();
   audit = createAuditLog(db.kysely);
+  lastSignIns = createLastSignIns(db.kysely);
 });
 
 afterEach(async () => {
@@ -29,7 +33,7 @@ describe('security keys and passkeys in the audit log', () => {
         { namespace: 'organizations', object: 'dego', relation: 'access', subject_id: 'p1' },
       ],
     });
-    const record = signInAuditor(relations, audit);
+    const record = signInAuditor(relations, audit, lastSignIns);
     const at = { identityId: 'p1', clientAddress: '192.0.2.7' };
     await record({ type: 'credential.added', method: 'webauthn', displayName: 'YubiKey werk', ...at });
     await record({ type: 'credential.removed', method: 'passkey', ...at });
@@ -49,7 +53,7 @@ describe('security keys and passkeys in the audit log', () => {
   });
 
   it('still records sign-ins as before', async () => {
-    const record = signInAuditor(createRelationStore(db.kysely), audit);
+    const record = signInAuditor(createRelationStore(db.kysely), audit, lastSignIns);
     await record({ type: 'login.success', method: 'passkey', identityId: 'p2', clientAddress: '192.0.2.8' });
     expect(await audit.about('p2')).toMatchObject([
       { action: 'sign_in.passkey', result: 'success', organisationId: null },
@@ -58,11 +62,42 @@ describe('security keys and passkeys in the audit log', () => {
   });
 
   it('notes a key whose counter did not rise, while the sign-in itself passed', async () => {
-    const record = signInAuditor(createRelationStore(db.kysely), audit);
+    const record = signInAuditor(createRelationStore(db.kysely), audit, lastSignIns);
     const event = { type: 'login.success', method: 'webauthn', identityId: 'p3', clientAddress: null } as const;
     await record({ ...event, cloneWarning: true });
     expect(await audit.about('p3')).toMatchObject([
       { action: 'sign_in.webauthn', result: 'success', details: { clone_warning: true } },
     ]);
+  });
+});
+
+describe('the last sign-in', () => {
+  it('is each passed step, replacing the one before; failures, locks and keys leave it alone', async () => {
+    const record = signInAuditor(createRelationStore(db.kysely), audit, lastSignIns);
+    const failed = { method: 'password', identityId: 'p4', clientAddress: null } as const;
+    await record({ type: 'login.failure', ...failed });
+    await record({ type: 'login.locked', ...failed });
+    await record({ type: 'credential.added', method: 'passkey', identityId: 'p4', clientAddress: null });
+    expect(await lastSignIns.of(['p4'])).toEqual(new Map());
+
+    const before = Date.now();
+    await record({ type: 'login.success', method: 'password', identityId: 'p4', clientAddress: null });
+    const first = (await lastSignIns.of(['p4'])).get('p4')!;
+    expect(Date.parse(first)).toBeGreaterThanOrEqual(before);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await record({ type: 'login.success', method: 'totp', identityId: 'p4', clientAddress: null });
+    const second = (await lastSignIns.of(['p4', 'nobody'])).get('p4')!;
+    expect(Date.parse(second)).toBeGreaterThan(Date.parse(first));
+    expect([...(await lastSignIns.of(['p4', 'nobody'])).keys()]).toEqual(['p4']);
+  });
+
+  it('is read for many people at once, and forgotten with the person', async () => {
+    const ids = Array.from({ length: 2500 }, (_, i) => `person-${i}`);
+    for (const id of ids.filter((_, i) => i % 2 === 0)) await lastSignIns.record(id, new Date('2026-11-20T08:00:00Z'));
+    const found = await lastSignIns.of(ids);
+    expect(found.size).toBe(1250);
+    expect(found.get('person-2498')).toBe('2026-11-20T08:00:00.000Z');
+    await lastSignIns.forget('person-2498');
+    expect((await lastSignIns.of(['person-2498'])).size).toBe(0);
   });
 });

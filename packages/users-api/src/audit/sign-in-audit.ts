@@ -1,5 +1,6 @@
 import type { RelationsPort } from '../ports.js';
 import type { AuditLog } from './audit-log.js';
+import type { LastSignIns } from './last-sign-ins.js';
 
 /**
  * A sign-in as the audit log records it: the embedded provider's `AuthEvent` (packages/idp/src/events.ts) fits this
@@ -46,9 +47,9 @@ const isCredentialEvent = (event: SignInEvent | CredentialEvent): event is Crede
 /**
  * Writes sign-in events (and security keys or passkeys added or removed) to the audit log of each organisation the
  * person belongs to (or to none when unknown), reading the memberships from the tuple store at hand: the embedded
- * one, or Ory Keto.
+ * one, or Ory Keto. A passed step is also the person's last sign-in.
  */
-export function signInAuditor(relations: Pick<RelationsPort, 'list'>, audit: AuditLog) {
+export function signInAuditor(relations: Pick<RelationsPort, 'list'>, audit: AuditLog, lastSignIns: LastSignIns) {
   return async (event: SignInEvent | CredentialEvent, details?: Record<string, unknown>): Promise<void> => {
     const memberships = event.identityId
       ? (await relations.list({ namespace: 'organizations', subject_id: event.identityId })).filter(
@@ -82,5 +83,6 @@ export function signInAuditor(relations: Pick<RelationsPort, 'list'>, audit: Aud
         details: event.cloneWarning ? { ...details, clone_warning: true } : details,
       });
     }
+    if (event.type === 'login.success' && event.identityId) await lastSignIns.record(event.identityId, new Date());
   };
 }

@@ -103,6 +103,12 @@ export interface PeopleChangesTable {
   n: string | number | bigint;
 }
 
+/** When a person last signed in (0009_last_sign_ins). */
+export interface LastSignInsTable {
+  identity_id: string;
+  signed_in_at: string;
+}
+
 export interface UsersApiDatabase {
   catalogue_organisations: CatalogueOrganisationsTable;
   catalogue_data_roles: CatalogueDataRolesTable;
@@ -114,5 +120,6 @@ export interface UsersApiDatabase {
   oidc_key_announcements: OidcKeyAnnouncementsTable;
   people_changes: PeopleChangesTable;
   audit_log: AuditLogTable;
+  last_sign_ins: LastSignInsTable;
   organisation_invitations: OrganisationInvitationsTable;
 }

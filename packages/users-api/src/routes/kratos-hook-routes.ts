@@ -65,7 +65,7 @@ function carriesSecret(request: FastifyRequest, secret: string): boolean {
  */
 export function registerKratosHookRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const secret = ctx.options.kratosHookSecret;
-  const auditSignIn = signInAuditor(ctx.backend.relations, ctx.audit);
+  const auditSignIn = signInAuditor(ctx.backend.relations, ctx.audit, ctx.lastSignIns);
   app.post(
     KRATOS_LOGIN_HOOK_PATH,
     {

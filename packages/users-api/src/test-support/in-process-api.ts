@@ -4,6 +4,7 @@ import { sessionAal, type Db } from '@portaal/idp';
 import { createRelationStore, migrateRelations } from '@portaal/relations';
 import { createEmbeddedBackend } from '../adapters/embedded-backend.js';
 import { createAuditLog } from '../audit/audit-log.js';
+import { createLastSignIns } from '../audit/last-sign-ins.js';
 import { createCatalogueSource, DEMO_CATALOGUE_FILE } from '../catalogue/catalogue-source.js';
 import { migrateUsersApi } from '../db/migrate.js';
 import type { AdminCaller, ApiContext } from '../context.js';
@@ -82,6 +83,7 @@ export async function inProcessUsersApi(): Promise<InProcessApi> {
     backend: { ...embedded, identities: { ...embedded.identities, sessionOf } },
     catalogue,
     audit: createAuditLog(db.kysely),
+    lastSignIns: createLastSignIns(db.kysely),
     limiter: { allow: async () => true },
     mailThrottle: createMailThrottle(db.kysely),
     invitations: createInvitationStore(db.kysely),

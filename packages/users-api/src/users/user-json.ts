@@ -90,10 +90,20 @@ const NOTHING_SHOWN = Object.freeze({ credentials: Object.freeze([]) as unknown 
 /**
  * A member as an administrator sees them: `home` says whether this organisation is the person's home; a guest
  * organisation sees neither credentials nor the lock, both the home organisation's business (docs/organisations.md).
+ * Every organisation of the person sees when they last signed in to the portal (`null`: never).
  */
-export function memberJson(identity: UserIdentity, tuples: RelationTuple[], org: Organisation) {
+export function memberJson(
+  identity: UserIdentity,
+  tuples: RelationTuple[],
+  org: Organisation,
+  lastSignInAt: string | null,
+) {
   const home = (identity.organisationRecord.home ?? org.id) === org.id;
-  return { ...entryOf(identity, home ? identity : NOTHING_SHOWN, permissionsWithin(tuples, org)), home };
+  return {
+    ...entryOf(identity, home ? identity : NOTHING_SHOWN, permissionsWithin(tuples, org)),
+    home,
+    lastSignInAt,
+  };
 }
 
 /**

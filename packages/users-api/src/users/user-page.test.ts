@@ -12,7 +12,12 @@ const orgRelation = (org: string, relation = 'issuer') => ({ namespace: 'organiz
 const NAMES = ['Zeger', 'anna', 'Bram', 'Émile', 'carla', 'Daan', 'eva'];
 
 interface Page {
-  items: { id: string; state: string; traits: { email: string; name: { first: string } } }[];
+  items: {
+    id: string;
+    state: string;
+    lastSignInAt?: string | null;
+    traits: { email: string; name: { first: string } };
+  }[];
   total: number;
   page: number;
   per_page: number;
@@ -81,8 +86,13 @@ describe('GET /users a page at a time', () => {
     expect(anna!.state).toBe('active');
     expect((await api.call(admin, 'PUT', `/api/users/${anna!.id}`, { state: 'inactive' })).statusCode).toBe(200);
     expect((await page('q=anna')).items[0]!.state).toBe('inactive');
+    // A sign-in changes no one's place in the list, and shows at once.
+    expect(anna!.lastSignInAt).toBeNull();
+    await api.ctx.lastSignIns.record(anna!.id, new Date('2026-11-20T08:05:00Z'));
+    expect((await page('q=anna')).items[0]!.lastSignInAt).toBe('2026-11-20T08:05:00.000Z');
     await api.call(admin, 'DELETE', `/api/users?id=${anna!.id}`);
     expect(await page('q=anna')).toMatchObject({ total: 0 });
+    expect(await api.ctx.lastSignIns.of([anna!.id])).toEqual(new Map());
     expect((await page('page=1')).total).toBe(7);
   });
 
@@ -95,6 +105,7 @@ describe('GET /users a page at a time', () => {
     });
     expect(invited.statusCode).toBe(202);
     const [bram] = (await page('q=bram')).items;
+    await api.ctx.lastSignIns.record(bram!.id, new Date());
     await api.ctx.backend.relations.patch({
       insert: [{ namespace: 'subdivisions', object: 'ruimte_voorbeeldstad', relation: 'issuer', subject_id: bram!.id }],
     });
@@ -107,7 +118,10 @@ describe('GET /users a page at a time', () => {
     for (const item of paged.items) expect(item).toEqual(byId.get(item.id));
     expect((await get('/api/users?email=ANNA@voorbeeldstad.nl')).json()).toHaveLength(1);
     expect(await page('email=anna@voorbeeldstad.nl&page=1')).toMatchObject({ total: 1 });
-    expect(byId.get(bram!.id)).toMatchObject({ permissions: [{}, { roleId: 'ruimte' }] });
+    expect(byId.get(bram!.id)).toMatchObject({
+      permissions: [{}, { roleId: 'ruimte' }],
+      lastSignInAt: expect.any(String),
+    });
   });
 
   it('refuses bad paging fields with a 400 and a Dutch message', async () => {

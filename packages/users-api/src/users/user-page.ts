@@ -9,8 +9,14 @@ import { invitedJson, memberJson, withinOrganisation } from './user-json.js';
 import { type Listed, searchEntries, searchTextOf, type SortKey, sortEntries } from './user-order.js';
 import { listUsers } from './user-service.js';
 
-/** One person of the list as `GET /users` shows them: a member, or someone invited (users/user-json.ts). */
-export type ListedUser = ReturnType<typeof memberJson> & { invitation?: { id: string; expiresAt: string } };
+/**
+ * One person of the list as `GET /users` shows them: a member, or someone invited (users/user-json.ts), whose last
+ * sign-in the inviting organisation does not see.
+ */
+export type ListedUser = Omit<ReturnType<typeof memberJson>, 'lastSignInAt'> & {
+  lastSignInAt?: string | null;
+  invitation?: { id: string; expiresAt: string };
+};
 
 /** What the overview asks for: a page (from 1) of `perPage`, in an order, optionally searched. */
 export interface PageRequest {
@@ -121,11 +127,12 @@ async function entriesOf(ctx: ApiContext, org: Organisation, keys: readonly Key[
     tuples.filter((t) => rankOf(t) !== undefined).sort((a, b) => rankOf(a)! - rankOf(b)!);
   const members = keys.filter((k) => !k.invitation).map((k) => k.id);
   const { backend } = ctx;
-  const [users, tuples] = await Promise.all([
+  const [users, tuples, lastSignIns] = await Promise.all([
     backend.identities.get(keys.map((k) => k.id)),
     backend.tuplesOf
       ? backend.tuplesOf(members)
       : Promise.all(members.map((id) => backend.relations.list({ subject_id: id }))).then((lists) => lists.flat()),
+    ctx.lastSignIns.of(members),
   ]);
   const byId = new Map(users.map((u) => [u.id, u]));
   const tuplesOfMember = new Map<string, RelationTuple[]>();
@@ -140,7 +147,7 @@ async function entriesOf(ctx: ApiContext, org: Organisation, keys: readonly Key[
     return [
       key.invitation
         ? invitedJson(user, key.invitation, org)
-        : memberJson(user, listed(tuplesOfMember.get(key.id) ?? []), org),
+        : memberJson(user, listed(tuplesOfMember.get(key.id) ?? []), org, lastSignIns.get(key.id) ?? null),
     ];
   });
 }

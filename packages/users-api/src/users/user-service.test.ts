@@ -371,9 +371,10 @@ describe('the routes', () => {
       ],
       userType: { id: 'analyst', label: 'Medewerker' },
       home: true,
+      lastSignInAt: null,
     });
     expect(byEmail.get(admin.traits.email)).toMatchObject({ userType: { id: 'administrator' }, home: true });
-    expect(byEmail.get(gast.traits.email)).toMatchObject({ home: false, credentials: [] });
+    expect(byEmail.get(gast.traits.email)).toMatchObject({ home: false, credentials: [], lastSignInAt: null });
     expect(byEmail.get(dirk.traits.email)).toMatchObject({
       home: false,
       credentials: [],
@@ -383,6 +384,7 @@ describe('the routes', () => {
       ],
       invitation: { id: expect.any(String), expiresAt: expect.any(String) },
     });
+    expect(byEmail.get(dirk.traits.email)).not.toHaveProperty('lastSignInAt');
   });
 
   // A lock says when someone failed to sign in: the home organisation's business, which it may lift. A guest

@@ -74,13 +74,16 @@ export async function listUsers(ctx: ApiContext, caller: AdminCaller, email?: st
   const invitationOf = new Map(
     invitations.filter((i) => !bySubject.has(i.identityId)).map((i): [string, Invitation] => [i.identityId, i]),
   );
-  const [members, invited] = await Promise.all([
+  const [members, invited, lastSignIns] = await Promise.all([
     backend.identities.get(memberIds),
     backend.identities.get([...invitationOf.keys()]),
+    ctx.lastSignIns.of(memberIds),
   ]);
   const shown = (user: UserIdentity) => email === undefined || user.traits.email === email;
   return [
-    ...members.filter(shown).map((user) => memberJson(user, bySubject.get(user.id) ?? [], org)),
+    ...members
+      .filter(shown)
+      .map((user) => memberJson(user, bySubject.get(user.id) ?? [], org, lastSignIns.get(user.id) ?? null)),
     ...invited.filter(shown).flatMap((user) => {
       const invitation = invitationOf.get(user.id);
       return invitation ? [invitedJson(user, invitation, org)] : [];
@@ -234,7 +237,8 @@ export async function updateUser(ctx: ApiContext, acting: Acting, id: string, in
     input.traits?.name !== undefined &&
     (input.traits.name.first !== current.traits.name.first || input.traits.name.last !== current.traits.name.last);
   const stateChange = input.state !== undefined && input.state !== current.state;
-  if (!(emailChange || nameChange || stateChange)) return memberJson(current, tuples, org);
+  const lastSignInAt = async () => (await ctx.lastSignIns.of([id])).get(id) ?? null;
+  if (!(emailChange || nameChange || stateChange)) return memberJson(current, tuples, org, await lastSignInAt());
   if (!home) await refuseGuest(ctx, caller, request, 'user.update', current);
   if (blocking && isSelf(acting, id)) throw errors.selfChange();
   // An address of another account is refused before anything is written; the identity provider refuses it again
@@ -259,7 +263,7 @@ export async function updateUser(ctx: ApiContext, acting: Acting, id: string, in
     if (error instanceof ConflictError) throw errors.emailInUse();
     throw error;
   }
-  return memberJson(updated, tuples, org);
+  return memberJson(updated, tuples, org, await lastSignInAt());
 }
 
 /**
@@ -291,8 +295,11 @@ export async function deleteUser(ctx: ApiContext, acting: Acting, id: string): P
     if (record) await ports.identities.setOrganisationRecord(id, record);
     await ports.audit.record(auditAbout(caller, request, action, target, 'success', details));
   });
-  // Pending invitations of a deleted account are the Users API's own rows, outside the ports.
-  if (deletesIdentity) await ctx.invitations.removeOfIdentity(id);
+  // Pending invitations and the last sign-in of a deleted account are the Users API's own rows, outside the ports.
+  if (deletesIdentity) {
+    await ctx.invitations.removeOfIdentity(id);
+    await ctx.lastSignIns.forget(id);
+  }
 }
 
 /**

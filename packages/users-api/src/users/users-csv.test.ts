@@ -15,6 +15,7 @@ const user = ({ first, last, email, ...overrides }: Overrides): ListedUser => ({
   permissions: [],
   userType: { id: 'analyst', label: 'Medewerker' },
   home: true,
+  lastSignInAt: null,
   ...overrides,
 });
 
@@ -41,6 +42,7 @@ describe('usersCsv', () => {
         credentials: ['password', 'totp'],
         factors: ['app', 'security_key'],
         userType: { id: 'administrator', label: 'Beheerder' },
+        lastSignInAt: '2026-11-20T08:05:00.000Z',
         permissions: [
           { namespace: 'organizations', object: 'voorbeeldstad', relation: 'admin', label: 'Gemeente Voorbeeldstad' },
           { namespace: 'subdivisions', object: 'ruimte_voorbeeldstad', relation: 'issuer', label: 'Ruimte' },
@@ -62,7 +64,7 @@ describe('usersCsv', () => {
     expect(
       csv.startsWith(
         '\uFEFFVoornaam;Achternaam;E-mailadres;Type gebruiker;Datarollen;' +
-          'Aangemaakt;Status;Authenticator-app;Tweede factor;E-mailadres bevestigd\r\n',
+          'Aangemaakt;Status;Authenticator-app;Tweede factor;E-mailadres bevestigd;Laatst ingelogd\r\n',
       ),
     ).toBe(true);
     expect(csv.endsWith('\r\n')).toBe(true);
@@ -82,6 +84,7 @@ describe('usersCsv', () => {
       'ja',
       'authenticator-app, beveiligingssleutel',
       'ja',
+      '2026-11-20 09:05',
     ]);
     expect(csv).toContain(';"de Vries; Jansen";');
   });
@@ -89,7 +92,7 @@ describe('usersCsv', () => {
   it('makes a cell that would start a formula plain text', () => {
     const rows = cells(csv);
     expect(rows[2]!.slice(0, 2)).toEqual([`'=HYPERLINK("https://kwaad.example")`, `'@Bakker`]);
-    expect(rows[2]!.slice(5)).toEqual(['2025-12-31', 'geblokkeerd', 'nee', 'geen', 'nee']);
+    expect(rows[2]!.slice(5)).toEqual(['2025-12-31', 'geblokkeerd', 'nee', 'geen', 'nee', 'nog nooit']);
     expect(['+1', '-1', '\tx', ' x', 'a"b', 'plain'].map(csvCell)).toEqual([
       `"'+1"`,
       `"'-1"`,
@@ -111,6 +114,7 @@ describe('usersCsv', () => {
             email: 'ina@dego.nl',
             home: false,
             credentials: [],
+            lastSignInAt: undefined,
             invitation: { id: 'i1', expiresAt: '2026-11-26T15:00:00Z' },
           }),
           user({ first: 'Thuis', last: 'Lid', email: 'thuis@voorbeeldstad.nl', factors: ['passkey'] }),
@@ -118,9 +122,9 @@ describe('usersCsv', () => {
       ].join(''),
     );
     expect(rows.slice(1).map((row) => row.slice(6))).toEqual([
-      ['actief', '', '', 'ja'],
-      ['uitgenodigd', '', '', 'ja'],
-      ['actief', 'nee', 'passkey', 'ja'],
+      ['actief', '', '', 'ja', 'nog nooit'],
+      ['uitgenodigd', '', '', 'ja', ''],
+      ['actief', 'nee', 'passkey', 'ja', 'nog nooit'],
     ]);
   });
 

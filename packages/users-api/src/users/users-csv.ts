@@ -11,6 +11,7 @@ const FIELDS = [
   'Authenticator-app',
   'Tweede factor',
   'E-mailadres bevestigd',
+  'Laatst ingelogd',
 ];
 const FACTOR_NAMES = { app: 'authenticator-app', backup_codes: 'back-upcodes', security_key: 'beveiligingssleutel' };
 const FORMULA = /^[=+\-@\t\r]/;
@@ -30,6 +31,15 @@ export function csvCell(value: string): string {
 const yesNo = (value: boolean) => (value ? 'ja' : 'nee');
 // The day an account was made, as the portal's people count days: in the Netherlands.
 const dayOf = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' });
+const timeOf = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Amsterdam', hour: '2-digit', minute: '2-digit' });
+
+/** '2026-11-20 09:00' in the Netherlands, 'nog nooit', or empty for an invited person (not the inviter's to see). */
+function lastSignIn(user: ListedUser): string {
+  if (user.lastSignInAt === undefined) return '';
+  if (user.lastSignInAt === null) return 'nog nooit';
+  const at = new Date(user.lastSignInAt);
+  return `${dayOf.format(at)} ${timeOf.format(at)}`;
+}
 
 /** 'authenticator-app, beveiligingssleutel', 'geen', or empty where this organisation does not see them. */
 function secondFactors(user: ListedUser): string {
@@ -56,6 +66,7 @@ function row(user: ListedUser): string {
     user.home === false || user.invitation ? '' : yesNo(user.credentials.includes('totp')),
     secondFactors(user),
     yesNo(user.verified),
+    lastSignIn(user),
   ]);
 }
 
@@ -64,7 +75,7 @@ const ROWS_PER_PIECE = 500;
 
 /**
  * The people as a CSV file that Dutch spreadsheet programs open as they are, in pieces to stream: semicolons, UTF-8
- * with a byte order mark, CRLF line ends, dates as yyyy-mm-dd.
+ * with a byte order mark, CRLF line ends, dates as yyyy-mm-dd (and times as hh:mm, in the Netherlands).
  */
 export function* usersCsv(users: readonly ListedUser[]): Generator<string> {
   yield `\uFEFF${line(FIELDS)}`;

@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import type { UsersApiDatabase } from '../db/schema.js';
+
+/**
+ * When each person last signed in, for the overview's 'Laatst ingelogd' and the CSV export: written at each passed
+ * sign-in step that the audit log records (sign-in-audit.ts), on the embedded provider and through Kratos' login
+ * web_hook alike, so never on an ordinary request. A row is kept per identity, not per organisation: a sign-in is to
+ * the portal.
+ */
+export interface LastSignIns {
+  record(identityId: string, at: Date): Promise<void>;
+  /** The last sign-in of each of these people that has one, by identity id. */
+  of(identityIds: readonly string[]): Promise<Map<string, string>>;
+  forget(identityId: string): Promise<void>;
+}
+
+// Well under SQLite's and PostgreSQL's limits on the parameters of one statement.
+const IDS_PER_READ = 1000;
+
+export function createLastSignIns<DB>(db: Kysely<DB>): LastSignIns {
+  const typed = db as unknown as Kysely<UsersApiDatabase>;
+  return {
+    async record(identityId, at) {
+      const signedInAt = at.toISOString();
+      await typed
+        .insertInto('last_sign_ins')
+        .values({ identity_id: identityId, signed_in_at: signedInAt })
+        .onConflict((conflict) => conflict.column('identity_id').doUpdateSet({ signed_in_at: signedInAt }))
+        .execute();
+    },
+    async of(identityIds) {
+      const found = new Map<string, string>();
+      for (let start = 0; start < identityIds.length; start += IDS_PER_READ) {
+        const ids = identityIds.slice(start, start + IDS_PER_READ);
+        const rows = await typed.selectFrom('last_sign_ins').selectAll().where('identity_id', 'in', ids).execute();
+        for (const row of rows) found.set(row.identity_id, row.signed_in_at);
+      }
+      return found;
+    },
+    async forget(identityId) {
+      await typed.deleteFrom('last_sign_ins').where('identity_id', '=', identityId).execute();
+    },
+  };
+}
