@@ -269,6 +269,14 @@ describe('journey 16: a person in two organisations', () => {
     expect(await guest.getByText('Uitgenodigd', { exact: true }).count()).toBe(0);
     expect(await guest.getByRole('button').allInnerTexts()).toEqual(['Bewerken', 'Verwijderen']);
     await guest.getByRole('cell', { name: 'Analyse' }).waitFor();
+    // Every organisation of a person sees when they last signed in; DEGO's analyst never did.
+    await guest.getByText(/^Laatst ingelogd: \d+ \w+ \d{4} om \d\d:\d\d$/).waitFor();
+    await rowOf(dego, 'analist@dego.nl').getByText('Nog nooit ingelogd', { exact: true }).waitFor();
+    await atBothWidths(dego, async () => {
+      const where = `the overview's notes at ${dego.viewportSize()!.width} px`;
+      await expectNoSidewaysScroll(dego, where);
+      await expectInsideWindow(dego, dego.locator('.dvp-row-note'), where);
+    });
     await expectAccessible(dego, 'DEGO overview with a guest');
     await shoot(dego, '6-dego-overview');
     await guest.getByRole('button', { name: 'Bewerken' }).click();

@@ -128,6 +128,8 @@ export interface PortalUser {
   invitation?: { id: string; expiresAt: string };
   /** Locked after too many failed sign-ins until then; shown to the home organisation only. */
   lockedUntil?: string;
+  /** When a member last signed in (null: never); absent for an invitation and from older servers. */
+  lastSignInAt?: string | null;
 }
 
 /** One of the organisations the signed-in person belongs to (whoami's `organisations`, sorted by label). */

@@ -508,6 +508,30 @@ describe('OverviewScreen', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
+  it('says when each member last signed in, or that they never did; nothing for an invitation', async () => {
+    const at = '2026-11-20T08:05:00.000Z';
+    const people = [
+      user('me', 'Bea', 'bea@voorbeeldstad.nl', {
+        userType: { id: 'administrator', label: 'Beheerder' },
+        credentials: ['password', 'totp'],
+        lastSignInAt: at,
+      }),
+      user('u6', 'Nooit', 'nooit@voorbeeldstad.nl', { lastSignInAt: null }),
+      user('u7', 'Ina', 'ina@dijkstad.nl', { home: false, invitation: { id: 'inv-1', expiresAt: at } }),
+    ];
+    standardNetwork((url, init) => usersApiAnswer(people as unknown as PortalUser[], url, init));
+    renderAt('/', routes);
+    await screen.findByText('Nooit Test');
+    const row = (name: string) => screen.getByText(name).closest('tr')!;
+    const expected = new Intl.DateTimeFormat('nl-NL', { dateStyle: 'long', timeStyle: 'short' }).format(new Date(at));
+    const note = (text: string) => (_: string, element: Element | null) =>
+      element?.className === 'dvp-row-note' && element.textContent === text;
+    expect(within(row('Bea Test')).getByText(note(`Laatst ingelogd: ${expected}`))).toBeVisible();
+    expect(expected).toMatch(/^20 november 2026 om \d\d:05$/);
+    expect(within(row('Nooit Test')).getByText('Nog nooit ingelogd')).toBeVisible();
+    expect(row('Ina Test')).not.toHaveTextContent(/ingelogd/);
+  });
+
   it('lets in an administrator who signed in with a passkey, where the provider says aal1', async () => {
     const withPasskey = { ...me().identity, credentials: ['password', 'passkey'] };
     standardNetwork(

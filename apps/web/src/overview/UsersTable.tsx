@@ -33,6 +33,23 @@ function FactorsNote({ user }: { user: PortalUser }) {
   );
 }
 
+const timeOfDay = new Intl.DateTimeFormat('nl-NL', { timeStyle: 'short' });
+
+/**
+ * 'Laatst ingelogd: 20 november 2026 om 09:05' or 'Nog nooit ingelogd', for members; a narrow column breaks the line
+ * between the date and the time, not inside either.
+ */
+function LastSignInNote({ user }: { user: PortalUser }) {
+  if (user.invitation || user.lastSignInAt === undefined) return null;
+  if (user.lastSignInAt === null) return <span className="dvp-row-note">Nog nooit ingelogd</span>;
+  return (
+    <span className="dvp-row-note">
+      Laatst ingelogd: <span className="dvp-nowrap">{longDate(user.lastSignInAt)}</span>{' '}
+      <span className="dvp-nowrap">om {timeOfDay.format(new Date(user.lastSignInAt))}</span>
+    </span>
+  );
+}
+
 const COLUMNS = ['Naam', 'E-mailadres', 'Type gebruiker', 'Datarol', 'Aangemaakt', 'Acties'] as const;
 const SORTED_BY: Partial<Record<(typeof COLUMNS)[number], SortKey>> = {
   Naam: 'name',
@@ -62,6 +79,7 @@ const UserRow = memo(function UserRow({ user, me, onAction }: RowProps) {
         )}
         {isGuest(user) && <span className="dvp-row-note">Account van een andere organisatie</span>}
         <FactorsNote user={user} />
+        <LastSignInNote user={user} />
         {isLocked(user) && user.lockedUntil && (
           <>
             <span className="dvp-row-state">Vergrendeld</span>
