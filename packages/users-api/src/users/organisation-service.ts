@@ -12,9 +12,8 @@ import { withinOrganisation } from './user-json.js';
 /**
  * A person's own organisations (docs/organisations.md), apart from HTTP: choosing the active one, leaving one,
  * answering an invitation; and an administrator sending again or withdrawing an invitation of their organisation. The
- * routes parse a
- * request, call one of these and answer what it returns; a refusal is thrown as one of the catalogue's errors
- * (api-error.ts) before anything is written.
+ * routes parse a request, call one of these and answer what it returns; a refusal is thrown as one of the catalogue's
+ * errors (api-error.ts) before anything is written.
  */
 export interface PersonActing {
   /** A person with a live session (`callerOf`), acting on their own account. */
