@@ -25,6 +25,7 @@ import {
   type Backend,
   type CatalogueSource,
   type RateLimiter,
+  organisationsInDatabase,
   signInAuditor,
   withOrganisationRecord,
 } from '@portaal/users-api';
@@ -64,7 +65,7 @@ export async function openProduct(
   const catalogue = createCatalogueSource(db.kysely);
   const audit = createAuditLog(db.kysely);
   const lastSignIns = createLastSignIns(db.kysely);
-  const auditSignIn = signInAuditor(relations, audit, lastSignIns);
+  const auditSignIn = signInAuditor(organisationsInDatabase(db.kysely), audit, lastSignIns);
   const idp = createIdentityProvider({
     db,
     config: config.idp,

@@ -4,6 +4,7 @@ export type { IdpContext } from './context.js';
 export type { AuthEvent, AuthEventListener } from './events.js';
 export { systemClock, type Clock } from './clock.js';
 export { openDatabase, sqliteFileOf, type Db, type DatabaseDialect } from './db/database.js';
+export { allColumns, fixedInsert, fixedStatement, runFixed, type FixedStatement } from './db/fixed-statement.js';
 export { BackupError, backupSqlite, restoreSqlite } from './db/sqlite-backup.js';
 export { migrateToLatest } from './db/migrate.js';
 export { HttpError } from './errors/herodot.js';

@@ -24,8 +24,8 @@ export interface PasswordPolicy {
 
 /** Persistent failure counters with a temporary lock (throttle/). */
 export interface FailureThrottle {
-  /** Whether any of the keys is locked now. */
-  isLocked(...keys: string[]): Promise<boolean>;
+  /** Whether the key (or the other key) is locked now. */
+  isLocked(key: string, orKey?: string): Promise<boolean>;
   /** When the lock on the key ends, or undefined when it is not locked. */
   lockedUntil(key: string): Promise<string | undefined>;
   recordFailure(

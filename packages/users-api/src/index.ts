@@ -6,7 +6,7 @@ export { createOryBackend, type OryUrls } from './adapters/ory-backend.js';
 export type { Backend, IdentityPort, RelationsPort, MailPort, Ports, UserIdentity } from './ports.js';
 export { withOrganisationRecord } from './users/organisation-record.js';
 export { createAuditLog, type AuditLog, type AuditEntry } from './audit/audit-log.js';
-export { signInAuditor, type CredentialEvent } from './audit/sign-in-audit.js';
+export { organisationsInDatabase, signInAuditor, type CredentialEvent } from './audit/sign-in-audit.js';
 export { createLastSignIns } from './audit/last-sign-ins.js';
 export { createInvitationStore } from './invitations/invitation-store.js';
 export { createMailThrottle } from './mail/mail-throttle.js';

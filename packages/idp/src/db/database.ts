@@ -2,11 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Dialect, type Driver } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type Dialect,
+  type Driver,
+  type SqliteStatement,
+} from 'kysely';
 import { isStorageFailure, rethrowUnavailable, unavailableAwareDialect } from './database-unavailable.js';
-import type { FixedStatement } from './fixed-statement.js';
+import { type FixedRunner, type FixedStatement, useFixedRunner } from './fixed-statement.js';
 import { postgresChangeMark } from './postgres-change-mark.js';
-import { preparedReader } from './postgres-prepared.js';
+import { preparedRunner } from './postgres-prepared.js';
 import { StatementCache } from './statement-cache.js';
 import type { Database } from './schema.js';
 
@@ -21,10 +29,11 @@ export interface Db {
    */
   exclusively<T>(work: () => Promise<T>): Promise<T>;
   /**
-   * Runs a fixed read of the hot path, never inside a transaction: on SQLite through Kysely (which waits for a
-   * transaction under way on its one connection), on PostgreSQL as a named prepared statement (postgres-prepared.ts).
+   * Runs a fixed statement of a hot path, never inside a transaction, and answers its rows: on SQLite at once on the
+   * compiled statement (or after the transaction under way on its one connection), on PostgreSQL as a named prepared
+   * statement (postgres-prepared.ts). `runFixed(db.kysely, …)` (fixed-statement.ts) comes here too.
    */
-  read<Row>(statement: FixedStatement, parameters: readonly unknown[]): Promise<Row[]>;
+  run: FixedRunner;
   /** The reason writes failed for lack of storage (a full disk) within the last STORAGE_FAILURE_MS, if they did. */
   storageFailure(): string | undefined;
   /**
@@ -80,10 +89,13 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
       outage.up();
     });
     const kysely = open(new PostgresDialect({ pool }));
-    const prepared = preparedReader(pool, (error) =>
+    const prepared = preparedRunner(pool, (error) =>
       log?.warn({ reason: outage.reason(error) }, 'prepared statements refused (a pooler?): running them unprepared'),
     );
     const changeMark = postgresChangeMark(pool);
+    const run: FixedRunner = <Row>(statement: FixedStatement, parameters: readonly unknown[]) =>
+      prepared<Row>(statement, parameters).catch((error: unknown) => rethrowUnavailable(error, outage.down));
+    useFixedRunner(kysely, run);
     return {
       kysely,
       dialect: 'postgres',
@@ -96,8 +108,7 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
           migrating = false;
         }
       },
-      read: <Row>(statement: FixedStatement, parameters: readonly unknown[]) =>
-        prepared<Row>(statement, parameters).catch((error: unknown) => rethrowUnavailable(error, outage.down)),
+      run,
       changeMark: () => changeMark().catch((error: unknown) => rethrowUnavailable(error, outage.down)),
       storageFailure: outage.storageFailure,
       close: () => kysely.destroy(),
@@ -122,18 +133,37 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_ATTEMPT_MS}`);
   // Kysely prepares every query afresh; the cache compiles each distinct SQL text once (statement-cache.ts).
-  const kysely = open(new ImmediateSqliteDialect({ database: new StatementCache(sqlite) }, sqlite));
+  const statements = new StatementCache(sqlite);
+  const kysely = open(new ImmediateSqliteDialect({ database: statements }, sqlite));
   const exclusively = <T>(work: () => Promise<T>) =>
     file === ':memory:' ? work() : withFileLock(`${file}.lock`, work);
-  const read = async <Row>(statement: FixedStatement, parameters: readonly unknown[]) =>
-    (await kysely.executeQuery<Row>(CompiledQuery.raw(statement.sql.sqlite, [...parameters]))).rows;
+  const run: FixedRunner = async <Row>(statement: FixedStatement, parameters: readonly unknown[]) => {
+    // A transaction under way holds the one connection: through Kysely, the statement waits until it has ended
+    // instead of becoming part of it.
+    if (sqlite.inTransaction) {
+      return (await kysely.executeQuery<Row>(CompiledQuery.raw(statement.sql.sqlite, [...parameters]))).rows;
+    }
+    const attempt = async () => runCompiled<Row>(statements.prepare(statement.sql.sqlite), parameters);
+    try {
+      // At once; only while another process holds the write lock are the attempts spread out.
+      return runCompiled<Row>(statements.prepare(statement.sql.sqlite), parameters);
+    } catch (error) {
+      if (!isBusy(error)) return rethrowUnavailable(error, outage.down);
+    }
+    try {
+      return await retryWhileBusy(attempt);
+    } catch (error) {
+      return rethrowUnavailable(error, outage.down);
+    }
+  };
+  useFixedRunner(kysely, run);
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   const ownChanges = sqlite.prepare('SELECT total_changes()').pluck();
   return {
     kysely,
     dialect: 'sqlite',
     exclusively,
-    read,
+    run,
     changeMark: () => `${dataVersion.get()}:${ownChanges.get()}`,
     storageFailure: outage.storageFailure,
     close: () => kysely.destroy(),
@@ -181,6 +211,14 @@ class ImmediateSqliteDialect extends SqliteDialect {
     };
     return driver;
   }
+}
+
+/** Runs a compiled SQLite statement at once: its rows when it returns any, otherwise none. */
+function runCompiled<Row>(statement: SqliteStatement, parameters: readonly unknown[]): Row[] {
+  const compiled = statement as SQLite.Statement;
+  if (compiled.reader) return compiled.all(...parameters) as Row[];
+  compiled.run(...parameters);
+  return [];
 }
 
 const isBusy = (error: unknown) => (error as { code?: unknown })?.code === 'SQLITE_BUSY';

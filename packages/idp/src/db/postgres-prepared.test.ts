@@ -1,6 +1,6 @@
 import type { QueryConfig } from 'pg';
 import { describe, expect, it, vi } from 'vitest';
-import { preparedReader } from './postgres-prepared.js';
+import { preparedRunner } from './postgres-prepared.js';
 
 const statement = { name: 'portaal_test', sql: { sqlite: 'select ?', postgres: 'select $1::int as n' } };
 const withCode = (code: string) => Object.assign(new Error(`refused ${code}`), { code });
@@ -19,10 +19,10 @@ function fakePool(...failures: Error[]) {
   };
 }
 
-describe('preparedReader', () => {
+describe('preparedRunner', () => {
   it('runs a fixed statement under its name, with PostgreSQL text and the parameters', async () => {
     const pool = fakePool();
-    const read = preparedReader(pool, () => {});
+    const read = preparedRunner(pool, () => {});
     expect(await read(statement, [7])).toEqual([{ n: 7 }]);
     expect(pool.calls).toEqual([{ name: 'portaal_test', text: 'select $1::int as n', values: [7] }]);
   });
@@ -32,7 +32,7 @@ describe('preparedReader', () => {
     async (code) => {
       const pool = fakePool(withCode(code));
       const onRefused = vi.fn();
-      const read = preparedReader(pool, onRefused);
+      const read = preparedRunner(pool, onRefused);
       expect(await read(statement, [1])).toEqual([{ n: 1 }]);
       expect(await read(statement, [2])).toEqual([{ n: 2 }]);
       expect(pool.calls.map((call) => call.name)).toEqual(['portaal_test', undefined, undefined]);
@@ -42,7 +42,7 @@ describe('preparedReader', () => {
 
   it('passes other errors on and keeps naming statements', async () => {
     const pool = fakePool(withCode('42601'), withCode('ECONNREFUSED'));
-    const read = preparedReader(pool, () => {});
+    const read = preparedRunner(pool, () => {});
     await expect(read(statement, [1])).rejects.toThrow('refused 42601');
     await expect(read(statement, [1])).rejects.toThrow('refused ECONNREFUSED');
     expect(await read(statement, [3])).toEqual([{ n: 3 }]);

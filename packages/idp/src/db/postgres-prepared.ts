@@ -20,9 +20,10 @@ const REFUSED_PREPARED = new Set(['26000', '42P05', '0A000']);
  * A pooler between the process and the server that moves a session's statements between server connections
  * (PgBouncer in transaction mode without `max_prepared_statements`) refuses them, and so does a statement whose
  * columns a migration changed under a running process. Then `onRefused` is told once and the statement runs again
- * unnamed, as do all from then on: the statements are reads outside any transaction, so running one again is safe.
+ * unnamed, as do all from then on. A refused statement has not run (the server refuses it at parse, bind or plan
+ * check, before executing), so running it again is safe for writes too.
  */
-export function preparedReader(pool: Queryable, onRefused: (error: unknown) => void) {
+export function preparedRunner(pool: Queryable, onRefused: (error: unknown) => void) {
   let named = true;
   return async <Row>(statement: FixedStatement, parameters: readonly unknown[]): Promise<Row[]> => {
     const text = statement.sql.postgres;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { openText, sealText } from '../credentials/credential-cipher.js';
 import type { FlowsTable } from '../db/schema.js';
+import { allColumns, fixedInsert, fixedStatement, runFixed } from '../db/fixed-statement.js';
 import type { DbExecutor } from '../identities/identity-repository.js';
 import type { Clock } from '../clock.js';
 import type { IdpConfig } from '../config.js';
@@ -126,15 +127,46 @@ const fromRow = (row: FlowsTable): Flow => ({
   updatedAt: row.updated_at,
 });
 
+// Every sign-in writes a flow, reads it and saves it: in fixed statements
+// (docs/architecture.md#fixed-statements-on-the-hot-paths).
+const FLOW_COLUMNS = allColumns<FlowsTable>()([
+  'id',
+  'kind',
+  'type',
+  'state',
+  'request_url',
+  'return_to',
+  'csrf_token',
+  'active',
+  'requested_aal',
+  'refresh',
+  'identity_id',
+  'session_id',
+  'ui',
+  'internal_context',
+  'submit_count',
+  'expires_at',
+  'issued_at',
+  'created_at',
+  'updated_at',
+]);
+const INSERT_FLOW = fixedInsert<FlowsTable>('portaal_insert_flow', 'selfservice_flows', FLOW_COLUMNS);
+// submit_count is only ever changed by countSubmission, atomically; a save must not put an old count back.
+const SAVED_COLUMNS = FLOW_COLUMNS.filter((column) => column !== 'id' && column !== 'submit_count');
+const SAVE_FLOW = fixedStatement(
+  'portaal_save_flow',
+  `update selfservice_flows set ${SAVED_COLUMNS.map((column) => `${column} = ?`).join(', ')} where id = ?`,
+);
+const FIND_FLOW = fixedStatement('portaal_find_flow', 'select * from selfservice_flows where id = ? and kind = ?');
+
 export async function insertFlow(db: DbExecutor, flow: Flow): Promise<void> {
-  await db.insertInto('selfservice_flows').values(toRow(flow)).execute();
+  await runFixed(db, INSERT_FLOW.statement, INSERT_FLOW.values(toRow(flow)));
 }
 
 export async function saveFlow(db: DbExecutor, clock: Clock, flow: Flow): Promise<void> {
   flow.updatedAt = clock.now().toISOString();
-  // submit_count is only ever changed by countSubmission, atomically; a save must not put an old count back.
-  const { id, submit_count: _count, ...changes } = toRow(flow);
-  await db.updateTable('selfservice_flows').set(changes).where('id', '=', id).execute();
+  const row = toRow(flow);
+  await runFixed(db, SAVE_FLOW, [...SAVED_COLUMNS.map((column) => row[column]), row.id]);
 }
 
 /**
@@ -160,12 +192,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function findFlow(db: DbExecutor, kind: FlowKind, id: unknown): Promise<Flow | undefined> {
   if (typeof id !== 'string' || !UUID.test(id)) return undefined;
-  const row = await db
-    .selectFrom('selfservice_flows')
-    .selectAll()
-    .where('id', '=', id.toLowerCase())
-    .where('kind', '=', kind)
-    .executeTakeFirst();
+  const [row] = await runFixed<FlowsTable>(db, FIND_FLOW, [id.toLowerCase(), kind]);
   return row ? fromRow(row) : undefined;
 }
 

@@ -8,6 +8,7 @@ import type {
   VerifiableAddressesTable,
 } from '../db/schema.js';
 import { openConfig, sealConfig } from '../credentials/credential-cipher.js';
+import { fixedStatement, runFixed } from '../db/fixed-statement.js';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { IdentityConflictError, IdentityNotFoundError } from './identity-errors.js';
@@ -135,9 +136,36 @@ async function writeAddresses(db: Transaction, now: string, identityId: string, 
     .execute();
 }
 
+// What every sign-in reads, in fixed statements (docs/architecture.md#fixed-statements-on-the-hot-paths).
+const IDENTITY = fixedStatement('portaal_identity', 'select * from identities where id = ?');
+const VERIFIABLE_ADDRESSES = fixedStatement(
+  'portaal_verifiable_addresses',
+  'select * from identity_verifiable_addresses where identity_id = ? order by created_at',
+);
+const RECOVERY_ADDRESSES = fixedStatement(
+  'portaal_recovery_addresses',
+  'select * from identity_recovery_addresses where identity_id = ? order by created_at',
+);
+const IDENTITY_BY_IDENTIFIER = fixedStatement(
+  'portaal_identity_by_identifier',
+  'select identity_id from identity_credential_identifiers where type = ? and identifier = ?',
+);
+const CREDENTIALS = fixedStatement(
+  'portaal_credentials',
+  `select c.*, i.identifier from identity_credentials c
+   left join identity_credential_identifiers i on i.credential_id = c.id
+   where c.identity_id = ? order by c.type`,
+);
+
 export async function findIdentity(db: DbExecutor, id: string): Promise<IdentityRecord | undefined> {
-  const found = await findIdentities(db, [id]);
-  return found[0];
+  const [row] = await runFixed<IdentitiesTable>(db, IDENTITY, [id]);
+  if (!row) return undefined;
+  const identity = toIdentityRecord(row);
+  for (const a of await runFixed<VerifiableAddressesTable>(db, VERIFIABLE_ADDRESSES, [id]))
+    identity.verifiableAddresses.push(toVerifiableAddress(a));
+  for (const a of await runFixed<RecoveryAddressesTable>(db, RECOVERY_ADDRESSES, [id]))
+    identity.recoveryAddresses.push(toRecoveryAddress(a));
+  return identity;
 }
 
 /** An identity row as read, with no addresses yet; the session lookup reads the same columns joined. */
@@ -214,12 +242,7 @@ export async function findIdentityIdByExactIdentifier(
   type: string,
   identifier: string,
 ): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('identity_credential_identifiers')
-    .select('identity_id')
-    .where('type', '=', type)
-    .where('identifier', '=', identifier)
-    .executeTakeFirst();
+  const [row] = await runFixed<{ identity_id: string }>(db, IDENTITY_BY_IDENTIFIER, [type, identifier]);
   return row?.identity_id;
 }
 
@@ -248,14 +271,7 @@ const toCredentialRecord = (row: CredentialsTable, identifiers: string[]): Crede
 
 /** One identity's credentials with their identifiers, ordered by type, in one statement (it runs per request). */
 export async function findCredentials(db: DbExecutor, identityId: string): Promise<CredentialRecord[]> {
-  const rows = await db
-    .selectFrom('identity_credentials as c')
-    .leftJoin('identity_credential_identifiers as i', 'i.credential_id', 'c.id')
-    .selectAll('c')
-    .select('i.identifier')
-    .where('c.identity_id', '=', identityId)
-    .orderBy('c.type')
-    .execute();
+  const rows = await runFixed<CredentialsTable & { identifier: string | null }>(db, CREDENTIALS, [identityId]);
   const credentials: CredentialRecord[] = [];
   // An identity has one credential per type, so the rows of one credential follow each other.
   for (const { identifier, ...row } of rows) {

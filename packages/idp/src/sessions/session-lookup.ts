@@ -81,7 +81,7 @@ export async function findSessionWithIdentity(
   now: Date,
 ): Promise<SessionWithIdentity | undefined> {
   const hash = sha256(token);
-  const rows = await db.read<LookupRow>(LOOKUP, [hash, hash]);
+  const rows = await db.run<LookupRow>(LOOKUP, [hash, hash]);
   const first = rows[0];
   if (!first || !presentedTokenCounts(first, hash, now)) return undefined;
   const identity = toIdentityRecord({

@@ -4,6 +4,7 @@ import type { IdpContext } from '../context.js';
 import type { DbExecutor } from '../identities/identity-repository.js';
 import type { SessionsTable } from '../db/schema.js';
 import { randomToken, sha256 } from './tokens.js';
+import { allColumns, fixedInsert, runFixed } from '../db/fixed-statement.js';
 import type { AuthenticationMethod } from './aal.js';
 
 export interface SessionRecord {
@@ -46,6 +47,29 @@ export const toSessionRecord = (row: SessionColumns): SessionRecord => ({
   userAgent: row.user_agent,
 });
 
+// Every sign-in writes one: a fixed statement (docs/architecture.md#fixed-statements-on-the-hot-paths).
+const INSERT_SESSION = fixedInsert<SessionsTable>(
+  'portaal_insert_session',
+  'sessions',
+  allColumns<SessionsTable>()([
+    'id',
+    'token_hash',
+    'logout_token_hash',
+    'identity_id',
+    'active',
+    'authentication_methods',
+    'authenticated_at',
+    'issued_at',
+    'expires_at',
+    'last_seen_at',
+    'ip_address',
+    'user_agent',
+    'created_at',
+    'previous_token_hash',
+    'previous_token_expires_at',
+  ]),
+);
+
 /** Issues a new session; the token is returned once and only its hash is stored. */
 export async function insertSession(
   db: DbExecutor,
@@ -77,7 +101,7 @@ export async function insertSession(
     previous_token_hash: null,
     previous_token_expires_at: null,
   };
-  await db.insertInto('sessions').values(row).execute();
+  await runFixed(db, INSERT_SESSION.statement, INSERT_SESSION.values(row));
   return { session: toSessionRecord(row), token };
 }
 

@@ -2,6 +2,15 @@ import crypto from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { IdpContext } from '../context.js';
 import type { FailureThrottle } from '../services.js';
+import { fixedStatement, runFixed } from '../db/fixed-statement.js';
+
+// Every sign-in asks whether its identifier or its client address is locked, and clears its identifier's counter:
+// fixed statements (docs/architecture.md#fixed-statements-on-the-hot-paths). One key is asked as both.
+const EITHER_LOCKED = fixedStatement(
+  'portaal_either_locked',
+  'select key from throttles where key in (?, ?) and locked_until > ? limit 1',
+);
+const RESET = fixedStatement('portaal_reset_throttle', 'delete from throttles where key = ?');
 
 /**
  * Failure counters in the database, so locks survive restarts and hold across processes. Each failure is one
@@ -19,15 +28,10 @@ export function createFailureThrottle(ctx: IdpContext): FailureThrottle {
     return until !== undefined && until > clock.now().toISOString() ? until : undefined;
   };
   return {
-    // One statement for all keys: a password sign-in asks about its identifier and its client address at once.
-    isLocked: async (...keys) => {
-      const row = await db.kysely
-        .selectFrom('throttles')
-        .select('key')
-        .where('key', 'in', keys)
-        .where('locked_until', '>', clock.now().toISOString())
-        .executeTakeFirst();
-      return row !== undefined;
+    // A password sign-in asks about its identifier and its client address at once.
+    isLocked: async (first, second = first) => {
+      const rows = await runFixed(db.kysely, EITHER_LOCKED, [first, second, clock.now().toISOString()]);
+      return rows.length > 0;
     },
     lockedUntil,
     async recordFailure(key, limit, windowMs, lockMs) {
@@ -87,7 +91,7 @@ export function createFailureThrottle(ctx: IdpContext): FailureThrottle {
       });
     },
     async reset(key) {
-      await db.kysely.deleteFrom('throttles').where('key', '=', key).execute();
+      await runFixed(db.kysely, RESET, [key]);
     },
   };
 }

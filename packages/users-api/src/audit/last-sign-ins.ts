@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { fixedStatement, runFixed } from '@portaal/idp';
 import type { UsersApiDatabase } from '../db/schema.js';
 
 /**
@@ -17,16 +18,18 @@ export interface LastSignIns {
 // Well under SQLite's and PostgreSQL's limits on the parameters of one statement.
 const IDS_PER_READ = 1000;
 
+// Written at every sign-in: a fixed statement (docs/architecture.md#fixed-statements-on-the-hot-paths).
+const RECORD = fixedStatement(
+  'portaal_record_last_sign_in',
+  `insert into last_sign_ins (identity_id, signed_in_at) values (?, ?)
+   on conflict (identity_id) do update set signed_in_at = excluded.signed_in_at`,
+);
+
 export function createLastSignIns<DB>(db: Kysely<DB>): LastSignIns {
   const typed = db as unknown as Kysely<UsersApiDatabase>;
   return {
     async record(identityId, at) {
-      const signedInAt = at.toISOString();
-      await typed
-        .insertInto('last_sign_ins')
-        .values({ identity_id: identityId, signed_in_at: signedInAt })
-        .onConflict((conflict) => conflict.column('identity_id').doUpdateSet({ signed_in_at: signedInAt }))
-        .execute();
+      await runFixed(db, RECORD, [identityId, at.toISOString()]);
     },
     async of(identityIds) {
       const found = new Map<string, string>();

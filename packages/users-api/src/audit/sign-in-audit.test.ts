@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migratedDatabase } from '../test-support/migrated-database.js';
 import { type AuditLog, createAuditLog } from './audit-log.js';
 import { createLastSignIns, type LastSignIns } from './last-sign-ins.js';
-import { signInAuditor } from './sign-in-audit.js';
+import { organisationsInDatabase, organisationsInTuples, signInAuditor } from './sign-in-audit.js';
 
 // The audit of security keys and passkeys added or removed in the settings, and the last sign-in, on a real
 // (in-memory SQLite) audit log and tuple store: the identity provider reports them through the listener it reports
@@ -24,6 +24,26 @@ afterEach(async () => {
   await db.close();
 });
 
+describe('the organisations of a person', () => {
+  it.each([
+    ['in the database', () => organisationsInDatabase(db.kysely)],
+    ['through the tuple store', () => organisationsInTuples(createRelationStore(db.kysely))],
+  ])('are those of issuer and access tuples, each once, %s', async (_, organisationsOf) => {
+    await createRelationStore(db.kysely).patch({
+      insert: [
+        { namespace: 'organizations', object: 'voorbeeldstad', relation: 'issuer', subject_id: 'p0' },
+        { namespace: 'organizations', object: 'voorbeeldstad', relation: 'access', subject_id: 'p0' },
+        { namespace: 'organizations', object: 'dego', relation: 'access', subject_id: 'p0' },
+        { namespace: 'organizations', object: 'elders', relation: 'admin', subject_id: 'p0' },
+        { namespace: 'subdivisions', object: 'voorbeeldstad.wijkdata', relation: 'access', subject_id: 'p0' },
+        { namespace: 'organizations', object: 'anders', relation: 'access', subject_id: 'p9' },
+      ],
+    });
+    expect((await organisationsOf()('p0')).sort()).toEqual(['dego', 'voorbeeldstad']);
+    expect(await organisationsOf()('nobody')).toEqual([]);
+  });
+});
+
 describe('security keys and passkeys in the audit log', () => {
   it('records adding and removing, in each organisation of the person, with the name and never the key', async () => {
     const relations = createRelationStore(db.kysely);
@@ -33,7 +53,7 @@ describe('security keys and passkeys in the audit log', () => {
         { namespace: 'organizations', object: 'dego', relation: 'access', subject_id: 'p1' },
       ],
     });
-    const record = signInAuditor(relations, audit, lastSignIns);
+    const record = signInAuditor(organisationsInDatabase(db.kysely), audit, lastSignIns);
     const at = { identityId: 'p1', clientAddress: '192.0.2.7' };
     await record({ type: 'credential.added', method: 'webauthn', displayName: 'YubiKey werk', ...at });
     await record({ type: 'credential.removed', method: 'passkey', ...at });
@@ -53,7 +73,7 @@ describe('security keys and passkeys in the audit log', () => {
   });
 
   it('still records sign-ins as before', async () => {
-    const record = signInAuditor(createRelationStore(db.kysely), audit, lastSignIns);
+    const record = signInAuditor(organisationsInDatabase(db.kysely), audit, lastSignIns);
     await record({ type: 'login.success', method: 'passkey', identityId: 'p2', clientAddress: '192.0.2.8' });
     expect(await audit.about('p2')).toMatchObject([
       { action: 'sign_in.passkey', result: 'success', organisationId: null },
@@ -62,7 +82,7 @@ describe('security keys and passkeys in the audit log', () => {
   });
 
   it('notes a key whose counter did not rise, while the sign-in itself passed', async () => {
-    const record = signInAuditor(createRelationStore(db.kysely), audit, lastSignIns);
+    const record = signInAuditor(organisationsInDatabase(db.kysely), audit, lastSignIns);
     const event = { type: 'login.success', method: 'webauthn', identityId: 'p3', clientAddress: null } as const;
     await record({ ...event, cloneWarning: true });
     expect(await audit.about('p3')).toMatchObject([
@@ -73,7 +93,7 @@ describe('security keys and passkeys in the audit log', () => {
 
 describe('the last sign-in', () => {
   it('is each passed step, replacing the one before; failures, locks and keys leave it alone', async () => {
-    const record = signInAuditor(createRelationStore(db.kysely), audit, lastSignIns);
+    const record = signInAuditor(organisationsInDatabase(db.kysely), audit, lastSignIns);
     const failed = { method: 'password', identityId: 'p4', clientAddress: null } as const;
     await record({ type: 'login.failure', ...failed });
     await record({ type: 'login.locked', ...failed });

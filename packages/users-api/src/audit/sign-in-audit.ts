@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import { fixedStatement, runFixed } from '@portaal/idp';
 import type { RelationsPort } from '../ports.js';
 import type { AuditLog } from './audit-log.js';
 import type { LastSignIns } from './last-sign-ins.js';
@@ -44,19 +46,40 @@ function credentialAction(event: CredentialEvent): string {
 const isCredentialEvent = (event: SignInEvent | CredentialEvent): event is CredentialEvent =>
   event.type === 'credential.added' || event.type === 'credential.removed';
 
+/** The organisations a person belongs to (as issuer or by consent), each once. */
+export type OrganisationsOf = (identityId: string) => Promise<string[]>;
+
+/** The memberships as the tuple store at hand lists them: Ory Keto's, or the embedded one. */
+export const organisationsInTuples =
+  (relations: Pick<RelationsPort, 'list'>): OrganisationsOf =>
+  async (identityId) => {
+    const tuples = await relations.list({ namespace: 'organizations', subject_id: identityId });
+    return [...new Set(tuples.filter((t) => t.relation === 'issuer' || t.relation === 'access').map((t) => t.object))];
+  };
+
+// Every sign-in on the embedded backend asks this: a fixed statement on the shared database's tuples
+// (docs/architecture.md#fixed-statements-on-the-hot-paths).
+const ORGANISATIONS = fixedStatement(
+  'portaal_organisations_of',
+  `select distinct object from relation_tuples
+   where namespace = 'organizations' and subject_id = ? and subject_set_namespace = ''
+     and relation in ('issuer', 'access')
+   order by object`,
+);
+
+/** The memberships read from the embedded tuple store's table. */
+export const organisationsInDatabase =
+  <DB>(db: Kysely<DB>): OrganisationsOf =>
+  async (identityId) =>
+    (await runFixed<{ object: string }>(db, ORGANISATIONS, [identityId])).map((row) => row.object);
+
 /**
  * Writes sign-in events (and security keys or passkeys added or removed) to the audit log of each organisation the
- * person belongs to (or to none when unknown), reading the memberships from the tuple store at hand: the embedded
- * one, or Ory Keto. A passed step is also the person's last sign-in.
+ * person belongs to (or to none when unknown). A passed step is also the person's last sign-in.
  */
-export function signInAuditor(relations: Pick<RelationsPort, 'list'>, audit: AuditLog, lastSignIns: LastSignIns) {
+export function signInAuditor(organisationsOf: OrganisationsOf, audit: AuditLog, lastSignIns: LastSignIns) {
   return async (event: SignInEvent | CredentialEvent, details?: Record<string, unknown>): Promise<void> => {
-    const memberships = event.identityId
-      ? (await relations.list({ namespace: 'organizations', subject_id: event.identityId })).filter(
-          (t) => t.relation === 'issuer' || t.relation === 'access',
-        )
-      : [];
-    const organisations = [...new Set(memberships.map((t) => t.object))];
+    const organisations = event.identityId ? await organisationsOf(event.identityId) : [];
     for (const organisationId of organisations.length > 0 ? organisations : [null]) {
       if (isCredentialEvent(event)) {
         await audit.record({

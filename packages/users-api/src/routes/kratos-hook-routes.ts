@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { signInAuditor, type SignInEvent } from '../audit/sign-in-audit.js';
+import { organisationsInTuples, signInAuditor, type SignInEvent } from '../audit/sign-in-audit.js';
 import type { ApiContext } from '../context.js';
 import { errors } from '../api-error.js';
 import { parse } from '../http/validation.js';
@@ -65,7 +65,7 @@ function carriesSecret(request: FastifyRequest, secret: string): boolean {
  */
 export function registerKratosHookRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const secret = ctx.options.kratosHookSecret;
-  const auditSignIn = signInAuditor(ctx.backend.relations, ctx.audit, ctx.lastSignIns);
+  const auditSignIn = signInAuditor(organisationsInTuples(ctx.backend.relations), ctx.audit, ctx.lastSignIns);
   app.post(
     KRATOS_LOGIN_HOOK_PATH,
     {
