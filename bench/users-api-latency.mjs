@@ -4,6 +4,7 @@
 // page right after a change and right after a sign-in elsewhere; of GET /sessions/whoami and of GET
 // /api/forward-auth (the check a reverse proxy makes for every request to a data service). Run after `npm run build`:
 //   node bench/users-api-latency.mjs [--users 10000] [--runs 30] [--postgres | --database postgres://…]
+//     [--profile DIR]   (writes a V8 CPU profile of the `portaal` process to DIR)
 // The list is fetched as a browser would, gzip accepted, and parsed: the time includes both ends.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -16,6 +17,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '30' },
     database: { type: 'string' },
     postgres: { type: 'boolean', default: false },
+    profile: { type: 'string' },
   },
 });
 const postgres = values.postgres ? await startThrowawayPostgres() : undefined;
@@ -57,7 +59,7 @@ async function signInElsewhere(publicUrl) {
 
 let organisation;
 try {
-  organisation = await startOrganisation({ users: userCount, database });
+  organisation = await startOrganisation({ users: userCount, database, profile: values.profile });
   const { publicUrl, server, fetch: f } = organisation;
   await measure(f, `${publicUrl}/api/users`, 2); // warm-up
   const users = await measure(f, `${publicUrl}/api/users`, runs);

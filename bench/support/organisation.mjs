@@ -96,8 +96,8 @@ async function signIn(publicUrl) {
  * Seeds `users` members (SQLite in a temporary folder, or `database`), starts `portaal serve` on free ports and
  * signs the administrator in. `stop()` ends the process and removes the folder.
  */
-export async function startOrganisation({ users, database }) {
-  const bench = await benchPortaal({ database });
+export async function startOrganisation({ users, database, profile }) {
+  const bench = await benchPortaal({ database, profile });
   const { env, publicUrl } = bench;
   const stop = () => bench.stop();
   try {
