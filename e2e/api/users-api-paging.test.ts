@@ -116,6 +116,10 @@ describe('GET /api/users a page at a time', () => {
     const blocked = await api(portaal, bea.browser, 'PUT', `/users/${person!.id}`, { state: 'inactive' });
     expect(blocked.status).toBe(200);
     expect((await page(`q=${emailOf(3)}`)).items[0]!.state).toBe('inactive');
+    // The status 'blocked' finds them at once, and 'active' no longer does (on Ory and the embedded backend alike).
+    expect((await page(`q=pg${RUN}&status=blocked`)).items.map((u) => u.id)).toEqual([person!.id]);
+    expect((await page(`q=pg${RUN}&status=active`)).total).toBe(PEOPLE - 1);
+    expect((await page(`q=pg${RUN}&status=no_second_factor`)).total).toBe(PEOPLE);
     await api(portaal, bea.browser, 'PUT', `/users/${person!.id}`, {
       state: 'active',
       traits: { email: emailOf(3), name: { first: 'Aaron', last: 'Eerst' } },
@@ -149,7 +153,7 @@ describe('GET /api/users a page at a time', () => {
       expect([query, answer.status]).toEqual([query, 400]);
       expect(answer.body.error).toMatchObject({
         code: 400,
-        message: 'De pagina, het aantal per pagina, de sortering of de zoekterm is niet geldig.',
+        message: 'De pagina, het aantal per pagina, de sortering, de status of de zoekterm is niet geldig.',
       });
     }
   });

@@ -4,10 +4,12 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey.js';
 import { expectAccessible, rowOf, signInAsAdministrator } from './support/pages.js';
+import { expectInsideWindow, expectNoSidewaysScroll } from './support/layout.js';
 
 // Journey 28: an organisation of more people than a page holds. The Users API sorts, searches and pages
 // (docs/architecture.md#the-users-list-a-page-at-a-time): the next pages show the rest, a search finds someone who
-// is not on the first page, the download has everyone the search leaves, and a block reloads the page shown.
+// is not on the first page, the download has everyone the search leaves, a block reloads the page shown, and the
+// status 'Geblokkeerd' then finds that one person, on a laptop and on a phone.
 
 const journey = useJourney();
 const PEOPLE = 60;
@@ -88,5 +90,23 @@ describe('journey 28: a large organisation, a page at a time', () => {
     await page.getByText('Gebruiker geblokkeerd.').waitFor();
     await row.getByRole('button', { name: 'Deblokkeer' }).waitFor();
     expect(await range(page).textContent()).toBe('Gebruikers 26–50 van 60 (pagina 2 van 3)');
+
+    // 'Status': the one blocked among them, with the search kept, at both widths.
+    await page.getByLabel('Status').selectOption({ label: 'Geblokkeerd' });
+    await page.getByText('1 gebruiker gevonden').waitFor();
+    await expect.poll(() => addresses(page)).toEqual([emailOf(30)]);
+    for (const size of [
+      { width: 1280, height: 900 },
+      { width: 375, height: 740 },
+    ]) {
+      await page.setViewportSize(size);
+      const where = `the overview filtered on 'Geblokkeerd' at ${size.width} px`;
+      await page.getByText(emailOf(30)).first().waitFor();
+      await expectNoSidewaysScroll(page, where);
+      await expectInsideWindow(page, page.locator('.dvp-toolbar select, .dvp-toolbar input'), where);
+      await expectAccessible(page, where);
+    }
+    await page.getByLabel('Status').selectOption({ label: 'Actief' });
+    await page.getByText(`${PEOPLE - 1} gebruikers gevonden`).waitFor();
   });
 });

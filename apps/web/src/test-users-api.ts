@@ -39,16 +39,27 @@ const ORDERS: Record<string, (a: PortalUser, b: PortalUser) => number> = {
   created: (a, b) => b.created_at.localeCompare(a.created_at),
 };
 
-/** The list sorted and searched as the query of `url` asks. */
+// The statuses as the server decides them (packages/users-api/src/users/user-status.ts).
+const STATUSES: Record<string, (user: PortalUser) => boolean> = {
+  invited: (user) => user.invitation !== undefined,
+  blocked: (user) => !user.invitation && user.state === 'inactive',
+  locked: (user) => !user.invitation && user.lockedUntil !== undefined,
+  no_second_factor: (user) => !user.invitation && user.home !== false && (user.factors ?? []).length === 0,
+  active: (user) => !user.invitation && user.state === 'active' && user.lockedUntil === undefined,
+};
+
+/** The list sorted, searched and of the status that the query of `url` asks. */
 function shown(list: PortalUser[], url: URL): PortalUser[] {
   const wanted = (url.searchParams.get('q') ?? '').trim().toLocaleLowerCase('nl');
+  const status = url.searchParams.get('status');
   return [...list]
     .sort(ORDERS[url.searchParams.get('sort') ?? 'type'])
     .filter(
       (user) =>
         nameOf(user).toLocaleLowerCase('nl').includes(wanted) ||
         user.traits.email.toLocaleLowerCase('nl').includes(wanted),
-    );
+    )
+    .filter((user) => !status || STATUSES[status]!(user));
 }
 
 /** The CSV file's rows in this stand-in: the names and address only, after a byte order mark. */

@@ -43,19 +43,38 @@ export interface UsersPage {
 }
 
 /** One page of the active organisation's people: `page` from 1, in an order, searched on name or address. */
-export const usersPage = (request: { page: number; perPage: number; sort: UsersSort; q: string }) =>
+/** The statuses the overview filters on ('Status'); the Users API decides them (its `users/user-status.ts`). */
+export type UsersStatus = 'active' | 'blocked' | 'locked' | 'invited' | 'no_second_factor';
+
+/** The search and status of a list, as query fields: none for a blank search or every status. */
+const filterOf = (request: { q: string; status?: UsersStatus }) => ({
+  ...(request.q.trim() ? { q: request.q.trim() } : {}),
+  ...(request.status ? { status: request.status } : {}),
+});
+
+export const usersPage = (request: {
+  page: number;
+  perPage: number;
+  sort: UsersSort;
+  q: string;
+  status?: UsersStatus;
+}) =>
   usersApi<UsersPage>(
     `/users?${new URLSearchParams({
       page: String(request.page),
       per_page: String(request.perPage),
       sort: request.sort,
-      ...(request.q.trim() ? { q: request.q.trim() } : {}),
+      ...filterOf(request),
     })}`,
   );
 
-/** Everyone a search leaves, in an order, as the CSV file the Users API streams (`GET /users.csv`). */
-export async function usersCsvFile(request: { sort: UsersSort; q: string }): Promise<ArrayBuffer> {
-  const query = new URLSearchParams({ sort: request.sort, ...(request.q.trim() ? { q: request.q.trim() } : {}) });
+/** Everyone a search and status leave, in an order, as the CSV file the Users API streams (`GET /users.csv`). */
+export async function usersCsvFile(request: {
+  sort: UsersSort;
+  q: string;
+  status?: UsersStatus;
+}): Promise<ArrayBuffer> {
+  const query = new URLSearchParams({ sort: request.sort, ...filterOf(request) });
   const response = await fetch(`/api/users.csv?${query}`, {
     credentials: 'include',
     signal: AbortSignal.timeout(120_000),

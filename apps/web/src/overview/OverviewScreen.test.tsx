@@ -168,6 +168,61 @@ describe('OverviewScreen', () => {
     expect(screen.getByText('0 gebruikers gevonden')).toBeInTheDocument();
   });
 
+  it('filters on a status, which the server decides, with the search and in the CSV download', async () => {
+    const calls = standardNetwork();
+    const downloads = captureDownloads();
+    const emails = () =>
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[1]!.textContent);
+    try {
+      renderAt('/', routes);
+      await screen.findAllByRole('row');
+      const status = screen.getByLabelText('Status');
+      expect(
+        within(status)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Alle statussen', 'Actief', 'Geblokkeerd', 'Vergrendeld', 'Uitgenodigd', 'Zonder tweede factor']);
+      await userEvent.selectOptions(status, 'Geblokkeerd');
+      await waitFor(() => expect(emails()).toEqual(['karel@voorbeeldstad.nl']));
+      expect(screen.getByText('1 gebruiker gevonden')).toHaveAttribute('role', 'status');
+      await userEvent.click(screen.getByRole('button', { name: 'Deze gebruiker downloaden (CSV)' }));
+      await waitFor(() => expect(downloads.files).toHaveLength(1));
+      await userEvent.selectOptions(status, 'Actief');
+      await waitFor(() => expect(emails()).toEqual(['bea@voorbeeldstad.nl', 'anna@voorbeeldstad.nl']));
+      await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'anna');
+      await waitFor(() => expect(emails()).toEqual(['anna@voorbeeldstad.nl']));
+      await userEvent.clear(screen.getByLabelText('Zoek gebruiker'));
+      await waitFor(() => expect(emails()).toHaveLength(2));
+      await userEvent.selectOptions(status, 'Uitgenodigd');
+      await waitFor(() =>
+        expect(
+          screen
+            .getAllByRole('row')
+            .slice(1)
+            .map((row) => row.textContent),
+        ).toEqual(['Geen gebruikers met deze status.']),
+      );
+      expect(listCalls(calls)).toEqual([
+        '?page=1&per_page=25&sort=type',
+        '?page=1&per_page=25&sort=type&status=blocked',
+        '?page=1&per_page=25&sort=type&status=active',
+        '?page=1&per_page=25&sort=type&q=anna&status=active',
+        '?page=1&per_page=25&sort=type&status=invited',
+      ]);
+      expect(calls.filter((c) => c.url.pathname === '/api/users.csv').map((c) => c.url.search)).toEqual([
+        '?sort=type&status=blocked',
+      ]);
+      await userEvent.selectOptions(status, 'Alle statussen');
+      await waitFor(() => expect(emails()).toHaveLength(3));
+      expect(await axeViolations(document.body)).toEqual([]);
+    } finally {
+      downloads.restore();
+    }
+  });
+
   it('shows 25 users a page, keeps the focus on Vorige and Volgende, and starts at page 1 after a search', async () => {
     const many = Array.from({ length: 60 }, (_, i) =>
       user(`p${i}`, `Persoon ${String(i).padStart(3, '0')}`, `p${i}@voorbeeldstad.nl`),

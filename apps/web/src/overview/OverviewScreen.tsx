@@ -2,7 +2,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate } from 'react-router';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCurrentUser } from '../api/queries';
-import { type PortalUser, secondFactorGate, secondFactorGateBackTo, usersCsvFile } from '../api/users-api';
+import {
+  type PortalUser,
+  secondFactorGate,
+  secondFactorGateBackTo,
+  type UsersStatus,
+  usersCsvFile,
+} from '../api/users-api';
 import { downloadFile } from '../components/download';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useToast } from '../components/Toasts';
@@ -11,7 +17,7 @@ import { usePageTitle } from '../layout/use-page-title';
 import { ConfirmAction } from './ConfirmAction';
 import { PAGE_SIZE, Pagination } from './Pagination';
 import type { RowActionKind } from './RowActions';
-import { SORT_OPTIONS, type SortKey } from './sorting';
+import { SORT_OPTIONS, STATUS_OPTIONS, type SortKey } from './sorting';
 import { useDebounced } from './use-debounced';
 import { usersPageQuery } from './users-page-query';
 import { UserFormDialog } from './UserFormDialog';
@@ -26,9 +32,10 @@ type Action = { kind: 'new' } | { kind: RowActionKind; user: PortalUser } | unde
 const SEARCH_PAUSE_MS = 200;
 
 /**
- * The administrators' user overview at `/`: sort, search, the six columns and the row actions, a page of users at a
- * time. The Users API sorts, searches and pages (`GET /users?page=&per_page=&sort=&q=`), so that 10,000 people load
- * as quickly as 25 (bench/README.md#overview); the page shown stays while the next one loads.
+ * The administrators' user overview at `/`: sort, status, search, the six columns and the row actions, a page of
+ * users at a time. The Users API sorts, filters, searches and pages (`GET /users?page=&per_page=&sort=&q=&status=`),
+ * so that 10,000 people load as quickly as 25 (bench/README.md#overview); the page shown stays while the next one
+ * loads.
  */
 export default function OverviewScreen() {
   usePageTitle('Overzicht');
@@ -36,6 +43,7 @@ export default function OverviewScreen() {
   const toast = useToast();
   const queryClient = useQueryClient();
   const [sort, setSort] = useState<SortKey>('type');
+  const [status, setStatus] = useState<UsersStatus | ''>('');
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim(), SEARCH_PAUSE_MS);
   const [page, setPage] = useState(0);
@@ -63,7 +71,7 @@ export default function OverviewScreen() {
     return () => window.cancelAnimationFrame(frame);
   }, [action]);
   const users = useQuery({
-    ...usersPageQuery(page, sort, query),
+    ...usersPageQuery(page, sort, query, status || undefined),
     enabled: Boolean(me.data?.isAdmin) && me.data !== undefined && !secondFactorGate(me.data),
     placeholderData: keepPreviousData,
   });
@@ -89,11 +97,11 @@ export default function OverviewScreen() {
     toast({ title: message, variant: 'success' });
   };
   const organisation = me.data.activeOrg?.id ?? 'organisatie';
-  // Everyone the search leaves, from the server, in the order shown.
+  // Everyone the search and the status leave, from the server, in the order shown.
   const download = async () => {
     setDownloading(true);
     try {
-      const file = await usersCsvFile({ sort, q: query });
+      const file = await usersCsvFile({ sort, q: query, status: status || undefined });
       downloadFile(usersCsvName(organisation, new Date()), file, 'text/csv;charset=utf-8');
     } catch {
       toast({ title: 'Downloaden is niet gelukt. Probeer het later nog eens.', variant: 'error' });
@@ -137,6 +145,26 @@ export default function OverviewScreen() {
             </select>
           </div>
           <div className="utrecht-form-field">
+            <label className="utrecht-form-label" htmlFor="status">
+              Status
+            </label>
+            <select
+              id="status"
+              className="utrecht-select utrecht-select--html-select"
+              value={status}
+              onChange={(e) => {
+                setStatus(e.target.value as UsersStatus | '');
+                setPage(0);
+              }}
+            >
+              {STATUS_OPTIONS.map((option) => (
+                <option key={option.key} value={option.key}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="utrecht-form-field">
             <label className="utrecht-form-label" htmlFor="zoek">
               Zoek gebruiker
             </label>
@@ -155,7 +183,7 @@ export default function OverviewScreen() {
         {users.isPending && <Loading text="Gebruikers laden…" />}
         {/* Screen readers hear how many users a search leaves; sighted people see the table change. */}
         <p role="status" className="dvp-visually-hidden">
-          {settled && query ? `${total} ${total === 1 ? 'gebruiker' : 'gebruikers'} gevonden` : ''}
+          {settled && (query || status) ? `${total} ${total === 1 ? 'gebruiker' : 'gebruikers'} gevonden` : ''}
         </p>
         {users.isError && (
           <ErrorAlert support>
@@ -175,7 +203,9 @@ export default function OverviewScreen() {
               empty={
                 query
                   ? `Geen gebruikers gevonden bij '${query}'. Zoek op een deel van de naam of het e-mailadres.`
-                  : 'Er zijn nog geen gebruikers.'
+                  : status
+                    ? 'Geen gebruikers met deze status.'
+                    : 'Er zijn nog geen gebruikers.'
               }
               me={me.data.identity.id}
               busy={!settled}
@@ -192,7 +222,7 @@ export default function OverviewScreen() {
               aria-disabled={downloading || undefined}
               onClick={() => !downloading && void download()}
             >
-              {query
+              {query || status
                 ? `Deze ${total === 1 ? 'gebruiker' : `${total} gebruikers`} downloaden (CSV)`
                 : 'Alle gebruikers downloaden (CSV)'}
             </button>

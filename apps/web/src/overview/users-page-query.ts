@@ -1,14 +1,17 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { currentUserQuery } from '../api/queries';
-import { secondFactorGate, usersPage } from '../api/users-api';
+import { secondFactorGate, type UsersStatus, usersPage } from '../api/users-api';
 import { PAGE_SIZE } from './Pagination';
 import type { SortKey } from './sorting';
 
-/** One page of the overview (from 0), in an order, searched: keyed under ['users'], which every change reloads. */
-export const usersPageQuery = (page: number, sort: SortKey, q: string) =>
+/**
+ * One page of the overview (from 0), in an order, searched, of one status or all: keyed under ['users'], which every
+ * change reloads.
+ */
+export const usersPageQuery = (page: number, sort: SortKey, q: string, status?: UsersStatus) =>
   queryOptions({
-    queryKey: ['users', 'list', { page, sort, q }],
-    queryFn: () => usersPage({ page: page + 1, perPage: PAGE_SIZE, sort, q }),
+    queryKey: ['users', 'list', { page, sort, q, status }],
+    queryFn: () => usersPage({ page: page + 1, perPage: PAGE_SIZE, sort, q, status }),
     retry: false,
     // The first page asked for while the overview's code loads (`warmOverview`) is not asked for again when the
     // screen mounts; every change made through the portal invalidates ['users'] at once.

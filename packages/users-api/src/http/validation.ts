@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { decodeCursor } from '../audit/audit-page.js';
 import { UUID } from '../users/user-id.js';
 import { SORT_KEYS } from '../users/user-order.js';
+import { STATUS_KEYS } from '../users/user-status.js';
 import { type ApiError, errors } from '../api-error.js';
 import {
   createUserSchema,
@@ -92,17 +93,18 @@ const whole = (least: number, most: number) =>
 const order = z.object({
   sort: z.enum(SORT_KEYS).default('type'),
   q: z.string().trim().max(200).default(''),
+  status: z.enum(STATUS_KEYS).optional(),
 });
 const invalidListQuery = () =>
   errors.invalid(
     `The query is invalid: page and per_page are whole numbers (per_page at most ${MOST_PER_PAGE}), sort is one of ` +
-      `${SORT_KEYS.join(', ')}, q at most 200 characters.`,
-    'De pagina, het aantal per pagina, de sortering of de zoekterm is niet geldig.',
+      `${SORT_KEYS.join(', ')}, status one of ${STATUS_KEYS.join(', ')}, q at most 200 characters.`,
+    'De pagina, het aantal per pagina, de sortering, de status of de zoekterm is niet geldig.',
   );
 
 /**
- * `GET /users?email=&page=&per_page=&sort=&q=`: with none of the paging fields, the whole list as it always was;
- * with any of them, one page (docs/architecture.md#the-users-list-a-page-at-a-time). Unknown fields are ignored.
+ * `GET /users?email=&page=&per_page=&sort=&q=&status=`: with none of the paging fields, the whole list as it always
+ * was; with any of them, one page (docs/architecture.md#the-users-list-a-page-at-a-time). Unknown fields are ignored.
  */
 export const listQuery = new RequestSchema(
   z
@@ -115,18 +117,19 @@ export const listQuery = new RequestSchema(
       per_page: whole(1, MOST_PER_PAGE).optional(),
       sort: order.shape.sort.unwrap().optional(),
       q: order.shape.q.unwrap().optional(),
+      status: order.shape.status,
     })
-    .transform(({ email, page, per_page, sort, q }) => ({
+    .transform(({ email, page, per_page, sort, q, status }) => ({
       email,
-      paging: [page, per_page, sort, q].every((field) => field === undefined)
+      paging: [page, per_page, sort, q, status].every((field) => field === undefined)
         ? undefined
-        : { page: page ?? 1, perPage: per_page ?? DEFAULT_PER_PAGE, sort: sort ?? 'type', q: q ?? '' },
+        : { page: page ?? 1, perPage: per_page ?? DEFAULT_PER_PAGE, sort: sort ?? 'type', q: q ?? '', status },
     })),
   invalidListQuery,
   NO_FIELDS,
 );
 
-/** `GET /users.csv?sort=&q=`: everyone the search leaves, in that order. Unknown fields are ignored. */
+/** `GET /users.csv?sort=&q=&status=`: everyone the search and status leave, in that order. Others are ignored. */
 export const csvQuery = new RequestSchema(z.looseObject({}).pipe(order), invalidListQuery, NO_FIELDS);
 
 /** `DELETE /permissions?namespace=&object=&relation=&subject_id=`: the one relation of one member to remove. */

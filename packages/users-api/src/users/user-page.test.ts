@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { saveCredential } from '../../../idp/src/identities/identity-repository.js';
 import type { UserIdentity } from '../ports.js';
 import { type InProcessApi, inProcessUsersApi } from '../test-support/in-process-api.js';
 
@@ -140,9 +142,81 @@ describe('GET /users a page at a time', () => {
       expect([query, answer.statusCode]).toEqual([query, 400]);
       expect(answer.json().error).toMatchObject({
         code: 400,
-        message: 'De pagina, het aantal per pagina, de sortering of de zoekterm is niet geldig.',
+        message: 'De pagina, het aantal per pagina, de sortering, de status of de zoekterm is niet geldig.',
       });
     }
+  });
+});
+
+describe('GET /users of one status', () => {
+  const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+  const emails = (answer: Page) => answer.items.map((u) => u.traits.email);
+
+  it('finds the active, blocked, locked, invited and those without a second factor, as seen here', async () => {
+    const byName = new Map((await page('per_page=50')).items.map((u) => [u.traits.name.first, u]));
+    const anna = byName.get('anna')!;
+    const bram = byName.get('bram')!;
+    const carla = byName.get('carla')!;
+    expect((await api.call(admin, 'PUT', `/api/users/${anna.id}`, { state: 'inactive' })).statusCode).toBe(200);
+    const now = new Date().toISOString();
+    const until = new Date(Date.now() + 600_000).toISOString();
+    await api.db.kysely
+      .insertInto('throttles' as never)
+      .values({
+        key: `login:id:${sha256(bram.traits.email)}`,
+        failures: 10,
+        window_started_at: now,
+        locked_until: until,
+        updated_at: now,
+      } as never)
+      .execute();
+    // Everyone but Carla and the administrator has no second factor; a guest's factors are not this organisation's.
+    const clock = { now: () => new Date() };
+    for (const id of [carla.id, admin.id])
+      await api.db.kysely
+        .transaction()
+        .execute((trx) =>
+          saveCredential(trx, clock, id, 'totp', { totp_url: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP' }, []),
+        );
+    const guest = await api.person('gast@dijkstad.nl', 'dijkstad', [
+      orgRelation('dijkstad'),
+      orgRelation('voorbeeldstad', 'access'),
+    ]);
+    const invitee = await api.person('ina@dijkstad.nl', 'dijkstad', [orgRelation('dijkstad')]);
+    const invited = await api.call(admin, 'POST', '/api/users', {
+      traits: { email: invitee.traits.email },
+      permissions: [],
+    });
+    expect(invited.statusCode).toBe(202);
+
+    expect(emails(await page('status=blocked'))).toEqual(['anna@voorbeeldstad.nl']);
+    expect(emails(await page('status=locked'))).toEqual(['bram@voorbeeldstad.nl']);
+    expect(emails(await page('status=invited'))).toEqual(['ina@dijkstad.nl']);
+    expect(emails(await page('status=no_second_factor&sort=name'))).toEqual([
+      'anna@voorbeeldstad.nl',
+      'bram@voorbeeldstad.nl',
+      'daan@voorbeeldstad.nl',
+      'émile@voorbeeldstad.nl',
+      'eva@voorbeeldstad.nl',
+      'zeger@voorbeeldstad.nl',
+    ]);
+    const active = await page('status=active&sort=name&per_page=3');
+    expect([active.total, ...emails(active)]).toEqual([
+      7,
+      'carla@voorbeeldstad.nl',
+      'daan@voorbeeldstad.nl',
+      'émile@voorbeeldstad.nl',
+    ]);
+    expect(emails(await page('status=active&q=gast'))).toEqual([guest.traits.email]);
+    // With a search, and in the CSV download.
+    expect(await page('status=no_second_factor&q=da')).toMatchObject({
+      total: 1,
+      items: [{ traits: { email: 'daan@voorbeeldstad.nl' } }],
+    });
+    const csv = (await get('/api/users.csv?status=locked')).body.split('\r\n').filter(Boolean);
+    expect(csv.slice(1).map((line) => line.split(';')[2])).toEqual(['bram@voorbeeldstad.nl']);
+    expect((await get('/api/users?status=gone')).statusCode).toBe(400);
+    expect((await get('/api/users.csv?status=gone')).statusCode).toBe(400);
   });
 });
 

@@ -8,6 +8,7 @@ import type { Backend } from '../ports.js';
 import { invitedJson, memberJson, withinOrganisation } from './user-json.js';
 import { type Listed, searchEntries, searchTextOf, type SortKey, sortEntries } from './user-order.js';
 import { listUsers } from './user-service.js';
+import { hasStatus, type StatusKey } from './user-status.js';
 
 /**
  * One person of the list as `GET /users` shows them: a member, or someone invited (users/user-json.ts), whose last
@@ -18,12 +19,13 @@ export type ListedUser = Omit<ReturnType<typeof memberJson>, 'lastSignInAt'> & {
   invitation?: { id: string; expiresAt: string };
 };
 
-/** What the overview asks for: a page (from 1) of `perPage`, in an order, optionally searched. */
+/** What the overview asks for: a page (from 1) of `perPage`, in an order, optionally searched and of one status. */
 export interface PageRequest {
   page: number;
   perPage: number;
   sort: SortKey;
   q: string;
+  status?: StatusKey;
 }
 
 /** What a person is sorted and searched by; an invited person carries the invitation. */
@@ -152,17 +154,22 @@ async function entriesOf(ctx: ApiContext, org: Organisation, keys: readonly Key[
   });
 }
 
-function sorted<T extends Listed>(entries: readonly T[], request: { sort: SortKey; q: string; email?: string }) {
+function sorted(
+  entries: readonly ListedUser[],
+  request: { sort: SortKey; q: string; status?: StatusKey; email?: string },
+) {
+  const { email, status } = request;
   const found = searchEntries(sortEntries(entries, request.sort), request.q, textOf);
-  const { email } = request;
-  return email === undefined ? found : found.filter((entry) => entry.traits.email === email);
+  return found.filter(
+    (entry) => (email === undefined || entry.traits.email === email) && (!status || hasStatus(entry, status)),
+  );
 }
 
-/** The people of the active organisation in one order, searched, as whole entries: for the CSV export. */
+/** The people of the active organisation in one order, searched, of one status, as whole entries: for the CSV. */
 export async function shownUsers(
   ctx: ApiContext,
   caller: AdminCaller,
-  request: { sort: SortKey; q: string },
+  request: { sort: SortKey; q: string; status?: StatusKey },
 ): Promise<readonly ListedUser[]> {
   return sorted(await listUsers(ctx, caller), request);
 }
@@ -170,7 +177,7 @@ export async function shownUsers(
 /**
  * One page of the overview and how many people the search leaves in all
  * (docs/architecture.md#the-users-list-a-page-at-a-time). Ory has no narrow read: there the whole list is read and
- * paged.
+ * paged, and so it is for a status, which needs every person's state, lock and factors as they are now.
  */
 export async function pageOfUsers(
   ctx: ApiContext,
@@ -186,7 +193,7 @@ export async function pageOfUsers(
     per_page: request.perPage,
   });
   const { membersOf } = ctx.backend;
-  if (!membersOf) {
+  if (!membersOf || request.status) {
     const shown = sorted(await listUsers(ctx, caller), request);
     return answer(shown.slice(start, start + request.perPage), shown.length);
   }
