@@ -130,6 +130,16 @@ export interface MemberKey {
   admin: boolean;
 }
 
+/** What a member's status is decided on (users/user-status.ts), as `Backend.statusesOf` reads it now. */
+export interface MemberStatus {
+  state: IdentityState;
+  organisationRecord: OrganisationRecord;
+  /** Has an authenticator app, backup codes, a security key or a passkey (users/second-factor.ts `FACTOR_TYPES`). */
+  anyFactor: boolean;
+  /** The end of a sign-in lock in force. */
+  lockedUntil?: string;
+}
+
 /** The ports, bound to one unit of work. */
 export interface Ports {
   identities: IdentityPort;
@@ -163,6 +173,12 @@ export interface Backend extends Ports {
    * `relations.list` gives them. Absent on Ory, where the whole list is read instead.
    */
   membersOf?(organisationId: string): Promise<MemberKey[]>;
+  /**
+   * The state, organisation record, factors and lock of an organisation's members as they are now, in a
+   * fixed number of reads: what a page of one status filters on. The addresses are the members' own (their locks
+   * are kept by address). Absent on Ory, where the whole list is read instead.
+   */
+  statusesOf?(organisationId: string, members: { id: string; email: string }[]): Promise<Map<string, MemberStatus>>;
   /** The tuples of these subjects (no subject sets), in one read, ordered as `relations.list` orders them. */
   tuplesOf?(subjectIds: string[]): Promise<RelationTuple[]>;
   atomically<T>(work: (ports: Ports) => Promise<T>): Promise<T>;

@@ -23,6 +23,9 @@ const KIND_OF: Record<string, FactorKind> = {
   passkey: 'passkey',
 };
 
+/** The credential types that are a kind of factor the overview shows: every kind but the password. */
+export const FACTOR_TYPES: readonly string[] = Object.keys(KIND_OF);
+
 /** In a fixed order: app, backup codes, security key, passkey. */
 export function factorKinds(credentials: readonly string[]): FactorKind[] {
   const order: FactorKind[] = ['app', 'backup_codes', 'security_key', 'passkey'];

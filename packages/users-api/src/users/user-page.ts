@@ -8,7 +8,7 @@ import type { Backend } from '../ports.js';
 import { invitedJson, memberJson, withinOrganisation } from './user-json.js';
 import { type Listed, searchEntries, searchTextOf, type SortKey, sortEntries } from './user-order.js';
 import { listUsers } from './user-service.js';
-import { hasStatus, type StatusKey } from './user-status.js';
+import { factsOf, hasStatus, type StatusKey } from './user-status.js';
 
 /**
  * One person of the list as `GET /users` shows them: a member, or someone invited (users/user-json.ts), whose last
@@ -161,7 +161,7 @@ function sorted(
   const { email, status } = request;
   const found = searchEntries(sortEntries(entries, request.sort), request.q, textOf);
   return found.filter(
-    (entry) => (email === undefined || entry.traits.email === email) && (!status || hasStatus(entry, status)),
+    (entry) => (email === undefined || entry.traits.email === email) && (!status || hasStatus(factsOf(entry), status)),
   );
 }
 
@@ -192,8 +192,8 @@ export async function pageOfUsers(
     page: request.page,
     per_page: request.perPage,
   });
-  const { membersOf } = ctx.backend;
-  if (!membersOf || request.status) {
+  const { membersOf, statusesOf } = ctx.backend;
+  if (!membersOf || (request.status && !statusesOf)) {
     const shown = sorted(await listUsers(ctx, caller), request);
     return answer(shown.slice(start, start + request.perPage), shown.length);
   }
@@ -203,7 +203,32 @@ export async function pageOfUsers(
     order = sortEntries(kept.keys, request.sort);
     kept.orders.set(request.sort, order);
   }
-  const found = searchEntries(order, request.q, textOf);
-  const shown = request.email === undefined ? found : found.filter((k) => k.traits.email === request.email);
+  let shown = searchEntries(order, request.q, textOf);
+  if (request.email !== undefined) shown = shown.filter((k) => k.traits.email === request.email);
+  if (request.status) shown = await ofStatus(ctx, org, shown, request.status);
   return answer(await entriesOf(ctx, org, shown.slice(start, start + request.perPage)), shown.length);
+}
+
+/**
+ * The keys of the people of one status, decided on their state, lock and factors read now (`Backend.statusesOf`),
+ * by the rules the entries show them with (users/user-json.ts): a lock and the factors only for the home
+ * organisation.
+ */
+async function ofStatus(ctx: ApiContext, org: Organisation, keys: readonly Key[], status: StatusKey) {
+  const members = keys.filter((key) => !key.invitation).map((key) => ({ id: key.id, email: key.traits.email }));
+  const statuses = await ctx.backend.statusesOf!(org.id, members);
+  return keys.filter((key) => {
+    if (key.invitation) return status === 'invited';
+    const now = statuses.get(key.id);
+    if (!now) return false;
+    const home = (now.organisationRecord.home ?? org.id) === org.id;
+    const facts = {
+      invited: false,
+      state: now.state,
+      home,
+      locked: home && now.lockedUntil !== undefined,
+      anyFactor: home && now.anyFactor,
+    };
+    return hasStatus(facts, status);
+  });
 }

@@ -2,32 +2,49 @@
 export const STATUS_KEYS = ['active', 'blocked', 'locked', 'invited', 'no_second_factor'] as const;
 export type StatusKey = (typeof STATUS_KEYS)[number];
 
-/** What the status of an entry of the list looks at (users/user-json.ts). */
-export interface WithStatus {
+/**
+ * What a status is decided on, as the organisation that lists the person sees them: a lock and the kinds of factor
+ * only where it is the person's home (docs/organisations.md), so `locked` and `anyFactor` are false elsewhere.
+ */
+export interface StatusFacts {
+  invited: boolean;
+  state: string;
+  home: boolean;
+  locked: boolean;
+  anyFactor: boolean;
+}
+
+/** The facts of an entry of the list (users/user-json.ts), which shows a lock and factors to the home only. */
+export const factsOf = (entry: {
   state: string;
   lockedUntil?: string;
   factors: readonly string[];
   home?: boolean;
   invitation?: unknown;
-}
+}): StatusFacts => ({
+  invited: entry.invitation !== undefined,
+  state: entry.state,
+  home: entry.home === true,
+  locked: entry.lockedUntil !== undefined,
+  anyFactor: entry.factors.length > 0,
+});
 
 /**
- * Whether an entry has this status, as the organisation that lists it sees the person: an invited person only
- * 'invited'; a lock and the kinds of second factor only where the organisation is the person's home, as the entries
- * show them (docs/organisations.md), so a guest organisation finds nobody of its guests without a second factor.
+ * Whether a person has this status: an invited person only 'invited'; 'no_second_factor' only a member of their home
+ * organisation, so a guest organisation finds none of its guests without a factor (it cannot see them).
  */
-export function hasStatus(entry: WithStatus, status: StatusKey): boolean {
-  if (entry.invitation !== undefined) return status === 'invited';
+export function hasStatus(facts: StatusFacts, status: StatusKey): boolean {
+  if (facts.invited) return status === 'invited';
   switch (status) {
     case 'invited':
       return false;
     case 'blocked':
-      return entry.state === 'inactive';
+      return facts.state === 'inactive';
     case 'locked':
-      return entry.lockedUntil !== undefined;
+      return facts.locked;
     case 'no_second_factor':
-      return entry.home === true && entry.factors.length === 0;
+      return facts.home && !facts.anyFactor;
     case 'active':
-      return entry.state === 'active' && entry.lockedUntil === undefined;
+      return facts.state === 'active' && !facts.locked;
   }
 }
