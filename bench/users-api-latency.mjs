@@ -72,7 +72,8 @@ try {
     'sort by e-mail address (page 1)': paged('&sort=email'),
     'sort by newest account (page 1)': paged('&sort=created'),
     'last page (page 200, sort by name)': `${publicUrl}/api/users?page=200&per_page=50&sort=name`,
-    // A status is decided on every person's state, lock and factors as they are now: the whole list is read.
+    'sort by last sign-in (page 1)': paged('&sort=last_sign_in'),
+    // A status is decided on every person's state, lock and factors as they are now.
     'status blocked (page 1)': paged('&status=blocked'),
     'status no second factor (page 1)': paged('&status=no_second_factor'),
   };

@@ -90,6 +90,11 @@ describe('GET /api/users a page at a time', () => {
     expect(byType.slice(firstAnalyst).every((u) => u.userType.id !== 'administrator')).toBe(true);
     const created = (await page('sort=created&per_page=200')).items.map((u) => u.created_at);
     expect(created).toEqual([...created].sort().reverse());
+    // By last sign-in: Bea signed in for this test; the sixty never did, and follow by name.
+    const bySignIn = await page('sort=last_sign_in&per_page=200');
+    expect(bySignIn.items[0]!.traits.email).toBe(BEA);
+    const neverSignedIn = bySignIn.items.filter((u) => u.traits.email.startsWith(`pg${RUN}`));
+    expect(names({ ...bySignIn, items: neverSignedIn })).toEqual(byName);
   });
 
   it('searches a part of the name or the address, case aside, over every page', async () => {

@@ -37,6 +37,8 @@ const ORDERS: Record<string, (a: PortalUser, b: PortalUser) => number> = {
   email: (a, b) => collator.compare(a.traits.email, b.traits.email),
   type: (a, b) => admin(b) - admin(a) || collator.compare(nameOf(a), nameOf(b)),
   created: (a, b) => b.created_at.localeCompare(a.created_at),
+  last_sign_in: (a, b) =>
+    (b.lastSignInAt ?? '').localeCompare(a.lastSignInAt ?? '') || collator.compare(nameOf(a), nameOf(b)),
 };
 
 // The statuses as the server decides them (packages/users-api/src/users/user-status.ts).

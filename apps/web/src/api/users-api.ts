@@ -32,7 +32,7 @@ export async function usersApi<T>(
 }
 
 /** The orders of the overview's 'Sorteer op', as the Users API names them. */
-export type UsersSort = 'name' | 'email' | 'type' | 'created';
+export type UsersSort = 'name' | 'email' | 'type' | 'created' | 'last_sign_in';
 
 /** One page of `GET /users?page=&per_page=&sort=&q=` and how many people the search leaves in all. */
 export interface UsersPage {

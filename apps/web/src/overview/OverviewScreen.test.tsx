@@ -585,6 +585,16 @@ describe('OverviewScreen', () => {
     expect(expected).toMatch(/^20 november 2026 om \d\d:05$/);
     expect(within(row('Nooit Test')).getByText('Nog nooit ingelogd')).toBeVisible();
     expect(row('Ina Test')).not.toHaveTextContent(/ingelogd/);
+    // 'Laatst ingelogd' in 'Sorteer op' asks the server for that order.
+    await userEvent.selectOptions(screen.getByLabelText('Sorteer op'), 'Laatst ingelogd');
+    await waitFor(() =>
+      expect(
+        screen
+          .getAllByRole('row')
+          .slice(1)
+          .map((r) => within(r).getAllByRole('cell')[1]!.textContent),
+      ).toEqual(['bea@voorbeeldstad.nl', 'ina@dijkstad.nl', 'nooit@voorbeeldstad.nl']),
+    );
   });
 
   it('lets in an administrator who signed in with a passkey, where the provider says aal1', async () => {

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { longDate, longDateTime, SORT_OPTIONS } from './sorting';
 
 describe('overview sorting options and dates', () => {
-  it('offers the four orders of the spec, by their Dutch names', () => {
+  it('offers the four orders of the spec and the last sign-in (issue 30), by their Dutch names', () => {
     expect(SORT_OPTIONS.map((option) => option.label)).toEqual([
       'Naam',
       'E-mailadres',
       'Type gebruiker',
       'Account aangemaakt',
+      'Laatst ingelogd',
     ]);
   });
   it('writes dates in Dutch long format', () => {

@@ -8,6 +8,7 @@ export const SORT_OPTIONS: { key: SortKey; label: string }[] = [
   { key: 'email', label: 'E-mailadres' },
   { key: 'type', label: 'Type gebruiker' },
   { key: 'created', label: 'Account aangemaakt' },
+  { key: 'last_sign_in', label: 'Laatst ingelogd' },
 ];
 
 /** The choices of 'Status': every status, or one that the Users API filters on. */

@@ -25,6 +25,16 @@ describe('the orders of the overview', () => {
     expect(firsts(sortEntries(entries, 'created'))).toEqual(['Anna', 'Élodie', 'bram', 'Zoë']);
   });
 
+  it('sorts by last sign-in, the most recent first, then who never signed in and the invited by name', () => {
+    const signedIn = [
+      { ...entries[0]!, lastSignInAt: '2026-11-20T08:00:00.000Z' },
+      { ...entries[1]!, lastSignInAt: null },
+      { ...entries[2]!, lastSignInAt: '2026-11-26T17:30:00.000Z' },
+      entries[3]!,
+    ];
+    expect(firsts(sortEntries(signedIn, 'last_sign_in'))).toEqual(['Zoë', 'bram', 'Anna', 'Élodie']);
+  });
+
   it('sorts a copy and keeps the order of equal keys', () => {
     const twins = [entry('Jan', 'j2@x.nl', false, 't'), entry('jan', 'j1@x.nl', false, 't')];
     expect(sortEntries(twins, 'name')).toEqual(twins);

@@ -1,5 +1,8 @@
-/** The orders of the administrators' overview ('Sorteer op'): Naam, E-mailadres, Type gebruiker (the default). */
-export const SORT_KEYS = ['name', 'email', 'type', 'created'] as const;
+/**
+ * The orders of the administrators' overview ('Sorteer op'): Naam, E-mailadres, Type gebruiker (the default),
+ * Account aangemaakt and Laatst ingelogd (issue 30).
+ */
+export const SORT_KEYS = ['name', 'email', 'type', 'created', 'last_sign_in'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
 /** What sorting and search look at in an entry of the list (users/user-json.ts). */
@@ -7,6 +10,8 @@ export interface Listed {
   traits: { email: string; name: { first: string; last: string } };
   created_at: string;
   userType: { id: string };
+  /** A member's last sign-in, null for never; absent for an invited person (users/user-json.ts). */
+  lastSignInAt?: string | null;
 }
 
 // Node's collator, not the database's: the same order on SQLite, PostgreSQL and Ory, and the one the browser used.
@@ -25,17 +30,22 @@ const rowOf = <T extends Listed>(entry: T): Row<T> => ({
 });
 
 const byName = <T extends Listed>(a: Row<T>, b: Row<T>) => collator.compare(a.name, b.name);
+// ISO 8601 times, all in one form: their text order is their time order. Newest first; none after every time.
+const newestFirst = (a: string | null | undefined, b: string | null | undefined) =>
+  a === b ? 0 : !a ? 1 : !b ? -1 : a < b ? 1 : -1;
 const COMPARE: Record<SortKey, <T extends Listed>(a: Row<T>, b: Row<T>) => number> = {
   name: byName,
   email: (a, b) => collator.compare(a.entry.traits.email, b.entry.traits.email),
   type: (a, b) => Number(b.admin) - Number(a.admin) || byName(a, b),
-  // ISO 8601 times, all in one form: their text order is their time order. Newest first.
-  created: (a, b) => (a.entry.created_at < b.entry.created_at ? 1 : a.entry.created_at > b.entry.created_at ? -1 : 0),
+  created: (a, b) => newestFirst(a.entry.created_at, b.entry.created_at),
+  // Who signed in most recently first; those who never did (and invited people) after them, by name.
+  last_sign_in: (a, b) => newestFirst(a.entry.lastSignInAt, b.entry.lastSignInAt) || byName(a, b),
 };
 
 /**
  * A sorted copy: 'type' puts administrators first, then by name; names and addresses in Dutch order, case and
- * accents aside; 'created' newest first. The sort is stable, so equal keys keep the list's order.
+ * accents aside; 'created' newest first; 'last_sign_in' the most recent first, then who never signed in, by name. The
+ * sort is stable, so equal keys keep the list's order.
  */
 export function sortEntries<T extends Listed>(entries: readonly T[], key: SortKey): T[] {
   return entries

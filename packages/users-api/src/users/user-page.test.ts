@@ -75,6 +75,18 @@ describe('GET /users a page at a time', () => {
     expect(firsts(await page('sort=created&per_page=3'))).toEqual(['zz-beheerder', 'eva', 'daan']);
   });
 
+  it('sorts by last sign-in afresh at every request, as sign-ins leave the kept order alone', async () => {
+    const byName = new Map((await page('per_page=50')).items.map((u) => [u.traits.name.first, u]));
+    await api.ctx.lastSignIns.record(byName.get('eva')!.id, new Date('2026-11-20T08:00:00Z'));
+    await api.ctx.lastSignIns.record(byName.get('bram')!.id, new Date('2026-11-25T08:00:00Z'));
+    expect(firsts(await page('sort=last_sign_in&per_page=4'))).toEqual(['bram', 'eva', 'anna', 'carla']);
+    await api.ctx.lastSignIns.record(byName.get('eva')!.id, new Date('2026-11-26T08:00:00Z'));
+    expect(firsts(await page('sort=last_sign_in&per_page=3'))).toEqual(['eva', 'bram', 'anna']);
+    // The whole list's order is the same.
+    const csv = (await get('/api/users.csv?sort=last_sign_in')).body.split('\r\n').filter(Boolean);
+    expect(csv.slice(1, 4).map((line) => line.split(';')[0])).toEqual(['eva', 'bram', 'anna']);
+  });
+
   it('searches the name or the address, case aside, and counts what it finds', async () => {
     expect(await page('q=%20ANNA%20')).toMatchObject({
       total: 1,

@@ -198,15 +198,30 @@ export async function pageOfUsers(
     return answer(shown.slice(start, start + request.perPage), shown.length);
   }
   const kept = await keptKeys(ctx, org, membersOf.bind(ctx.backend));
-  let order = kept.orders.get(request.sort);
-  if (!order) {
-    order = sortEntries(kept.keys, request.sort);
-    kept.orders.set(request.sort, order);
-  }
-  let shown = searchEntries(order, request.q, textOf);
+  let shown = searchEntries(await orderOf(ctx, kept, request.sort), request.q, textOf);
   if (request.email !== undefined) shown = shown.filter((k) => k.traits.email === request.email);
   if (request.status) shown = await ofStatus(ctx, org, shown, request.status);
   return answer(await entriesOf(ctx, org, shown.slice(start, start + request.perPage)), shown.length);
+}
+
+/**
+ * The kept keys in an order, sorted once under the people mark; by last sign-in afresh each time, as every sign-in
+ * changes it and leaves the mark alone.
+ */
+async function orderOf(ctx: ApiContext, kept: KeptKeys, sort: SortKey): Promise<readonly Key[]> {
+  if (sort === 'last_sign_in') {
+    const signedIn = await ctx.lastSignIns.of(kept.keys.filter((key) => !key.invitation).map((key) => key.id));
+    const keys = kept.keys.map((key) =>
+      key.invitation ? key : { ...key, lastSignInAt: signedIn.get(key.id) ?? null },
+    );
+    return sortEntries(keys, sort);
+  }
+  let order = kept.orders.get(sort);
+  if (!order) {
+    order = sortEntries(kept.keys, sort);
+    kept.orders.set(sort, order);
+  }
+  return order;
 }
 
 /**
