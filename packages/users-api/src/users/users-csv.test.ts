@@ -103,7 +103,7 @@ describe('usersCsv', () => {
     ]);
   });
 
-  it('says invited for an invitation and leaves the second factors empty for guests and invited people', () => {
+  it('says invited or locked until, and leaves the second factors empty for guests and invited people', () => {
     const rows = cells(
       [
         ...usersCsv([
@@ -118,6 +118,7 @@ describe('usersCsv', () => {
             invitation: { id: 'i1', expiresAt: '2026-11-26T15:00:00Z' },
           }),
           user({ first: 'Thuis', last: 'Lid', email: 'thuis@voorbeeldstad.nl', factors: ['passkey'] }),
+          user({ first: 'Slot', last: 'Op', email: 'slot@voorbeeldstad.nl', lockedUntil: '2026-11-27T09:15:00.000Z' }),
         ]),
       ].join(''),
     );
@@ -125,6 +126,7 @@ describe('usersCsv', () => {
       ['actief', '', '', 'ja', 'nog nooit'],
       ['uitgenodigd', '', '', 'ja', ''],
       ['actief', 'nee', 'passkey', 'ja', 'nog nooit'],
+      ['vergrendeld tot 2026-11-27 10:15', 'nee', 'geen', 'ja', 'nog nooit'],
     ]);
   });
 

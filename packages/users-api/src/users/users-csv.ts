@@ -33,12 +33,25 @@ const yesNo = (value: boolean) => (value ? 'ja' : 'nee');
 const dayOf = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' });
 const timeOf = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Amsterdam', hour: '2-digit', minute: '2-digit' });
 
+/** A moment as '2026-11-20 09:00' in the Netherlands. */
+const moment = (iso: string) => `${dayOf.format(new Date(iso))} ${timeOf.format(new Date(iso))}`;
+
 /** '2026-11-20 09:00' in the Netherlands, 'nog nooit', or empty for an invited person (not the inviter's to see). */
 function lastSignIn(user: ListedUser): string {
   if (user.lastSignInAt === undefined) return '';
   if (user.lastSignInAt === null) return 'nog nooit';
-  const at = new Date(user.lastSignInAt);
-  return `${dayOf.format(at)} ${timeOf.format(at)}`;
+  return moment(user.lastSignInAt);
+}
+
+/**
+ * 'uitgenodigd', 'geblokkeerd', 'vergrendeld tot 2026-11-27 10:15' (a sign-in lock in force, which only the home
+ * organisation sees) or 'actief'.
+ */
+function statusOf(user: ListedUser): string {
+  if (user.invitation) return 'uitgenodigd';
+  if (user.state === 'inactive') return 'geblokkeerd';
+  if (user.lockedUntil) return `vergrendeld tot ${moment(user.lockedUntil)}`;
+  return 'actief';
 }
 
 /** 'authenticator-app, beveiligingssleutel', 'geen', or empty where this organisation does not see them. */
@@ -61,7 +74,7 @@ function row(user: ListedUser): string {
       .map((p) => p.label)
       .join(', '),
     dayOf.format(new Date(user.created_at)),
-    user.invitation ? 'uitgenodigd' : user.state === 'inactive' ? 'geblokkeerd' : 'actief',
+    statusOf(user),
     // Another organisation's account (a guest, or someone invited) shows no credentials here: empty, not 'nee'.
     user.home === false || user.invitation ? '' : yesNo(user.credentials.includes('totp')),
     secondFactors(user),
