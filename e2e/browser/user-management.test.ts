@@ -230,6 +230,9 @@ describe('administrators manage the users of their municipality', () => {
       });
     }
     await page.reload();
+    // 'Status: Vergrendeld' lists the locked account alone; once unlocked it leaves that list.
+    await page.getByLabel('Status').selectOption({ label: 'Vergrendeld' });
+    await page.getByText('1 gebruiker gevonden').waitFor();
     const row = rowOf(page, colleague.email);
     await row.getByText('Vergrendeld', { exact: true }).waitFor();
     await row.getByText(/^Te vaak een verkeerd wachtwoord, tot /).waitFor();
@@ -238,6 +241,7 @@ describe('administrators manage the users of their municipality', () => {
     const unlock = page.getByRole('alertdialog', { name: 'Account ontgrendelen' });
     await unlock.getByRole('button', { name: 'Ontgrendelen' }).click();
     await page.getByText('Account ontgrendeld.').waitFor();
+    await page.getByText('Geen gebruikers met deze status.').waitFor();
     expect(await row.getByText('Vergrendeld', { exact: true }).count()).toBe(0);
 
     await signInWithPassword(theirs, colleague.email, colleague.password);
