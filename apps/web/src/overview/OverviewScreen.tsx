@@ -18,6 +18,7 @@ import { ConfirmAction } from './ConfirmAction';
 import { PAGE_SIZE, Pagination } from './Pagination';
 import type { RowActionKind } from './RowActions';
 import { SORT_OPTIONS, STATUS_OPTIONS, type SortKey } from './sorting';
+import { SelectField } from './SelectField';
 import { useDebounced } from './use-debounced';
 import { usersPageQuery } from './users-page-query';
 import { UserFormDialog } from './UserFormDialog';
@@ -124,46 +125,26 @@ export default function OverviewScreen() {
           >
             Nieuwe gebruiker toevoegen
           </button>
-          <div className="utrecht-form-field">
-            <label className="utrecht-form-label" htmlFor="sorteer">
-              Sorteer op
-            </label>
-            <select
-              id="sorteer"
-              className="utrecht-select utrecht-select--html-select"
-              value={sort}
-              onChange={(e) => {
-                setSort(e.target.value as SortKey);
-                setPage(0);
-              }}
-            >
-              {SORT_OPTIONS.map((option) => (
-                <option key={option.key} value={option.key}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="utrecht-form-field">
-            <label className="utrecht-form-label" htmlFor="status">
-              Status
-            </label>
-            <select
-              id="status"
-              className="utrecht-select utrecht-select--html-select"
-              value={status}
-              onChange={(e) => {
-                setStatus(e.target.value as UsersStatus | '');
-                setPage(0);
-              }}
-            >
-              {STATUS_OPTIONS.map((option) => (
-                <option key={option.key} value={option.key}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            id="sorteer"
+            label="Sorteer op"
+            value={sort}
+            options={SORT_OPTIONS}
+            onChange={(next) => {
+              setSort(next);
+              setPage(0);
+            }}
+          />
+          <SelectField
+            id="status"
+            label="Status"
+            value={status}
+            options={STATUS_OPTIONS}
+            onChange={(next) => {
+              setStatus(next);
+              setPage(0);
+            }}
+          />
           <div className="utrecht-form-field">
             <label className="utrecht-form-label" htmlFor="zoek">
               Zoek gebruiker

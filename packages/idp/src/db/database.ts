@@ -143,15 +143,15 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
     if (sqlite.inTransaction) {
       return (await kysely.executeQuery<Row>(CompiledQuery.raw(statement.sql.sqlite, [...parameters]))).rows;
     }
-    const attempt = async () => runCompiled<Row>(statements.prepare(statement.sql.sqlite), parameters);
+    const once = () => runCompiled<Row>(statements.prepare(statement.sql.sqlite), parameters);
     try {
       // At once; only while another process holds the write lock are the attempts spread out.
-      return runCompiled<Row>(statements.prepare(statement.sql.sqlite), parameters);
+      return once();
     } catch (error) {
       if (!isBusy(error)) return rethrowUnavailable(error, outage.down);
     }
     try {
-      return await retryWhileBusy(attempt);
+      return await retryWhileBusy(async () => once());
     } catch (error) {
       return rethrowUnavailable(error, outage.down);
     }
