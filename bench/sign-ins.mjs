@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Password sign-ins of a `portaal` started here against raw argon2 in the same run (issue 12): the sign-in rate at a
 // normal concurrency and its ratio to raw `@node-rs/argon2` verifies with the product's parameters, then a flood far
-// beyond capacity: successful sign-ins, quick 503s with Retry-After, no flow written for a refused attempt, and the
+// beyond capacity: successful sign-ins, 503s with Retry-After, no flow written for a refused attempt, and the
 // p99 of whoami while the flood lasts. Beside the rates it prints CPU time per sign-in (from /proc, so Linux only): the
 // server's, its main thread's, and the load generator's, against a raw verify's, which noise on the machine does not
 // move the way it moves rates. Run after `npm run build`:

@@ -12,7 +12,7 @@ import { kratosErrors } from '../errors/kratos-errors.js';
  * 500 without internals.
  */
 export function kratosErrorHandler(ctx: IdpContext) {
-  return (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void => {
+  return (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
     let httpError: HttpError;
     const known = httpErrorOf(error);
     if (known) {
@@ -28,12 +28,20 @@ export function kratosErrorHandler(ctx: IdpContext) {
       httpError = kratosErrors.internalServerError();
     }
     if (httpError.id) void reply.header('Ory-Error-Id', httpError.id);
-    if (error instanceof HashingBusyError) void reply.header('Retry-After', String(error.retryAfterSeconds));
     void reply
       .code(httpError.code)
       .header('Content-Type', 'application/json')
-      .header('Cache-Control', 'private, no-cache, no-store, must-revalidate')
-      .send(JSON.stringify(httpError.toEnvelope()));
+      .header('Cache-Control', 'private, no-cache, no-store, must-revalidate');
+    const body = JSON.stringify(httpError.toEnvelope());
+    if (!(error instanceof HashingBusyError)) {
+      void reply.send(body);
+      return undefined;
+    }
+    // A refusal that comes at once invites a client that ignores Retry-After to ask again at once: held for a
+    // moment, a crowd of such clients costs the event loop little and leaves the cores to the hashing it waits for.
+    void reply.header('Retry-After', String(error.retryAfterSeconds));
+    setTimeout(() => void reply.send(body), error.answerAfterMs);
+    return reply;
   };
 }
 

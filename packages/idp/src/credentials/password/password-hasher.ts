@@ -12,6 +12,8 @@ const MAX_LENGTH = 1000;
 
 export class HashingBusyError extends HttpError {
   readonly retryAfterSeconds = 2;
+  /** How long the refusal is held before it is sent (see `http/error-handler.ts`). */
+  readonly answerAfterMs = 500;
   constructor() {
     super({ code: 503, reason: 'The server is busy, please try again in a moment.' });
   }
