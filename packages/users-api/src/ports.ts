@@ -170,9 +170,15 @@ export interface Backend extends Ports {
   /**
    * The members of an organisation (an `issuer` or `access` tuple on it) in one read of only their ids, names,
    * addresses, creation times and administrator relation, in the order of their first membership tuple, as
-   * `relations.list` gives them. Absent on Ory, where the whole list is read instead.
+   * `relations.list` gives them; of only the people `among`, when given. Absent on Ory, where the whole list is read
+   * instead.
    */
-  membersOf?(organisationId: string): Promise<MemberKey[]>;
+  membersOf?(organisationId: string, among?: string[]): Promise<MemberKey[]>;
+  /**
+   * Whom the changes to people between two people marks were about, or undefined when that cannot be told: what
+   * lets a kept member list re-read only them. Absent on Ory.
+   */
+  peopleChangedSince?(from: string, to: string): Promise<string[] | undefined>;
   /**
    * The state, organisation record, factors and lock of an organisation's members as they are now, in a
    * fixed number of reads: what a page of one status filters on. The addresses are the members' own (their locks

@@ -31,6 +31,11 @@ export class KeptAnswers<Answer> {
     return undefined;
   }
 
+  /** What is kept for `key` whatever its mark, for an answer that can be brought up to date from it. */
+  stale(key: string): Readonly<Kept<Answer>> | undefined {
+    return this.#kept.get(key);
+  }
+
   keep(key: string, mark: string, until: number, answer: Answer): void {
     this.#kept.delete(key);
     if (this.#kept.size >= this.#limit) this.#kept.delete(this.#kept.keys().next().value!);

@@ -30,13 +30,14 @@ import {
 import type { RelationStore, RelationTuple } from '@portaal/relations';
 import { sql } from 'kysely';
 import { createAuditLog } from '../audit/audit-log.js';
+import { amongIds } from './among-ids.js';
+import { membersOf, peopleChangedSince, peopleMark } from './people-keys.js';
 import { errors } from '../api-error.js';
 import {
   ConflictError,
   type Backend,
   type IdentityPort,
   type IdentityState,
-  type MemberKey,
   type MemberStatus,
   type Ports,
   type UserIdentity,
@@ -58,14 +59,6 @@ const toUser = (identity: IdentityRecord, credentials: CredentialRecord[]): User
   verified: identity.verifiableAddresses.some((a) => a.verified),
   organisationRecord: readOrganisationRecord(identity.metadataAdmin),
 });
-
-// Lists of a whole organisation, ten thousand people and more, are read with one parameter holding every id, so
-// each of the statements below runs once whatever the size (docs/architecture.md#how-a-users-api-request-travels).
-function amongIds(dialect: DatabaseDialect, column: string, ids: string[]) {
-  return dialect === 'postgres'
-    ? sql<boolean>`${sql.ref(column)} = any(${ids}::varchar[])`
-    : sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(ids)}))`;
-}
 
 /**
  * The people with these ids, in that order, as the Users API shows them: three statements whatever their number
@@ -123,36 +116,6 @@ async function usersOf(services: IdpServices, db: DbExecutor, ids: string[]): Pr
     };
     const lockedUntil = locks.get(row.id);
     return lockedUntil ? { ...user, lockedUntil } : user;
-  });
-}
-
-/**
- * An organisation's members as the overview sorts and searches them, in one statement: their membership and
- * administrator tuples grouped per person, joined to the identities for names, address and creation time only.
- */
-async function membersOf(db: DbExecutor, organisationId: string): Promise<MemberKey[]> {
-  const { rows } = await sql<{ id: string; traits: string; created_at: string; admin: number }>`
-    select i.id, i.traits, i.created_at, m.admin
-    from (
-      select subject_id,
-        max(case when relation = 'admin' then 1 else 0 end) as admin,
-        max(case when relation in ('issuer', 'access') then 1 else 0 end) as member,
-        min(id) as first_tuple
-      from relation_tuples
-      where namespace = 'organizations' and object = ${organisationId} and subject_set_namespace = ''
-      group by subject_id
-    ) m
-    join identities i on i.id = m.subject_id
-    where m.member = 1
-    order by m.first_tuple`.execute(db);
-  return rows.map((row) => {
-    const traits = JSON.parse(row.traits) as { email: string; name?: { first?: string; last?: string } };
-    return {
-      id: row.id,
-      traits: { email: traits.email, name: { first: traits.name?.first ?? '', last: traits.name?.last ?? '' } },
-      created_at: row.created_at,
-      admin: Number(row.admin) === 1,
-    };
   });
 }
 
@@ -342,11 +305,9 @@ export function createEmbeddedBackend(services: IdpServices, relations: Relation
     ...portsOn(services, relations, db, own),
     compensates: false,
     changeMark: () => services.ctx.db.changeMark(),
-    peopleMark: async () => {
-      const { rows } = await sql<{ n: string | number }>`select n from people_changes where id = 1`.execute(db);
-      return String(rows[0]?.n);
-    },
-    membersOf: (organisationId) => membersOf(db, organisationId),
+    peopleMark: () => peopleMark(db),
+    peopleChangedSince: (from, to) => peopleChangedSince(db, from, to),
+    membersOf: (organisationId, ids) => membersOf(services.ctx.db.dialect, db, organisationId, ids),
     tuplesOf: (ids) => tuplesOf(services.ctx.db.dialect, db, ids),
     statusesOf: (organisationId, members) => statusesOf(services, db, organisationId, members),
     atomically: (work) =>

@@ -8,6 +8,7 @@ import * as mailThrottle from './migrations/0006_mail_throttle.js';
 import * as oidcKeyAnnouncements from './migrations/0007_oidc_key_announcements.js';
 import * as peopleChanges from './migrations/0008_people_changes.js';
 import * as lastSignIns from './migrations/0009_last_sign_ins.js';
+import * as peopleChangeLog from './migrations/0010_people_change_log.js';
 
 const migrations: Record<string, Migration> = {
   '0001_catalogue_and_audit': catalogueAndAudit,
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0007_oidc_key_announcements': oidcKeyAnnouncements,
   '0008_people_changes': peopleChanges,
   '0009_last_sign_ins': lastSignIns,
+  '0010_people_change_log': peopleChangeLog,
 };
 
 /** Applies the Users API's migrations (catalogue, audit log, invitations, OpenID Connect), in their own table. */

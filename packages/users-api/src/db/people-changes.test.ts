@@ -1,10 +1,12 @@
 import type { Db } from '@portaal/idp';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { peopleChangedSince, peopleMark } from '../adapters/people-keys.js';
 import { migratedDatabase } from '../test-support/migrated-database.js';
 
 // The people mark (migrations/0008_people_changes.ts): the triggers count changes to people, their tuples and their
-// invitations, by any writer, and nothing else. PostgreSQL's triggers run in e2e/api/users-api-paging.test.ts.
+// invitations, by any writer, and nothing else; and log whom each was about (migrations/0010_people_change_log.ts).
+// PostgreSQL's triggers run in e2e/api/users-api-paging.test.ts.
 
 let db: Db;
 
@@ -52,5 +54,48 @@ describe('the people mark', () => {
        values ('a1', '${NOW}', null, null, null, '127.0.0.1', 'login', null, null, 'allowed', null)`,
     );
     expect(await count()).toBe(before);
+  });
+});
+
+const tuple = (id: string, subject: string, setNamespace = '') =>
+  `insert into relation_tuples (id, namespace, object, relation, subject_id, subject_set_namespace,
+     subject_set_object, subject_set_relation, created_at)
+   values ('${id}', 'organizations', 'voorbeeldstad', 'issuer', '${subject}', '${setNamespace}', '', '', '${NOW}')`;
+
+describe('whom the changes were about', () => {
+  it('names the person of each change, and anyone for an invitation or a tuple of a subject set', async () => {
+    const since = async (change: string) => {
+      const from = await peopleMark(db.kysely);
+      await run(change);
+      return peopleChangedSince(db.kysely, from, await peopleMark(db.kysely));
+    };
+    expect(await since(`update identities set traits = '{"email":"b@voorbeeldstad.nl"}' where id = 'p1'`)).toEqual([
+      'p1',
+    ]);
+    expect(await since(tuple('t1', 'p1'))).toEqual(['p1']);
+    expect(await since(`update relation_tuples set subject_id = 'p2' where id = 't1'`)).toEqual(['p1', 'p2']);
+    expect(await since(tuple('t2', '', 'organizations'))).toBeUndefined();
+    expect(
+      await since(
+        `insert into organisation_invitations (id, organisation_id, identity_id, email, relations, created_at,
+           expires_at) values ('i1', 'dego', 'p1', 'b@voorbeeldstad.nl', '[]', '${NOW}', '${NOW}')`,
+      ),
+    ).toBeUndefined();
+    expect(await since(`delete from identities where id = 'p1'`)).toEqual(['p1']);
+    expect(await since(`update identities set state = 'inactive' where id = 'p1'`)).toEqual([]);
+  });
+
+  it('tells the people of many changes at once, until the log no longer reaches back that far', async () => {
+    const from = await peopleMark(db.kysely);
+    await run(tuple('t1', 'p1'));
+    await run(tuple('t2', 'p2'));
+    expect(await peopleChangedSince(db.kysely, from, await peopleMark(db.kysely))).toEqual(['p1', 'p2']);
+    // The log keeps the newest 10,000 changes.
+    for (let i = 0; i < 10_000; i += 1) await run(`update relation_tuples set relation = 'r${i % 2}' where id = 't1'`);
+    const to = await peopleMark(db.kysely);
+    expect(await peopleChangedSince(db.kysely, from, to)).toBeUndefined();
+    expect(await peopleChangedSince(db.kysely, String(Number(to) - 9_000), to)).toEqual(['p1']);
+    const logged = await sql<{ n: number }>`select count(distinct seq) as n from people_change_log`.execute(db.kysely);
+    expect(logged.rows[0]!.n).toBe(10_000);
   });
 });

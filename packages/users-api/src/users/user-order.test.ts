@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { searchEntries, sortEntries } from './user-order.js';
+import { placeEntries, searchEntries, SORT_KEYS, sortEntries } from './user-order.js';
 
-const entry = (first: string, email: string, admin: boolean, created: string) => ({
+const entry = (first: string, email: string, admin: boolean, created: string, id = `id-${email}`) => ({
+  id,
   traits: { email, name: { first, last: 'Test' } },
   created_at: created,
   userType: { id: admin ? 'administrator' : 'analyst' },
@@ -35,10 +36,42 @@ describe('the orders of the overview', () => {
     expect(firsts(sortEntries(signedIn, 'last_sign_in'))).toEqual(['Zoë', 'bram', 'Anna', 'Élodie']);
   });
 
-  it('sorts a copy and keeps the order of equal keys', () => {
-    const twins = [entry('Jan', 'j2@x.nl', false, 't'), entry('jan', 'j1@x.nl', false, 't')];
-    expect(sortEntries(twins, 'name')).toEqual(twins);
+  it('sorts a copy and puts equal keys in the order of their ids, whichever order they came in', () => {
+    const twins = [entry('Jan', 'j2@x.nl', false, 't', 'b'), entry('jan', 'j1@x.nl', false, 't', 'a')];
+    expect(sortEntries(twins, 'name')).toEqual([twins[1], twins[0]]);
+    expect(sortEntries([twins[1]!, twins[0]!], 'name')).toEqual([twins[1], twins[0]]);
     expect(sortEntries(twins, 'name')).not.toBe(twins);
+  });
+
+  it('places changed entries in a kept order where a sort of the whole would put them', () => {
+    const names = ['Anna', 'anna', 'Bram', 'Cor', 'Daan', 'Eva', 'Élodie', 'Zoë', 'Jan', 'jan'];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    const person = (i: number) =>
+      entry(
+        names[Math.floor(random() * names.length)]!,
+        `${names[Math.floor(random() * names.length)]}${i % 3}@x.nl`,
+        random() < 0.2,
+        `2026-0${1 + Math.floor(random() * 3)}-01T00:00:00Z`,
+        `id-${i}`,
+      );
+    for (let round = 0; round < 50; round += 1) {
+      const people = Array.from({ length: 40 }, (_, i) => person(i));
+      const changed = people.filter(() => random() < 0.2).map((p) => p.id);
+      const after = people
+        .filter((p) => !changed.includes(p.id) || random() < 0.7)
+        .map((p) => (changed.includes(p.id) ? person(Number(p.id.slice(3))) : p));
+      const added = after.filter((p) => changed.includes(p.id));
+      for (const key of SORT_KEYS) {
+        const kept = sortEntries(people, key);
+        expect(placeEntries(kept, key, new Set(changed), added), `${key} round ${round}`).toEqual(
+          sortEntries(after, key),
+        );
+      }
+    }
   });
 });
 

@@ -7,6 +7,7 @@ export type SortKey = (typeof SORT_KEYS)[number];
 
 /** What sorting and search look at in an entry of the list (users/user-json.ts). */
 export interface Listed {
+  id: string;
   traits: { email: string; name: { first: string; last: string } };
   created_at: string;
   userType: { id: string };
@@ -42,16 +43,51 @@ const COMPARE: Record<SortKey, <T extends Listed>(a: Row<T>, b: Row<T>) => numbe
   last_sign_in: (a, b) => newestFirst(a.entry.lastSignInAt, b.entry.lastSignInAt) || byName(a, b),
 };
 
+// Equal keys by id: one order however the entries came, so an order kept and patched (users/kept-keys.ts) is the
+// order a sort of the whole list gives.
+const byId = <T extends Listed>(a: Row<T>, b: Row<T>) =>
+  a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0;
+const compareBy =
+  (key: SortKey) =>
+  <T extends Listed>(a: Row<T>, b: Row<T>) =>
+    COMPARE[key](a, b) || byId(a, b);
+
 /**
  * A sorted copy: 'type' puts administrators first, then by name; names and addresses in Dutch order, case and
- * accents aside; 'created' newest first; 'last_sign_in' the most recent first, then who never signed in, by name. The
- * sort is stable, so equal keys keep the list's order.
+ * accents aside; 'created' newest first; 'last_sign_in' the most recent first, then who never signed in, by name.
+ * Equal keys go by id.
  */
 export function sortEntries<T extends Listed>(entries: readonly T[], key: SortKey): T[] {
   return entries
     .map(rowOf)
-    .sort(COMPARE[key])
+    .sort(compareBy(key))
     .map((row) => row.entry);
+}
+
+/**
+ * An order made by `sortEntries` without the entries whose ids are in `removed`, and with `added` placed where
+ * `sortEntries` would put them: what a kept order becomes when a few people change.
+ */
+export function placeEntries<T extends Listed>(
+  order: readonly T[],
+  key: SortKey,
+  removed: ReadonlySet<string>,
+  added: readonly T[],
+): T[] {
+  const placed = order.filter((entry) => !removed.has(entry.id));
+  const compare = compareBy(key);
+  for (const entry of added) {
+    const row = rowOf(entry);
+    let low = 0;
+    let high = placed.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(rowOf(placed[middle]!), row) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    placed.splice(low, 0, entry);
+  }
+  return placed;
 }
 
 /** The lower-cased name and address an entry is searched by. */

@@ -1,11 +1,8 @@
-import { KeptAnswers } from '@portaal/idp';
 import type { RelationTuple } from '@portaal/relations';
 import { dataRoleObject, type Organisation } from '../catalogue/catalogue.js';
 import type { AdminCaller, ApiContext } from '../context.js';
-import { expireInvitations } from '../invitations/expire-invitations.js';
-import type { Invitation } from '../invitations/invitation-store.js';
-import type { Backend } from '../ports.js';
-import { invitedJson, memberJson, withinOrganisation } from './user-json.js';
+import { type Key, keptKeys, orderOf } from './kept-keys.js';
+import { invitedJson, memberJson } from './user-json.js';
 import { type Listed, searchEntries, searchTextOf, type SortKey, sortEntries } from './user-order.js';
 import { listUsers } from './user-service.js';
 import { factsOf, hasStatus, type StatusKey } from './user-status.js';
@@ -28,21 +25,6 @@ export interface PageRequest {
   status?: StatusKey;
 }
 
-/** What a person is sorted and searched by; an invited person carries the invitation. */
-interface Key extends Listed {
-  id: string;
-  invitation?: Invitation;
-}
-
-/** An organisation's keys as read under one people mark, with its orders made as they are asked for. */
-interface KeptKeys {
-  keys: Key[];
-  orders: Map<SortKey, Key[]>;
-}
-
-/** Keys kept per organisation; the organisations used last stay. */
-const KEPT_ORGANISATIONS = 4;
-const keptOf = new WeakMap<Backend, KeptAnswers<KeptKeys>>();
 const searchText = new WeakMap<Listed, { name: string; email: string }>();
 
 function textOf(entry: Listed) {
@@ -52,65 +34,6 @@ function textOf(entry: Listed) {
     searchText.set(entry, text);
   }
   return text;
-}
-
-const typeOf = (admin: boolean) => ({ id: admin ? 'administrator' : 'analyst' });
-
-/**
- * The members and invited people of the organisation, as few reads as the backend allows: the members' keys in one
- * statement (`Backend.membersOf`), the pending invitations, and the invited people (a handful). The same people, in
- * the same order, as `listUsers`.
- */
-async function keysOf(ctx: ApiContext, org: Organisation, membersOf: NonNullable<Backend['membersOf']>) {
-  const [members, invitations] = await Promise.all([
-    membersOf(org.id),
-    expireInvitations(ctx).then(() => ctx.invitations.ofOrganisation(org.id)),
-  ]);
-  const memberIds = new Set(members.map((m) => m.id));
-  // As in `listUsers`: an invitation of someone who holds anything within the organisation is not shown.
-  const pending: Invitation[] = [];
-  for (const invitation of invitations) {
-    if (memberIds.has(invitation.identityId)) continue;
-    const tuples = await ctx.backend.relations.list({ subject_id: invitation.identityId });
-    if (!tuples.some((t) => withinOrganisation(t, org.id))) pending.push(invitation);
-  }
-  const invited = new Map((await ctx.backend.identities.get(pending.map((i) => i.identityId))).map((u) => [u.id, u]));
-  const keys: Key[] = members.map((m) => ({ ...m, userType: typeOf(m.admin) }));
-  for (const invitation of pending) {
-    const user = invited.get(invitation.identityId);
-    if (!user) continue;
-    const admin = invitation.relations.some(
-      (t) => t.namespace === 'organizations' && t.object === org.id && t.relation === 'admin',
-    );
-    keys.push({ id: user.id, traits: user.traits, created_at: user.created_at, userType: typeOf(admin), invitation });
-  }
-  return keys;
-}
-
-/**
- * The organisation's keys, kept while the people mark (`Backend.peopleMark`) stays: any change to a person, a tuple
- * or an invitation, by this process or another, changes it when it commits, so a person renamed, added or removed is
- * placed so at the very next request. Sign-ins, sessions and audit entries leave it alone. The mark is read before
- * the keys, so a change made while they are read makes the next request read again. Only the order and the search
- * use the keys; a page's entries are read afresh.
- */
-async function keptKeys(ctx: ApiContext, org: Organisation, membersOf: NonNullable<Backend['membersOf']>) {
-  const mark = ctx.backend.peopleMark ? await ctx.backend.peopleMark() : undefined;
-  let kept = keptOf.get(ctx.backend);
-  const hit = mark === undefined ? undefined : kept?.get(org.id, mark, Date.now());
-  if (hit) return hit;
-  const keys = await keysOf(ctx, org, membersOf);
-  const list: KeptKeys = { keys, orders: new Map() };
-  if (mark === undefined) return list;
-  // An invitation that expires changes the list by the clock alone.
-  let until = Number.POSITIVE_INFINITY;
-  for (const key of keys) if (key.invitation) until = Math.min(until, Date.parse(key.invitation.expiresAt));
-  if (!kept) {
-    kept = new KeptAnswers(KEPT_ORGANISATIONS);
-    keptOf.set(ctx.backend, kept);
-  }
-  kept.keep(org.id, mark, until, list);
-  return list;
 }
 
 /** The entries of these people as the whole list has them, read now. */
@@ -202,26 +125,6 @@ export async function pageOfUsers(
   if (request.email !== undefined) shown = shown.filter((k) => k.traits.email === request.email);
   if (request.status) shown = await ofStatus(ctx, org, shown, request.status);
   return answer(await entriesOf(ctx, org, shown.slice(start, start + request.perPage)), shown.length);
-}
-
-/**
- * The kept keys in an order, sorted once under the people mark; by last sign-in afresh each time, as every sign-in
- * changes it and leaves the mark alone.
- */
-async function orderOf(ctx: ApiContext, kept: KeptKeys, sort: SortKey): Promise<readonly Key[]> {
-  if (sort === 'last_sign_in') {
-    const signedIn = await ctx.lastSignIns.of(kept.keys.filter((key) => !key.invitation).map((key) => key.id));
-    const keys = kept.keys.map((key) =>
-      key.invitation ? key : { ...key, lastSignInAt: signedIn.get(key.id) ?? null },
-    );
-    return sortEntries(keys, sort);
-  }
-  let order = kept.orders.get(sort);
-  if (!order) {
-    order = sortEntries(kept.keys, sort);
-    kept.orders.set(sort, order);
-  }
-  return order;
 }
 
 /**
