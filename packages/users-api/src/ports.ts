@@ -130,14 +130,15 @@ export interface MemberKey {
   admin: boolean;
 }
 
-/** What a member's status is decided on (users/user-status.ts), as `Backend.statusesOf` reads it now. */
+/**
+ * What a member's status is decided on (users/user-status.ts) beside a sign-in lock, as `Backend.statusesOf` reads
+ * it.
+ */
 export interface MemberStatus {
   state: IdentityState;
   organisationRecord: OrganisationRecord;
   /** Has an authenticator app, backup codes, a security key or a passkey (users/second-factor.ts `FACTOR_TYPES`). */
   anyFactor: boolean;
-  /** The end of a sign-in lock in force. */
-  lockedUntil?: string;
 }
 
 /** The ports, bound to one unit of work. */
@@ -180,11 +181,16 @@ export interface Backend extends Ports {
    */
   peopleChangedSince?(from: string, to: string): Promise<string[] | undefined>;
   /**
-   * The state, organisation record, factors and lock of an organisation's members as they are now, in a
-   * fixed number of reads: what a page of one status filters on. The addresses are the members' own (their locks
-   * are kept by address). Absent on Ory, where the whole list is read instead.
+   * The state, organisation record and factors of an organisation's members (of only the people `among`, when
+   * given), in one read: what a page of one status filters on beside the locks. Each change to them changes the
+   * people mark. Absent on Ory, where the whole list is read instead.
    */
-  statusesOf?(organisationId: string, members: { id: string; email: string }[]): Promise<Map<string, MemberStatus>>;
+  statusesOf?(organisationId: string, among?: string[]): Promise<Map<string, MemberStatus>>;
+  /**
+   * The ends of the sign-in locks in force of these members, by id; the addresses are the members' own (their locks
+   * are kept by address). A lock ends by the clock, so it is read at every request. Absent on Ory.
+   */
+  locksOf?(members: { id: string; email: string }[]): Promise<Map<string, string>>;
   /** The tuples of these subjects (no subject sets), in one read, ordered as `relations.list` orders them. */
   tuplesOf?(subjectIds: string[]): Promise<RelationTuple[]>;
   atomically<T>(work: (ports: Ports) => Promise<T>): Promise<T>;

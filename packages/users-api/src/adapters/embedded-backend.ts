@@ -31,19 +31,11 @@ import type { RelationStore, RelationTuple } from '@portaal/relations';
 import { sql } from 'kysely';
 import { createAuditLog } from '../audit/audit-log.js';
 import { amongIds } from './among-ids.js';
-import { membersOf, peopleChangedSince, peopleMark } from './people-keys.js';
+import { membersOf, peopleChangedSince, peopleMark, statusesOf } from './people-keys.js';
 import { errors } from '../api-error.js';
-import {
-  ConflictError,
-  type Backend,
-  type IdentityPort,
-  type IdentityState,
-  type MemberStatus,
-  type Ports,
-  type UserIdentity,
-} from '../ports.js';
+import { ConflictError, type Backend, type IdentityPort, type Ports, type UserIdentity } from '../ports.js';
 import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
-import { FACTOR_TYPES, RESET_CREDENTIALS } from '../users/second-factor.js';
+import { RESET_CREDENTIALS } from '../users/second-factor.js';
 import { keysInConfig } from '../users/key-info.js';
 
 const toUser = (identity: IdentityRecord, credentials: CredentialRecord[]): UserIdentity => ({
@@ -129,49 +121,22 @@ async function tuplesOf(dialect: DatabaseDialect, db: DbExecutor, ids: string[])
   return rows.map(({ namespace, object, relation, subject_id }) => ({ namespace, object, relation, subject_id }));
 }
 
-/**
- * The members' state, organisation record and whether they have any kind of factor, in one statement, and their
- * locks only when some lock is in force at all, as `usersOf` reads them for the whole list.
- */
-async function statusesOf(
-  services: IdpServices,
-  db: DbExecutor,
-  organisationId: string,
-  members: { id: string; email: string }[],
-): Promise<Map<string, MemberStatus>> {
+/** The sign-in locks in force of these members, read only when some lock is in force at all. */
+async function locksInForce(services: IdpServices, db: DbExecutor, members: { id: string; email: string }[]) {
   const now = services.ctx.clock.now().toISOString();
-  const [{ rows }, anyLock] = await Promise.all([
-    sql<{ id: string; state: IdentityState; metadata_admin: string | null; any_factor: number | boolean }>`
-      select i.id, i.state, i.metadata_admin,
-        exists (
-          select 1 from identity_credentials c where c.identity_id = i.id and c.type in (${sql.join(FACTOR_TYPES)})
-        ) as any_factor
-      from (
-        select distinct subject_id from relation_tuples
-        where namespace = 'organizations' and object = ${organisationId} and subject_set_namespace = ''
-          and relation in ('issuer', 'access')
-      ) m
-      join identities i on i.id = m.subject_id`.execute(db),
-    db.selectFrom('throttles').select('key').where('locked_until', '>', now).limit(1).executeTakeFirst(),
-  ]);
-  const statuses = new Map<string, MemberStatus>();
-  for (const row of rows) {
-    statuses.set(row.id, {
-      state: row.state,
-      organisationRecord: readOrganisationRecord(row.metadata_admin ? JSON.parse(row.metadata_admin) : null),
-      // SQLite answers 1 or 0, PostgreSQL true or false.
-      anyFactor: Number(row.any_factor) === 1,
-    });
+  const locks = new Map<string, string>();
+  const anyLock = await db
+    .selectFrom('throttles')
+    .select('key')
+    .where('locked_until', '>', now)
+    .limit(1)
+    .executeTakeFirst();
+  if (!anyLock) return locks;
+  for (let start = 0; start < members.length; start += 1000) {
+    for (const [id, until] of await accountLocks(services, db, members.slice(start, start + 1000)))
+      locks.set(id, until);
   }
-  if (anyLock) {
-    for (let start = 0; start < members.length; start += 1000) {
-      for (const [id, until] of await accountLocks(services, db, members.slice(start, start + 1000))) {
-        const status = statuses.get(id);
-        if (status) status.lockedUntil = until;
-      }
-    }
-  }
-  return statuses;
+  return locks;
 }
 
 /** The locks of these accounts, asked in bounded lists (two keys per account; PostgreSQL allows 65,535). */
@@ -309,7 +274,8 @@ export function createEmbeddedBackend(services: IdpServices, relations: Relation
     peopleChangedSince: (from, to) => peopleChangedSince(db, from, to),
     membersOf: (organisationId, ids) => membersOf(services.ctx.db.dialect, db, organisationId, ids),
     tuplesOf: (ids) => tuplesOf(services.ctx.db.dialect, db, ids),
-    statusesOf: (organisationId, members) => statusesOf(services, db, organisationId, members),
+    statusesOf: (organisationId, among) => statusesOf(services.ctx.db.dialect, db, organisationId, among),
+    locksOf: (members) => locksInForce(services, db, members),
     atomically: (work) =>
       db.transaction().execute((trx) => work(portsOn(services, relations.within(trx), trx, (inner) => inner(trx)))),
   };

@@ -1,6 +1,8 @@
 import type { DatabaseDialect, DbExecutor } from '@portaal/idp';
 import { sql } from 'kysely';
-import type { MemberKey } from '../ports.js';
+import type { IdentityState, MemberKey, MemberStatus } from '../ports.js';
+import { readOrganisationRecord } from '../users/organisation-record.js';
+import { FACTOR_TYPES } from '../users/second-factor.js';
 import { amongIds } from './among-ids.js';
 
 /** The people mark: a counter raised by triggers with every change to people (db/migrations/0008_people_changes.ts). */
@@ -61,4 +63,43 @@ export async function membersOf(
       admin: Number(row.admin) === 1,
     };
   });
+}
+
+/**
+ * The members' state, organisation record and whether they have any kind of factor, in one statement; of only the
+ * people `among`, when given.
+ */
+export async function statusesOf(
+  dialect: DatabaseDialect,
+  db: DbExecutor,
+  organisationId: string,
+  among?: string[],
+): Promise<Map<string, MemberStatus>> {
+  const only = among ? sql`and ${amongIds(dialect, 'subject_id', among)}` : sql``;
+  const { rows } = await sql<{
+    id: string;
+    state: IdentityState;
+    metadata_admin: string | null;
+    any_factor: number | boolean;
+  }>`
+    select i.id, i.state, i.metadata_admin,
+      exists (
+        select 1 from identity_credentials c where c.identity_id = i.id and c.type in (${sql.join(FACTOR_TYPES)})
+      ) as any_factor
+    from (
+      select distinct subject_id from relation_tuples
+      where namespace = 'organizations' and object = ${organisationId} and subject_set_namespace = ''
+        and relation in ('issuer', 'access') ${only}
+    ) m
+    join identities i on i.id = m.subject_id`.execute(db);
+  const statuses = new Map<string, MemberStatus>();
+  for (const row of rows) {
+    statuses.set(row.id, {
+      state: row.state,
+      organisationRecord: readOrganisationRecord(row.metadata_admin ? JSON.parse(row.metadata_admin) : null),
+      // SQLite answers 1 or 0, PostgreSQL true or false.
+      anyFactor: Number(row.any_factor) === 1,
+    });
+  }
+  return statuses;
 }

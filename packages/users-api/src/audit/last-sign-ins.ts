@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 import { fixedStatement, runFixed } from '@portaal/idp';
+import { amongIds } from '../adapters/among-ids.js';
 import type { UsersApiDatabase } from '../db/schema.js';
 
 /**
@@ -15,9 +16,6 @@ export interface LastSignIns {
   forget(identityId: string): Promise<void>;
 }
 
-// Well under SQLite's and PostgreSQL's limits on the parameters of one statement.
-const IDS_PER_READ = 1000;
-
 // Written at every sign-in: a fixed statement (docs/architecture.md#fixed-statements-on-the-hot-paths).
 const RECORD = fixedStatement(
   'portaal_record_last_sign_in',
@@ -27,17 +25,20 @@ const RECORD = fixedStatement(
 
 export function createLastSignIns<DB>(db: Kysely<DB>): LastSignIns {
   const typed = db as unknown as Kysely<UsersApiDatabase>;
+  const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
   return {
     async record(identityId, at) {
       await runFixed(db, RECORD, [identityId, at.toISOString()]);
     },
     async of(identityIds) {
       const found = new Map<string, string>();
-      for (let start = 0; start < identityIds.length; start += IDS_PER_READ) {
-        const ids = identityIds.slice(start, start + IDS_PER_READ);
-        const rows = await typed.selectFrom('last_sign_ins').selectAll().where('identity_id', 'in', ids).execute();
-        for (const row of rows) found.set(row.identity_id, row.signed_in_at);
-      }
+      if (identityIds.length === 0) return found;
+      const rows = await typed
+        .selectFrom('last_sign_ins')
+        .selectAll()
+        .where(amongIds(dialect, 'identity_id', [...identityIds]))
+        .execute();
+      for (const row of rows) found.set(row.identity_id, row.signed_in_at);
       return found;
     },
     async forget(identityId) {

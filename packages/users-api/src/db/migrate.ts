@@ -9,6 +9,7 @@ import * as oidcKeyAnnouncements from './migrations/0007_oidc_key_announcements.
 import * as peopleChanges from './migrations/0008_people_changes.js';
 import * as lastSignIns from './migrations/0009_last_sign_ins.js';
 import * as peopleChangeLog from './migrations/0010_people_change_log.js';
+import * as peopleStatusChanges from './migrations/0011_people_status_changes.js';
 
 const migrations: Record<string, Migration> = {
   '0001_catalogue_and_audit': catalogueAndAudit,
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0008_people_changes': peopleChanges,
   '0009_last_sign_ins': lastSignIns,
   '0010_people_change_log': peopleChangeLog,
+  '0011_people_status_changes': peopleStatusChanges,
 };
 
 /** Applies the Users API's migrations (catalogue, audit log, invitations, OpenID Connect), in their own table. */

@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { peopleChangedSince, peopleMark } from '../adapters/people-keys.js';
 import { migratedDatabase } from '../test-support/migrated-database.js';
 
-// The people mark (migrations/0008_people_changes.ts): the triggers count changes to people, their tuples and their
-// invitations, by any writer, and nothing else; and log whom each was about (migrations/0010_people_change_log.ts).
-// PostgreSQL's triggers run in e2e/api/users-api-paging.test.ts.
+// The people mark (migrations/0008_people_changes.ts, 0011_people_status_changes.ts): the triggers count changes to
+// people, their status, their tuples and their invitations, by any writer, and nothing else; and log whom each was
+// about (migrations/0010_people_change_log.ts). PostgreSQL's triggers run in e2e/api/users-api-paging.test.ts.
 
 let db: Db;
 
@@ -45,9 +45,29 @@ describe('the people mark', () => {
     }
   });
 
-  it('leaves out what does not change who is listed under what name: a block, a session, an audit entry', async () => {
+  it('counts a block, a new organisation record, a credential added or removed', async () => {
+    const changes = [
+      `update identities set state = 'inactive', updated_at = '${NOW}' where id = 'p1'`,
+      `update identities set metadata_admin = '{"home_organisation":"dijkstad"}' where id = 'p1'`,
+      `insert into identity_credentials (id, identity_id, type, config, created_at, updated_at)
+       values ('c1', 'p1', 'totp', '{}', '${NOW}', '${NOW}')`,
+      `delete from identity_credentials where id = 'c1'`,
+    ];
+    for (const change of changes) {
+      const before = await count();
+      await run(change);
+      expect(await count(), change).toBeGreaterThan(before);
+    }
+  });
+
+  it("leaves out what no list shows: a credential's new secret, an account's change time, an audit entry", async () => {
+    await run(
+      `insert into identity_credentials (id, identity_id, type, config, created_at, updated_at)
+       values ('c1', 'p1', 'password', '{}', '${NOW}', '${NOW}')`,
+    );
     const before = await count();
-    await run(`update identities set state = 'inactive', updated_at = '${NOW}' where id = 'p1'`);
+    await run(`update identity_credentials set config = '{"hashed_password":"x"}', updated_at = '${NOW}'`);
+    await run(`update identities set updated_at = '${NOW}' where id = 'p1'`);
     await run(
       `insert into audit_log (id, at, organisation_id, actor_id, actor_email, client_address, action, object_id,
          object_email, result, details)
@@ -81,8 +101,8 @@ describe('whom the changes were about', () => {
            expires_at) values ('i1', 'dego', 'p1', 'b@voorbeeldstad.nl', '[]', '${NOW}', '${NOW}')`,
       ),
     ).toBeUndefined();
+    expect(await since(`update identities set state = 'inactive' where id = 'p1'`)).toEqual(['p1']);
     expect(await since(`delete from identities where id = 'p1'`)).toEqual(['p1']);
-    expect(await since(`update identities set state = 'inactive' where id = 'p1'`)).toEqual([]);
   });
 
   it('tells the people of many changes at once, until the log no longer reaches back that far', async () => {

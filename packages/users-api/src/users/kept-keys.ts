@@ -3,9 +3,9 @@ import type { Organisation } from '../catalogue/catalogue.js';
 import type { ApiContext } from '../context.js';
 import { expireInvitations } from '../invitations/expire-invitations.js';
 import type { Invitation } from '../invitations/invitation-store.js';
-import type { Backend, MemberKey } from '../ports.js';
+import type { Backend, MemberKey, MemberStatus } from '../ports.js';
 import { withinOrganisation } from './user-json.js';
-import { type Listed, placeEntries, type SortKey, sortEntries } from './user-order.js';
+import { type Listed, placeEntries, type SortKey, sortByLastSignIn, sortEntries } from './user-order.js';
 
 /** What a person is sorted and searched by; an invited person carries the invitation. */
 export interface Key extends Listed {
@@ -18,6 +18,8 @@ export interface KeptKeys {
   orders: Map<SortKey, Key[]>;
   /** Everyone the organisation's invitations are for when the keys were read, shown or not. */
   invited: ReadonlySet<string>;
+  /** The members' states and factors, read when a page of one status is first asked for. */
+  statuses?: Map<string, MemberStatus>;
 }
 
 /** Keys kept per organisation; the organisations used last stay. */
@@ -67,14 +69,38 @@ async function keysOf(ctx: ApiContext, org: Organisation, membersOf: MembersOf):
  * members now read again and placed in each kept order, the others left out. Undefined when that cannot be done: an
  * invited person among them (whether an invitation shows depends on the person's every tuple), too many of them.
  */
-async function placed(kept: KeptKeys, org: Organisation, changed: string[], membersOf: MembersOf) {
+async function placed(
+  ctx: ApiContext,
+  kept: KeptKeys,
+  org: Organisation,
+  changed: string[],
+  membersOf: MembersOf,
+): Promise<KeptKeys | undefined> {
   if (changed.length > MOST_PLACED || changed.some((id) => kept.invited.has(id))) return undefined;
   const removed = new Set(changed);
-  const added = (await membersOf(org.id, changed)).map(memberKey);
+  const [added, changedStatuses] = await Promise.all([
+    membersOf(org.id, changed).then((members) => members.map(memberKey)),
+    kept.statuses && ctx.backend.statusesOf!(org.id, changed),
+  ]);
   const orders = new Map<SortKey, Key[]>();
   for (const [sort, order] of kept.orders) orders.set(sort, placeEntries(order, sort, removed, added));
   const keys = kept.keys.filter((key) => !removed.has(key.id)).concat(added);
-  return { keys, orders, invited: kept.invited };
+  let statuses: Map<string, MemberStatus> | undefined;
+  if (kept.statuses && changedStatuses) {
+    statuses = new Map(kept.statuses);
+    for (const id of changed) statuses.delete(id);
+    for (const [id, status] of changedStatuses) statuses.set(id, status);
+  }
+  return { keys, orders, invited: kept.invited, statuses };
+}
+
+/**
+ * The members' states and factors (`Backend.statusesOf`), read once under the people mark with the keys, which
+ * every block, change of organisation record and credential added or removed changes.
+ */
+export async function keptStatuses(ctx: ApiContext, org: Organisation, kept: KeptKeys) {
+  kept.statuses ??= await ctx.backend.statusesOf!(org.id);
+  return kept.statuses;
 }
 
 /**
@@ -99,7 +125,7 @@ export async function keptKeys(ctx: ApiContext, org: Organisation, membersOf: Me
   if (stale && stale.mark === mark && now < stale.until) return stale.answer;
   if (stale && now < stale.until && backend.peopleChangedSince) {
     const changed = await backend.peopleChangedSince(stale.mark, mark);
-    const list = changed && (await placed(stale.answer, org, changed, membersOf));
+    const list = changed && (await placed(ctx, stale.answer, org, changed, membersOf));
     if (list) {
       kept.keep(org.id, mark, stale.until, list);
       return list;
@@ -119,11 +145,13 @@ export async function keptKeys(ctx: ApiContext, org: Organisation, membersOf: Me
  */
 export async function orderOf(ctx: ApiContext, kept: KeptKeys, sort: SortKey): Promise<readonly Key[]> {
   if (sort === 'last_sign_in') {
-    const signedIn = await ctx.lastSignIns.of(kept.keys.filter((key) => !key.invitation).map((key) => key.id));
-    const keys = kept.keys.map((key) =>
-      key.invitation ? key : { ...key, lastSignInAt: signedIn.get(key.id) ?? null },
+    const [byName, signedIn] = await Promise.all([
+      orderOf(ctx, kept, 'name'),
+      ctx.lastSignIns.of(kept.keys.filter((key) => !key.invitation).map((key) => key.id)),
+    ]);
+    return sortByLastSignIn(
+      byName.map((key) => (key.invitation ? key : { ...key, lastSignInAt: signedIn.get(key.id) ?? null })),
     );
-    return sortEntries(keys, sort);
   }
   let order = kept.orders.get(sort);
   if (!order) {

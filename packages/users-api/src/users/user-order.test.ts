@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeEntries, searchEntries, SORT_KEYS, sortEntries } from './user-order.js';
+import { placeEntries, searchEntries, SORT_KEYS, sortByLastSignIn, sortEntries } from './user-order.js';
 
 const entry = (first: string, email: string, admin: boolean, created: string, id = `id-${email}`) => ({
   id,
@@ -41,6 +41,15 @@ describe('the orders of the overview', () => {
     expect(sortEntries(twins, 'name')).toEqual([twins[1], twins[0]]);
     expect(sortEntries([twins[1]!, twins[0]!], 'name')).toEqual([twins[1], twins[0]]);
     expect(sortEntries(twins, 'name')).not.toBe(twins);
+  });
+
+  it('sorts the name order by last sign-in as a sort by last sign-in does', () => {
+    const times = [null, undefined, '2026-11-20T08:00:00.000Z', '2026-11-26T17:30:00.000Z'];
+    const signedIn = Array.from({ length: 60 }, (_, i) => ({
+      ...entry(['Anna', 'anna', 'Bram', 'Zoë'][i % 4]!, `p${i}@x.nl`, false, 't', `id-${(i * 37) % 60}`),
+      lastSignInAt: times[(i * 7) % 4],
+    }));
+    expect(sortByLastSignIn(sortEntries(signedIn, 'name'))).toEqual(sortEntries(signedIn, 'last_sign_in'));
   });
 
   it('places changed entries in a kept order where a sort of the whole would put them', () => {

@@ -33,7 +33,7 @@ const rowOf = <T extends Listed>(entry: T): Row<T> => ({
 const byName = <T extends Listed>(a: Row<T>, b: Row<T>) => collator.compare(a.name, b.name);
 // ISO 8601 times, all in one form: their text order is their time order. Newest first; none after every time.
 const newestFirst = (a: string | null | undefined, b: string | null | undefined) =>
-  a === b ? 0 : !a ? 1 : !b ? -1 : a < b ? 1 : -1;
+  (a ?? '') === (b ?? '') ? 0 : !a ? 1 : !b ? -1 : a < b ? 1 : -1;
 const COMPARE: Record<SortKey, <T extends Listed>(a: Row<T>, b: Row<T>) => number> = {
   name: byName,
   email: (a, b) => collator.compare(a.entry.traits.email, b.entry.traits.email),
@@ -62,6 +62,14 @@ export function sortEntries<T extends Listed>(entries: readonly T[], key: SortKe
     .map(rowOf)
     .sort(compareBy(key))
     .map((row) => row.entry);
+}
+
+/**
+ * Entries given in the order `sortEntries(…, 'name')` makes, in the order it makes for 'last_sign_in': a stable sort
+ * by the time alone keeps equal times in name order, without comparing names again.
+ */
+export function sortByLastSignIn<T extends Listed>(byName: readonly T[]): T[] {
+  return [...byName].sort((a, b) => newestFirst(a.lastSignInAt, b.lastSignInAt));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { RelationTuple } from '@portaal/relations';
 import { dataRoleObject, type Organisation } from '../catalogue/catalogue.js';
 import type { AdminCaller, ApiContext } from '../context.js';
-import { type Key, keptKeys, orderOf } from './kept-keys.js';
+import { type Key, type KeptKeys, keptKeys, keptStatuses, orderOf } from './kept-keys.js';
 import { invitedJson, memberJson } from './user-json.js';
 import { type Listed, searchEntries, searchTextOf, type SortKey, sortEntries } from './user-order.js';
 import { listUsers } from './user-service.js';
@@ -115,26 +115,26 @@ export async function pageOfUsers(
     page: request.page,
     per_page: request.perPage,
   });
-  const { membersOf, statusesOf } = ctx.backend;
-  if (!membersOf || (request.status && !statusesOf)) {
+  const { membersOf, statusesOf, locksOf } = ctx.backend;
+  if (!membersOf || (request.status && !(statusesOf && locksOf))) {
     const shown = sorted(await listUsers(ctx, caller), request);
     return answer(shown.slice(start, start + request.perPage), shown.length);
   }
   const kept = await keptKeys(ctx, org, membersOf.bind(ctx.backend));
   let shown = searchEntries(await orderOf(ctx, kept, request.sort), request.q, textOf);
   if (request.email !== undefined) shown = shown.filter((k) => k.traits.email === request.email);
-  if (request.status) shown = await ofStatus(ctx, org, shown, request.status);
+  if (request.status) shown = await ofStatus(ctx, org, kept, shown, request.status);
   return answer(await entriesOf(ctx, org, shown.slice(start, start + request.perPage)), shown.length);
 }
 
 /**
- * The keys of the people of one status, decided on their state, lock and factors read now (`Backend.statusesOf`),
- * by the rules the entries show them with (users/user-json.ts): a lock and the factors only for the home
- * organisation.
+ * The keys of the people of one status, decided on their state and factors as kept under the people mark
+ * (`keptStatuses`) and their locks read now (`Backend.locksOf`), by the rules the entries show them with
+ * (users/user-json.ts): a lock and the factors only for the home organisation.
  */
-async function ofStatus(ctx: ApiContext, org: Organisation, keys: readonly Key[], status: StatusKey) {
-  const members = keys.filter((key) => !key.invitation).map((key) => ({ id: key.id, email: key.traits.email }));
-  const statuses = await ctx.backend.statusesOf!(org.id, members);
+async function ofStatus(ctx: ApiContext, org: Organisation, kept: KeptKeys, keys: readonly Key[], status: StatusKey) {
+  const members = kept.keys.filter((key) => !key.invitation).map((key) => ({ id: key.id, email: key.traits.email }));
+  const [statuses, locks] = await Promise.all([keptStatuses(ctx, org, kept), ctx.backend.locksOf!(members)]);
   return keys.filter((key) => {
     if (key.invitation) return status === 'invited';
     const now = statuses.get(key.id);
@@ -144,7 +144,7 @@ async function ofStatus(ctx: ApiContext, org: Organisation, keys: readonly Key[]
       invited: false,
       state: now.state,
       home,
-      locked: home && now.lockedUntil !== undefined,
+      locked: home && locks.has(key.id),
       anyFactor: home && now.anyFactor,
     };
     return hasStatus(facts, status);

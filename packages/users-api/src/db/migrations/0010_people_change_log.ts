@@ -58,15 +58,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
 }
 
-async function upPostgres(db: Kysely<unknown>): Promise<void> {
-  await sql`
-    create function people_change_logged() returns trigger language plpgsql as $$
+/**
+ * The function that logs a change on PostgreSQL, for each row of the counted tables; `more` adds `elsif` branches for
+ * further tables (0011_people_status_changes.ts).
+ */
+export async function createChangeLogging(db: Kysely<unknown>, more = ''): Promise<void> {
+  await sql
+    .raw(`
+    create or replace function people_change_logged() returns trigger language plpgsql as $$
     begin
       if tg_table_name = 'organisation_invitations' then
         insert into people_change_log (seq, subject_id) values (null, '*');
       elsif tg_table_name = 'identities' then
         insert into people_change_log (seq, subject_id)
           values (null, case when tg_op = 'DELETE' then old.id else new.id end);
+      ${more}
       else
         if tg_op <> 'INSERT' then
           insert into people_change_log (seq, subject_id)
@@ -78,7 +84,12 @@ async function upPostgres(db: Kysely<unknown>): Promise<void> {
         end if;
       end if;
       return null;
-    end $$`.execute(db);
+    end $$`)
+    .execute(db);
+}
+
+async function upPostgres(db: Kysely<unknown>): Promise<void> {
+  await createChangeLogging(db);
   for (const [table, events] of [
     ['identities', 'insert or delete or update of traits'],
     ['relation_tuples', 'insert or delete or update'],
