@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './support/free-port.mjs';
+import { V8_MEMORY } from './support/bench-portaal.mjs';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '3' }, 'idle-seconds': { type: 'string', default: '10' } },
@@ -37,7 +38,11 @@ async function start(dataDir) {
   const [port, adminPort] = [await freePort(), await freePort()];
   const env = { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: String(port), ADMIN_PORT: String(adminPort) };
   const began = performance.now();
-  const child = spawn(process.execPath, [portaal, 'serve', '--demo'], { env, stdio: 'ignore' });
+  // With the V8 memory settings `npm start` passes (docs/operations.md "Memory").
+  const child = spawn(process.execPath, [...V8_MEMORY.split(' '), portaal, 'serve', '--demo'], {
+    env,
+    stdio: 'ignore',
+  });
   let ready = false;
   while (!ready) {
     if (child.exitCode !== null) throw new Error(`portaal exited with ${child.exitCode}`);

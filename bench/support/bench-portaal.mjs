@@ -11,7 +11,7 @@ import { freePort } from './free-port.mjs';
  * The V8 old-space limit that `npm start`, deploy/systemd, deploy/Dockerfile and deploy/kubernetes give `portaal serve`
  * (docs/operations.md "Memory"): without one, V8 on a large machine lets garbage pile up to hundreds of MiB.
  */
-const HEAP_LIMIT = '--max-old-space-size=512';
+export const V8_MEMORY = '--max-old-space-size=512 --max-semi-space-size=8';
 
 const portaal = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
 
@@ -29,7 +29,7 @@ export async function benchPortaal({ database, profile, spare = 0 } = {}) {
   const env = {
     PATH: process.env.PATH,
     // As npm start and deploy/ start it; BENCH_NODE_OPTIONS tries another V8 setting.
-    NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? HEAP_LIMIT,
+    NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? V8_MEMORY,
     DATA_DIR: dataDir,
     PORT: String(port),
     ADMIN_PORT: String(adminPort),
