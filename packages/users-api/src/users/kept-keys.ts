@@ -104,12 +104,12 @@ export async function keptStatuses(ctx: ApiContext, org: Organisation, kept: Kep
 }
 
 /**
- * The organisation's keys, kept while the people mark (`Backend.peopleMark`) stays: any change to a person, a tuple
- * or an invitation, by this process or another, changes it when it commits, so a person renamed, added or removed is
- * placed so at the very next request. Sign-ins, sessions and audit entries leave it alone. When it has changed, only
- * the people the changes were about are read again, where the backend can tell who they were. The mark is read
- * before the keys, so a change made while they are read makes the next request read again. Only the order and the
- * search use the keys; a page's entries are read afresh.
+ * The organisation's keys, kept while the people mark (`Backend.peopleMark`) stays: any change to a person, their
+ * status, a tuple or an invitation, by this process or another, changes it when it commits, so a person renamed,
+ * added, removed or blocked is placed so at the very next request. Sign-ins, sessions and audit entries leave it
+ * alone. When it has changed, only the people the changes were about are read again, where the backend can tell who
+ * they were. The mark is read before the keys, so a change made while they are read makes the next request read
+ * again. Only the order and the search use the keys; a page's entries are read afresh.
  */
 export async function keptKeys(ctx: ApiContext, org: Organisation, membersOf: MembersOf): Promise<KeptKeys> {
   const { backend } = ctx;
