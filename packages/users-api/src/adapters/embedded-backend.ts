@@ -30,7 +30,7 @@ import {
 import type { RelationStore, RelationTuple } from '@portaal/relations';
 import { sql } from 'kysely';
 import { createAuditLog } from '../audit/audit-log.js';
-import { amongIds } from './among-ids.js';
+import { amongIds } from '../db/among-ids.js';
 import { membersOf, peopleChangedSince, peopleMark, statusesOf } from './people-keys.js';
 import { errors } from '../api-error.js';
 import { ConflictError, type Backend, type IdentityPort, type Ports, type UserIdentity } from '../ports.js';

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { IdentityState, MemberKey, MemberStatus } from '../ports.js';
 import { readOrganisationRecord } from '../users/organisation-record.js';
 import { FACTOR_TYPES } from '../users/second-factor.js';
-import { amongIds } from './among-ids.js';
+import { amongIds } from '../db/among-ids.js';
 
 /** The people mark: a counter raised by triggers with every change to people (db/migrations/0008_people_changes.ts). */
 export async function peopleMark(db: DbExecutor): Promise<string> {

@@ -1,6 +1,6 @@
 import { type Kysely, PostgresAdapter } from 'kysely';
 import { fixedStatement, runFixed } from '@portaal/idp';
-import { amongIds } from '../adapters/among-ids.js';
+import { amongIds } from '../db/among-ids.js';
 import type { UsersApiDatabase } from '../db/schema.js';
 
 /**

@@ -95,7 +95,7 @@ describe('the kept keys of an organisation', () => {
     for (const status of STATUS_KEYS) await statusPageIds(status);
     asked = [];
     for (let round = 0; round < 30; round += 1) {
-      const people = ((await api.call(admin, 'GET', '/api/users')).json() as (Listed & { id: string })[]).filter(
+      const people = ((await api.call(admin, 'GET', '/api/users')).json() as ListedUser[]).filter(
         (u) => u.id !== admin.id,
       );
       const someone = people[random(people.length)]!;
@@ -115,7 +115,7 @@ describe('the kept keys of an organisation', () => {
         await api.person(`ander${round}@dijkstad.nl`, 'dijkstad', [orgRelation('dijkstad')]);
       }
       if (change === 5) {
-        const blocked = (someone as unknown as ListedUser).state === 'inactive';
+        const blocked = someone.state === 'inactive';
         await api.call(admin, 'PUT', `/api/users/${someone.id}`, { state: blocked ? 'active' : 'inactive' });
       }
       if (change === 6) await addFactor(someone.id);
