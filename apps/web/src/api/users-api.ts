@@ -1,6 +1,6 @@
 import { noteServerContact } from '../sessions/server-contact';
 
-/** The Users API at `/api`: credentials included, JSON, a 50-second timeout by default. */
+/** An answer of the Users API other than 2xx, with its error envelope. */
 export class UsersApiError extends Error {
   constructor(
     readonly status: number,
@@ -10,10 +10,12 @@ export class UsersApiError extends Error {
   }
 }
 
+/** The Users API at `/api`: credentials included, JSON, a 50-second timeout by default; `signal` cancels. */
 export async function usersApi<T>(
   path: string,
-  options: { method?: string; body?: unknown; timeoutMs?: number } = {},
+  options: { method?: string; body?: unknown; timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<T> {
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 50_000);
   const response = await fetch(`/api${path}`, {
     method: options.method ?? 'GET',
     credentials: 'include',
@@ -22,7 +24,7 @@ export async function usersApi<T>(
       ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    signal: AbortSignal.timeout(options.timeoutMs ?? 50_000),
+    signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
   });
   noteServerContact(response.status);
   const text = response.status === 204 || options.method === 'HEAD' ? '' : await response.text();
@@ -42,7 +44,6 @@ export interface UsersPage {
   per_page: number;
 }
 
-/** One page of the active organisation's people: `page` from 1, in an order, searched on name or address. */
 /** The statuses the overview filters on ('Status'); the Users API decides them (its `users/user-status.ts`). */
 export type UsersStatus = 'active' | 'blocked' | 'locked' | 'invited' | 'no_second_factor';
 
@@ -52,13 +53,14 @@ const filterOf = (request: { q: string; status?: UsersStatus }) => ({
   ...(request.status ? { status: request.status } : {}),
 });
 
-export const usersPage = (request: {
-  page: number;
-  perPage: number;
-  sort: UsersSort;
-  q: string;
-  status?: UsersStatus;
-}) =>
+/**
+ * One page of the active organisation's people: `page` from 1, in an order, searched on name or address; `signal`
+ * cancels it (a search overtaken by the next key).
+ */
+export const usersPage = (
+  request: { page: number; perPage: number; sort: UsersSort; q: string; status?: UsersStatus },
+  signal?: AbortSignal,
+) =>
   usersApi<UsersPage>(
     `/users?${new URLSearchParams({
       page: String(request.page),
@@ -66,6 +68,7 @@ export const usersPage = (request: {
       sort: request.sort,
       ...filterOf(request),
     })}`,
+    { signal },
   );
 
 /** Everyone a search and status leave, in an order, as the CSV file the Users API streams (`GET /users.csv`). */

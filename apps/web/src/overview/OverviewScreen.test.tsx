@@ -143,7 +143,7 @@ describe('OverviewScreen', () => {
     expect(document.title).toBe('Overzicht – Datavoorzieningen Portaal');
   });
 
-  it('sorts by the chosen column and searches name or e-mail, asking the server once the typing pauses', async () => {
+  it('searches name or e-mail at each key, sorted as chosen, and says the count once typing pauses', async () => {
     const calls = standardNetwork();
     renderAt('/', routes);
     await screen.findAllByRole('row');
@@ -153,13 +153,25 @@ describe('OverviewScreen', () => {
     );
     await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'KAREL');
     await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(1));
-    expect(screen.getByText('1 gebruiker gevonden')).toHaveAttribute('role', 'status');
-    // One request for the whole word, not one per key.
+    expect(await screen.findByText('1 gebruiker gevonden')).toHaveAttribute('role', 'status');
+    // The rows follow each key; the server is asked for every one of them.
     expect(listCalls(calls)).toEqual([
       '?page=1&per_page=25&sort=type',
       '?page=1&per_page=25&sort=name',
-      '?page=1&per_page=25&sort=name&q=KAREL',
+      ...['K', 'KA', 'KAR', 'KARE', 'KAREL'].map((q) => `?page=1&per_page=25&sort=name&q=${q}`),
     ]);
+    await userEvent.clear(screen.getByLabelText('Zoek gebruiker'));
+    await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(3));
+    // 'a' leaves all three, 'an' only anna: screen readers hear the count once, when the typing pauses.
+    const status = screen.getByRole('status');
+    const spoken: string[] = [];
+    const observer = new MutationObserver(() => spoken.push(status.textContent ?? ''));
+    observer.observe(status, { childList: true, subtree: true, characterData: true });
+    await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'ann');
+    await waitFor(() => expect(rowEmails()).toEqual(['anna@voorbeeldstad.nl']));
+    await screen.findByText('1 gebruiker gevonden');
+    observer.disconnect();
+    expect(spoken.filter(Boolean)).toEqual(['1 gebruiker gevonden']);
     await userEvent.clear(screen.getByLabelText('Zoek gebruiker'));
     await userEvent.type(screen.getByLabelText('Zoek gebruiker'), 'voorbeeldstad.nl');
     await waitFor(() => expect(screen.getByText('3 gebruikers gevonden')).toBeInTheDocument());
@@ -170,7 +182,7 @@ describe('OverviewScreen', () => {
         "Geen gebruikers gevonden bij 'voorbeeldstad.nlx'. Zoek op een deel van de naam of het e-mailadres.",
       ]),
     );
-    expect(screen.getByText('0 gebruikers gevonden')).toBeInTheDocument();
+    expect(await screen.findByText('0 gebruikers gevonden')).toBeInTheDocument();
   });
 
   it('filters on a status, which the server decides, with the search and in the CSV download', async () => {
@@ -202,7 +214,7 @@ describe('OverviewScreen', () => {
         '?page=1&per_page=25&sort=type',
         '?page=1&per_page=25&sort=type&status=blocked',
         '?page=1&per_page=25&sort=type&status=active',
-        '?page=1&per_page=25&sort=type&q=anna&status=active',
+        ...['a', 'an', 'ann', 'anna'].map((q) => `?page=1&per_page=25&sort=type&q=${q}&status=active`),
         '?page=1&per_page=25&sort=type&status=invited',
       ]);
       expect(calls.filter((c) => c.url.pathname === '/api/users.csv').map((c) => c.url.search)).toEqual([

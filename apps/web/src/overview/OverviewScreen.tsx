@@ -29,8 +29,11 @@ import './overview.css';
 
 type Action = { kind: 'new' } | { kind: RowActionKind; user: PortalUser } | undefined;
 
-/** How long the typing in 'Zoek gebruiker' pauses before the server is asked. */
-const SEARCH_PAUSE_MS = 200;
+/**
+ * How long the typing in 'Zoek gebruiker' pauses before screen readers hear how many users it leaves. The server is
+ * asked at each key (a page overtaken by the next key is cancelled), so the rows follow the typing.
+ */
+const ANNOUNCE_PAUSE_MS = 500;
 
 /**
  * The administrators' user overview at `/`: sort, status, search, the six columns and the row actions, a page of
@@ -46,7 +49,8 @@ export default function OverviewScreen() {
   const [sort, setSort] = useState<SortKey>('type');
   const [status, setStatus] = useState<UsersStatus | ''>('');
   const [search, setSearch] = useState('');
-  const query = useDebounced(search.trim(), SEARCH_PAUSE_MS);
+  const query = search.trim();
+  const announced = useDebounced(query, ANNOUNCE_PAUSE_MS);
   const [page, setPage] = useState(0);
   const [action, setAction] = useState<Action>();
   // Focus returns to what opened a dialog, or to 'Nieuwe gebruiker toevoegen' when that row action is gone.
@@ -162,9 +166,11 @@ export default function OverviewScreen() {
           </div>
         </div>
         {users.isPending && <Loading text="Gebruikers laden…" />}
-        {/* Screen readers hear how many users a search leaves; sighted people see the table change. */}
+        {/* Screen readers hear how many users a search leaves once the typing pauses; sighted people see the rows. */}
         <p role="status" className="dvp-visually-hidden">
-          {settled && (query || status) ? `${total} ${total === 1 ? 'gebruiker' : 'gebruikers'} gevonden` : ''}
+          {settled && announced === query && (query || status)
+            ? `${total} ${total === 1 ? 'gebruiker' : 'gebruikers'} gevonden`
+            : ''}
         </p>
         {users.isError && (
           <ErrorAlert support>

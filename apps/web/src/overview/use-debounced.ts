@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-/** `value` once it has stayed the same for `ms`: a search asks the server when the typing pauses, not per key. */
+/** `value` once it has stayed the same for `ms`: what waits for the typing to pause, not for each key. */
 export function useDebounced<T>(value: T, ms: number): T {
   const [settled, setSettled] = useState(value);
   useEffect(() => {

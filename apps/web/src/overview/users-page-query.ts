@@ -11,7 +11,8 @@ import type { SortKey } from './sorting';
 export const usersPageQuery = (page: number, sort: SortKey, q: string, status?: UsersStatus) =>
   queryOptions({
     queryKey: ['users', 'list', { page, sort, q, status }],
-    queryFn: () => usersPage({ page: page + 1, perPage: PAGE_SIZE, sort, q, status }),
+    // The signal cancels a page nobody waits for any more: a search overtaken by the next key.
+    queryFn: ({ signal }) => usersPage({ page: page + 1, perPage: PAGE_SIZE, sort, q, status }, signal),
     retry: false,
     // The first page asked for while the overview's code loads (`warmOverview`) is not asked for again when the
     // screen mounts; every change made through the portal invalidates ['users'] at once.
