@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { FastifyServerFactory } from 'fastify';
-import type { EarlyAnswerer } from '@portaal/idp';
+import type { EarlyAnswer, EarlyAnswerer } from '@portaal/idp';
 
 /** What the listener adds to every answer, early or routed: security headers, `Connection: close` while draining. */
 export type ListenerHeaders = () => Record<string, string>;
@@ -10,6 +10,30 @@ export type ObserveAnswer = (route: string, method: string, status: number, seco
 
 /** Early answerers by the path they answer. */
 export type EarlyAnswerers = ReadonlyMap<string, EarlyAnswerer['answer']>;
+
+/** An early answer as it goes out: its head as name-value pairs and its body's bytes. */
+interface Prepared {
+  listener: Record<string, string>;
+  head: string[];
+  body: Buffer | undefined;
+}
+
+/**
+ * Kept answers are sent again and again (whoami, forward-auth): their head and bytes are made once per answer and
+ * per set of listener headers, not per request.
+ */
+const prepared = new WeakMap<EarlyAnswer, Prepared>();
+
+function prepare(answer: EarlyAnswer, listener: Record<string, string>): Prepared {
+  const known = prepared.get(answer);
+  if (known?.listener === listener) return known;
+  const body = Buffer.from(answer.body);
+  const head = Object.entries({ ...listener, ...answer.headers, 'Content-Length': String(body.length) }).flat();
+  // An empty Buffer would go out as a write of its own after the head (forward-auth's 200 has no body).
+  const made = { listener, head, body: body.length > 0 ? body : undefined };
+  prepared.set(answer, made);
+  return made;
+}
 
 export const byPath = (...answerers: EarlyAnswerer[]): EarlyAnswerers =>
   new Map(answerers.map((answerer) => [answerer.path, answerer.answer]));
@@ -35,14 +59,9 @@ export function answeringBeforeRouting(
       answerer(request.method, url, request.headers).then(
         (answer) => {
           if (!answer) return route(request, response);
-          const body = Buffer.from(answer.body);
-          response.writeHead(answer.status, {
-            ...listenerHeaders(),
-            ...answer.headers,
-            'Content-Length': String(body.length),
-          });
-          // An empty Buffer would go out as a write of its own after the head (forward-auth's 200 has no body).
-          response.end(body.length > 0 ? body : undefined);
+          const { head, body } = prepare(answer, listenerHeaders());
+          response.writeHead(answer.status, head);
+          response.end(body);
           observe(answer.route, request.method ?? '', answer.status, Number(process.hrtime.bigint() - started) / 1e9);
         },
         () => route(request, response),
