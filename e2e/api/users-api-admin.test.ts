@@ -378,6 +378,33 @@ describe('Users API for an administrator', () => {
     expect(exported.stdout).not.toMatch(/token=|Tulpen|argon2|ory_st_|Hooiberg|Kaas-Klompen/);
   });
 
+  it("shows 'Logboek' narrowed to one person in Dutch sentences with names, and downloads and records it", async () => {
+    const beaName = 'Bea Beheerder';
+    const member = await newMember();
+    await api(portaal, bea.browser, 'PUT', `/users/${member.id}`, { state: 'inactive' });
+    const person = encodeURIComponent(member.traits.email.toUpperCase());
+    const shown = await api(portaal, bea.browser, 'GET', `/audit?person=${person}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.entries.map((e: { action: string; sentence: string }) => [e.action, e.sentence])).toEqual([
+      ['user.block', `${beaName} heeft Lid Nieuw geblokkeerd`],
+      ['user.create', `${beaName} heeft Lid Nieuw toegevoegd`],
+    ]);
+    const refused = await api(portaal, bea.browser, 'GET', '/audit?from=2026-11-27&until=2026-11-26');
+    expect([refused.status, refused.body.error.message]).toEqual([400, "'Tot en met' ligt voor 'Vanaf'."]);
+    const file = await bea.browser.fetch(`${portaal.apiUrl}/api/audit.csv?person=${person}&action=user.block`);
+    expect(file.status).toBe(200);
+    const lines = (await file.text()).split('\r\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(
+      `;Geblokkeerd;${beaName} heeft Lid Nieuw geblokkeerd;gelukt;beheerder@voorbeeldstad.nl;`,
+    );
+    const [download] = (await api(portaal, bea.browser, 'GET', '/audit?action=audit.export')).body.entries;
+    expect(download).toMatchObject({
+      sentence: `${beaName} heeft het logboek gedownload`,
+      details: { action: 'user.block' },
+    });
+  });
+
   // Sign-ins happen in the identity provider; with real Kratos they reach the audit log only through its webhooks.
   it.skipIf(process.env.TEST_IDENTITY_BACKEND === 'ory')(
     'audits sign-in failures and successes of the members',

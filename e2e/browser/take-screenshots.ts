@@ -117,6 +117,11 @@ try {
   await shoot(page, 'nieuwe-gebruiker');
   await page.keyboard.press('Escape');
 
+  await page.getByRole('link', { name: 'Logboek bekijken' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Logboek' }).waitFor();
+  await page.getByRole('table').waitFor();
+  await shoot(page, 'logboek');
+
   await page.getByRole('link', { name: 'Account instellingen' }).first().click();
   await page.getByLabel('Achternaam').waitFor();
   await shoot(page, 'instellingen');

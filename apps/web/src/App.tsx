@@ -74,6 +74,7 @@ const VerificationScreen = lazyScreen(() => import('./screens/VerificationScreen
 const RegistrationScreen = lazyScreen(() => import('./screens/RegistrationScreen'));
 const ErrorScreen = lazyScreen(() => import('./screens/ErrorScreen'));
 const AccessibilityStatementScreen = lazyScreen(() => import('./statement/AccessibilityStatementScreen'));
+const AuditLogScreen = lazyScreen(() => import('./audit/AuditLogScreen'));
 
 /** A path containing 'admin' (such as /admin-login) is the sign-in with the administrator text. */
 function UnknownPath() {
@@ -92,6 +93,7 @@ const LAZY_SCREENS: Record<string, LazyScreen> = {
   '/settings/2fa-app': TwoFactorScreen,
   '/error': ErrorScreen,
   '/toegankelijkheid': AccessibilityStatementScreen,
+  '/logboek': AuditLogScreen,
 };
 
 /**

@@ -72,13 +72,51 @@ export const usersPage = (
   );
 
 /** Everyone a search and status leave, in an order, as the CSV file the Users API streams (`GET /users.csv`). */
-export async function usersCsvFile(request: {
-  sort: UsersSort;
-  q: string;
-  status?: UsersStatus;
-}): Promise<ArrayBuffer> {
-  const query = new URLSearchParams({ sort: request.sort, ...filterOf(request) });
-  const response = await fetch(`/api/users.csv?${query}`, {
+export const usersCsvFile = (request: { sort: UsersSort; q: string; status?: UsersStatus }) =>
+  csvFile(`/api/users.csv?${new URLSearchParams({ sort: request.sort, ...filterOf(request) })}`);
+
+/** What narrows 'Logboek': part of an address, an action, and the first and last day (yyyy-mm-dd); blank is none. */
+export interface AuditFilter {
+  person: string;
+  action: string;
+  from: string;
+  until: string;
+}
+
+/** An entry of the audit log as `GET /audit` describes it. */
+export interface AuditEntry {
+  id: string;
+  at: string;
+  action: string;
+  label: string;
+  outcome: string;
+  sentence: string;
+}
+
+/** One page of `GET /audit`, the token of the next ('' at the end), and the actions the log can be narrowed to. */
+export interface AuditPage {
+  entries: AuditEntry[];
+  next_page_token: string;
+  actions: { action: string; label: string }[];
+}
+
+const auditQuery = (filter: AuditFilter) =>
+  Object.fromEntries(Object.entries(filter).filter(([, value]) => value.trim() !== ''));
+
+/** A page of the active organisation's audit log, newest first, narrowed by `filter`, from `token` on. */
+export const auditPage = (filter: AuditFilter, token: string, signal?: AbortSignal) =>
+  usersApi<AuditPage>(
+    `/audit?${new URLSearchParams({ ...auditQuery(filter), ...(token ? { page_token: token } : {}) })}`,
+    { signal },
+  );
+
+/** Every entry `filter` leaves, as the CSV file the Users API streams (`GET /audit.csv`); the download is audited. */
+export const auditCsvFile = (filter: AuditFilter) =>
+  csvFile(`/api/audit.csv?${new URLSearchParams(auditQuery(filter))}`);
+
+/** A CSV file of the Users API as the bytes it came in. */
+async function csvFile(url: string): Promise<ArrayBuffer> {
+  const response = await fetch(url, {
     credentials: 'include',
     signal: AbortSignal.timeout(120_000),
   });

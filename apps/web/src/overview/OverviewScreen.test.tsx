@@ -141,6 +141,7 @@ describe('OverviewScreen', () => {
     expect(within(rows[1]!).getByText('1 maart 2026')).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'Type gebruiker' })).toHaveAttribute('aria-sort', 'ascending');
     expect(document.title).toBe('Overzicht – Datavoorzieningen Portaal');
+    expect(screen.getByRole('link', { name: 'Logboek bekijken' })).toHaveAttribute('href', '/logboek');
   });
 
   it('searches name or e-mail at each key, sorted as chosen, and says the count once typing pauses', async () => {

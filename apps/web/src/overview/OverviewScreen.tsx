@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Navigate } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCurrentUser } from '../api/queries';
 import {
@@ -9,7 +9,7 @@ import {
   type UsersStatus,
   usersCsvFile,
 } from '../api/users-api';
-import { downloadFile } from '../components/download';
+import { CsvDownloadButton } from '../components/CsvDownloadButton';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useToast } from '../components/Toasts';
 import { Shell } from '../layout/Shell';
@@ -87,7 +87,6 @@ export default function OverviewScreen() {
   useEffect(() => {
     if (settled && page > 0 && page >= pages) setPage(Math.max(0, pages - 1));
   }, [settled, page, pages]);
-  const [downloading, setDownloading] = useState(false);
 
   if (me.isPending) return null;
   if (me.isError || !me.data) return <Navigate to="/login" replace />;
@@ -102,23 +101,16 @@ export default function OverviewScreen() {
     toast({ title: message, variant: 'success' });
   };
   const organisation = me.data.activeOrg?.id ?? 'organisatie';
-  // Everyone the search and the status leave, from the server, in the order shown.
-  const download = async () => {
-    setDownloading(true);
-    try {
-      const file = await usersCsvFile({ sort, q: query, status: status || undefined });
-      downloadFile(usersCsvName(organisation, new Date()), file, 'text/csv;charset=utf-8');
-    } catch {
-      toast({ title: 'Downloaden is niet gelukt. Probeer het later nog eens.', variant: 'error' });
-    } finally {
-      setDownloading(false);
-    }
-  };
 
   return (
     <Shell>
       <main className="dvp-main" id="inhoud">
         <h1 className="utrecht-heading-1">Overzicht</h1>
+        <p className="utrecht-paragraph">
+          <Link className="utrecht-link" to="/logboek">
+            Logboek bekijken
+          </Link>
+        </p>
         <div className="dvp-toolbar">
           <button
             type="button"
@@ -202,18 +194,16 @@ export default function OverviewScreen() {
           </>
         )}
         {users.data && total > 0 && (
-          <p className="dvp-export">
-            <button
-              type="button"
-              className="utrecht-button utrecht-button--secondary-action"
-              aria-disabled={downloading || undefined}
-              onClick={() => !downloading && void download()}
-            >
-              {query || status
+          // Everyone the search and the status leave, from the server, in the order shown.
+          <CsvDownloadButton
+            label={
+              query || status
                 ? `Deze ${total === 1 ? 'gebruiker' : `${total} gebruikers`} downloaden (CSV)`
-                : 'Alle gebruikers downloaden (CSV)'}
-            </button>
-          </p>
+                : 'Alle gebruikers downloaden (CSV)'
+            }
+            name={() => usersCsvName(organisation, new Date())}
+            file={() => usersCsvFile({ sort, q: query, status: status || undefined })}
+          />
         )}
         {(action?.kind === 'new' || action?.kind === 'edit') && (
           <UserFormDialog

@@ -1,10 +1,10 @@
-import { Fragment, memo, useRef } from 'react';
+import { Fragment, memo } from 'react';
 import type { PortalUser } from '../api/users-api';
 import { EmailAddress } from './EmailAddress';
 import { factorNamesOf } from './factors';
 import { isGuest, isLocked, RowActions, type RowActionKind, rowActionsOf } from './RowActions';
 import { fullName, longDate, longDateTime, type SortKey } from './sorting';
-import { useCardsWhereTableOverflows } from './use-cards';
+import { CardTable } from '../components/CardTable';
 
 /** Short values in a list ('Sociaal domein, Ruimte en wonen'): the line wraps after a comma, not inside a value. */
 function List({ items }: { items: string[] }) {
@@ -119,43 +119,37 @@ interface UsersTableProps {
 
 /**
  * The overview's six columns, one row per user; where they do not fit (a phone, a tablet, a laptop beside the sidebar,
- * or long names and addresses) each row is a card (`use-cards.ts`, `styles/layout.css`).
+ * or long names and addresses) each row is a card (`components/CardTable.tsx`).
  */
 export function UsersTable({ users, sort, caption, empty, me, busy, onAction }: UsersTableProps) {
-  const region = useRef<HTMLDivElement>(null);
-  useCardsWhereTableOverflows(region, users);
   return (
-    // biome-ignore lint/a11y: a focusable region lets keyboard users scroll a table wider than the screen
-    <div ref={region} className="dvp-table-scroll" role="region" aria-label="Gebruikers" tabIndex={0}>
-      <table className="dvp-table" aria-busy={busy || undefined}>
-        <caption className="dvp-visually-hidden">{caption}</caption>
-        <thead>
+    <CardTable label="Gebruikers" caption={caption} busy={busy} rows={users}>
+      <thead>
+        <tr>
+          {COLUMNS.map((column) => {
+            const key = SORTED_BY[column];
+            return (
+              <th
+                key={column}
+                scope="col"
+                aria-sort={key && key === sort ? (key === 'created' ? 'descending' : 'ascending') : undefined}
+              >
+                {column}
+              </th>
+            );
+          })}
+        </tr>
+      </thead>
+      <tbody>
+        {users.map((user) => (
+          <UserRow key={user.id} user={user} me={me} onAction={onAction} />
+        ))}
+        {users.length === 0 && (
           <tr>
-            {COLUMNS.map((column) => {
-              const key = SORTED_BY[column];
-              return (
-                <th
-                  key={column}
-                  scope="col"
-                  aria-sort={key && key === sort ? (key === 'created' ? 'descending' : 'ascending') : undefined}
-                >
-                  {column}
-                </th>
-              );
-            })}
+            <td colSpan={6}>{empty}</td>
           </tr>
-        </thead>
-        <tbody>
-          {users.map((user) => (
-            <UserRow key={user.id} user={user} me={me} onAction={onAction} />
-          ))}
-          {users.length === 0 && (
-            <tr>
-              <td colSpan={6}>{empty}</td>
-            </tr>
-          )}
-        </tbody>
-      </table>
-    </div>
+        )}
+      </tbody>
+    </CardTable>
   );
 }

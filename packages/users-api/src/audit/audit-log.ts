@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { v7 as timeOrderedId } from 'uuid';
 import { allColumns, fixedInsert, runFixed } from '@portaal/idp';
 import type { AuditLogTable, UsersApiDatabase } from '../db/schema.js';
@@ -22,10 +22,24 @@ export interface AuditRecord extends Required<Omit<AuditEntry, 'details'>> {
   details: Record<string, unknown> | null;
 }
 
+/** What 'Logboek' narrows an organisation's entries to; every field optional. */
+export interface AuditFilter {
+  /** Part of the address of who acted or whom it was about, in any case. */
+  person?: string;
+  action?: string;
+  /** From this moment on (ISO 8601), and before `until`. */
+  from?: string;
+  until?: string;
+}
+
 export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;
-  /** Newest first; `before` is the id of the last entry of the previous page. */
-  list(organisationId: string, page: { size: number; before?: { at: string; id: string } }): Promise<AuditRecord[]>;
+  /** Newest first; `before` is the time and id of the last entry of the previous page. */
+  list(
+    organisationId: string,
+    page: { size: number; before?: { at: string; id: string } },
+    filter?: AuditFilter,
+  ): Promise<AuditRecord[]>;
   all(): AsyncGenerator<AuditRecord>;
   /** The entries in which a person acted or was acted on, oldest first (AVG article 15). */
   about(identityId: string): Promise<AuditRecord[]>;
@@ -86,8 +100,20 @@ export function createAuditLog<DB>(db: Kysely<DB>, now: () => Date = () => new D
       };
       await runFixed(db, INSERT_ENTRY.statement, INSERT_ENTRY.values(row));
     },
-    async list(organisationId, page) {
+    async list(organisationId, page, filter = {}) {
       let select = typed.selectFrom('audit_log').selectAll().where('organisation_id', '=', organisationId);
+      if (filter.action) select = select.where('action', '=', filter.action);
+      if (filter.from) select = select.where('at', '>=', filter.from);
+      if (filter.until) select = select.where('at', '<', filter.until);
+      if (filter.person) {
+        const pattern = `%${filter.person.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        select = select.where((eb) =>
+          eb.or([
+            eb(sql<string>`lower(actor_email)`, 'like', sql<string>`${pattern} escape '\\'`),
+            eb(sql<string>`lower(object_email)`, 'like', sql<string>`${pattern} escape '\\'`),
+          ]),
+        );
+      }
       if (page.before) {
         const { at, id } = page.before;
         select = select.where((eb) => eb.or([eb('at', '<', at), eb.and([eb('at', '=', at), eb('id', '<', id)])]));

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { decodeCursor } from '../audit/audit-page.js';
+import { endOfDutchDay, startOfDutchDay } from '../audit/audit-period.js';
+import type { AuditFilter } from '../audit/audit-log.js';
+import { isAuditAction } from '../audit/audit-sentence.js';
 import { UUID } from '../users/user-id.js';
 import { SORT_KEYS } from '../users/user-order.js';
 import { STATUS_KEYS } from '../users/user-status.js';
@@ -152,18 +155,70 @@ export const recoveryQuery = new RequestSchema(
   NO_FIELDS,
 );
 
-/** `GET /audit?page_size=&page_token=`: 1 to 200 entries (50 when absent or not a number), and where to go on. */
+/** The refusals of an audit log query, by the zod issue message that names them. */
+const AUDIT_REFUSALS: Record<string, [string, string]> = {
+  token: ['The page token is invalid.', 'Deze pagina bestaat niet (meer).'],
+  action: ['The action is unknown.', 'Kies een actie uit de lijst.'],
+  day: ['The date is not a day.', 'Deze datum bestaat niet.'],
+  period: ['The period ends before it starts.', "'Tot en met' ligt voor 'Vanaf'."],
+  person: ['The person is too long.', 'Zoek op een deel van het e-mailadres.'],
+};
+
+/** The fields of a query string that narrow the audit log, as sent: absent, or text. */
+const FILTER_FIELDS = {
+  person: z.string().optional(),
+  action: z.string().optional(),
+  from: z.string().optional(),
+  until: z.string().optional(),
+};
+
+/**
+ * What narrows the audit log ('Logboek'): `person` (part of an address), `action` (one of the known ones), and the
+ * days `from` and `until` (yyyy-mm-dd, in the Netherlands, both included). Blank fields count as absent.
+ */
+function auditFilterOf(query: { [K in keyof typeof FILTER_FIELDS]?: string }, check: z.RefinementCtx): AuditFilter {
+  const blankless = (text?: string) => text?.trim() || undefined;
+  const [person, action, fromDay, untilDay] = [query.person, query.action, query.from, query.until].map(blankless);
+  const from = fromDay === undefined ? undefined : startOfDutchDay(fromDay);
+  const until = untilDay === undefined ? undefined : endOfDutchDay(untilDay);
+  if (person && person.length > 254) check.addIssue({ code: 'custom', message: 'person' });
+  if (action && !isAuditAction(action)) check.addIssue({ code: 'custom', message: 'action' });
+  if ((fromDay && !from) || (untilDay && !until)) check.addIssue({ code: 'custom', message: 'day' });
+  else if (from && until && from >= until) check.addIssue({ code: 'custom', message: 'period' });
+  return { person, action, from, until };
+}
+
+const auditRefusal = (issue: z.ZodError['issues'][number]) => {
+  const [english, dutch] = AUDIT_REFUSALS[issue.message] ?? [
+    'The query is not valid.',
+    'Controleer de filters en probeer het opnieuw.',
+  ];
+  return errors.invalid(english, dutch);
+};
+
+/**
+ * `GET /audit?page_size=&page_token=&person=&action=&from=&until=`: 1 to 200 entries (50 when absent or not a
+ * number), where to go on, and what narrows the log (`auditFilter`).
+ */
 export const auditQuery = new RequestSchema(
   z
-    .looseObject({ page_size: z.unknown().optional(), page_token: z.unknown().optional() })
-    .transform(({ page_size, page_token }, check) => {
+    .looseObject({ page_size: z.unknown().optional(), page_token: z.unknown().optional(), ...FILTER_FIELDS })
+    .transform(({ page_size, page_token, ...query }, check) => {
       const size = Math.min(Math.max(Number(page_size ?? 50) || 50, 1), 200);
-      if (typeof page_token !== 'string' || !page_token) return { size, before: undefined };
+      const filter = auditFilterOf(query, check);
+      if (typeof page_token !== 'string' || !page_token) return { size, before: undefined, filter };
       const before = decodeCursor(page_token);
-      if (!before) check.addIssue({ code: 'custom', message: 'invalid page token' });
-      return { size, before };
+      if (!before) check.addIssue({ code: 'custom', message: 'token' });
+      return { size, before, filter };
     }),
-  () => errors.invalid('The page token is invalid.', 'Deze pagina bestaat niet (meer).'),
+  auditRefusal,
+  NO_FIELDS,
+);
+
+/** `GET /audit.csv?person=&action=&from=&until=`: what narrows the log, as for a page. */
+export const auditCsvQuery = new RequestSchema(
+  z.looseObject(FILTER_FIELDS).transform((query, check) => auditFilterOf(query, check)),
+  auditRefusal,
   NO_FIELDS,
 );
 
