@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Fails when a tracked source file has a line over 120 characters. Biome formats code to that width but leaves long
-// string literals and test names alone; this check, run by `npm run lint`, catches those.
+// Fails when a source file of the repository (tracked, or new and not ignored) has a line over 120 characters. Biome
+// formats code to that width but leaves long string literals and test names alone; this check, run by `npm run lint`,
+// catches those.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -11,7 +12,10 @@ const EXCLUDED = [
   'deploy/ory/schemas/',
 ];
 
-const files = execFileSync('git', ['ls-files', '-z', '--', ...PATTERNS], { encoding: 'utf8' })
+// New files count too: a check that passes before `git add` must not fail on a clean clone after the commit.
+const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...PATTERNS], {
+  encoding: 'utf8',
+})
   .split('\0')
   .filter((file) => file !== '' && !EXCLUDED.some((prefix) => file.startsWith(prefix)) && existsSync(file));
 

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { captureDownloads, fakeNetwork, renderAt } from '../test-support';
+import { Address, captureDownloads, fakeNetwork, renderAt } from '../test-support';
 import { axeViolations } from '../test-axe';
 import { whoamiOf } from '../test-users-api';
 import AuditLogScreen from './AuditLogScreen';
@@ -23,7 +23,15 @@ const entry = (n: number, sentence = `Regel ${n}`) => ({
 
 const routes = (
   <>
-    <Route path="/logboek" element={<AuditLogScreen />} />
+    <Route
+      path="/logboek"
+      element={
+        <>
+          <AuditLogScreen />
+          <Address />
+        </>
+      }
+    />
     <Route path="/permissies" element={<p>Datavoorzieningen-pagina</p>} />
   </>
 );
@@ -110,7 +118,19 @@ describe('AuditLogScreen', () => {
     }
   });
 
-  it("says a period the server refuses in Dutch, focused, and sends a non-administrator to 'Datavoorzieningen'", async () => {
+  it("takes the filter from the address, as a person's 'Logboek' in the overview links it, and keeps it", async () => {
+    const calls = logServer();
+    renderAt('/logboek?persoon=anne', routes);
+    expect(await screen.findByText('Bea Beheerder heeft Anne de Vries geblokkeerd')).toBeInTheDocument();
+    expect(screen.getByLabelText('Persoon (e-mailadres)')).toHaveValue('anne');
+    expect(screen.getByRole('button', { name: 'Filters wissen' })).toBeInTheDocument();
+    await userEvent.selectOptions(screen.getByLabelText('Actie'), 'Geblokkeerd');
+    await userEvent.click(screen.getByRole('button', { name: 'Filteren' }));
+    await waitFor(() => expect(auditCalls(calls)).toContain('/api/audit?person=anne&action=user.block'));
+    expect(await screen.findByText('Adres: /logboek?persoon=anne&actie=user.block')).toBeInTheDocument();
+  });
+
+  it("says a refused period in Dutch, focused, and sends a non-administrator to 'Datavoorzieningen'", async () => {
     logServer();
     renderAt('/logboek', routes);
     await screen.findByText('Regel 0');

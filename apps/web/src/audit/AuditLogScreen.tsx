@@ -1,5 +1,5 @@
-import { type FormEvent, useRef, useState } from 'react';
-import { Navigate } from 'react-router';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useCurrentUser } from '../api/queries';
 import { type AuditFilter, auditCsvFile, auditPage, secondFactorGateBackTo, UsersApiError } from '../api/users-api';
@@ -12,6 +12,28 @@ import { AuditTable } from './AuditTable';
 import { auditCsvName } from './audit-csv-name';
 
 const NO_FILTER: AuditFilter = { person: '', action: '', from: '', until: '' };
+
+/** The filter's fields as the address names them: `/logboek?persoon=piet@voorbeeldstad.nl&vanaf=2026-11-01`. */
+const IN_ADDRESS: Record<keyof AuditFilter, string> = {
+  person: 'persoon',
+  action: 'actie',
+  from: 'vanaf',
+  until: 'tot',
+};
+
+const filterIn = (address: URLSearchParams): AuditFilter => ({
+  person: address.get(IN_ADDRESS.person) ?? '',
+  action: address.get(IN_ADDRESS.action) ?? '',
+  from: address.get(IN_ADDRESS.from) ?? '',
+  until: address.get(IN_ADDRESS.until) ?? '',
+});
+
+const addressOf = (filter: AuditFilter) =>
+  new URLSearchParams(
+    (Object.keys(IN_ADDRESS) as (keyof AuditFilter)[])
+      .filter((field) => filter[field].trim() !== '')
+      .map((field) => [IN_ADDRESS[field], filter[field].trim()]),
+  );
 
 /** The Dutch refusal of a filter the server cannot apply (400), or undefined for any other failure. */
 const refusalOf = (error: unknown) =>
@@ -40,8 +62,13 @@ export default function AuditLogScreen() {
   usePageTitle('Logboek');
   const me = useCurrentUser();
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<AuditFilter>(NO_FILTER);
-  const [filter, setFilter] = useState<AuditFilter>(NO_FILTER);
+  // The filter applied lives in the address, so that Back, a bookmark and the overview's 'Logboek' of a person work.
+  const [address, setAddress] = useSearchParams();
+  const filter = filterIn(address);
+  const [draft, setDraft] = useState<AuditFilter>(filter);
+  const applied = address.toString();
+  // The fields follow the address when it changes (Back, a link to another person's part).
+  useEffect(() => setDraft(filterIn(new URLSearchParams(applied))), [applied]);
   const main = useRef<HTMLElement>(null);
   const log = useInfiniteQuery({
     queryKey: ['audit', filter],
@@ -72,11 +99,11 @@ export default function AuditLogScreen() {
   });
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    setFilter(draft);
+    setAddress(addressOf(draft));
   };
   const clear = () => {
     setDraft(NO_FILTER);
-    setFilter(NO_FILTER);
+    setAddress(new URLSearchParams());
   };
   // The focus goes to the first entry that came in, so that reading goes on where it stopped (and the button may go).
   const showMore = async () => {

@@ -156,7 +156,7 @@ describe('OverviewScreen with guests and invited people', () => {
     renderAt('/', routes);
     const row = await rowOf('gijs@dego.nl');
     expect(actionsOf(row)).toEqual(['Bewerken', 'Verwijderen']);
-    expect(within(row).getAllByRole('cell')[0]).toHaveTextContent('Gijs TestAccount van een andere organisatie');
+    expect(within(row).getAllByRole('cell')[0]).toHaveTextContent('Gijs TestAccount van een andere organisatieLogboek');
     expect(within(row).queryByText('Uitgenodigd')).toBeNull();
   });
 

@@ -132,11 +132,16 @@ describe('OverviewScreen', () => {
     standardNetwork();
     renderAt('/', routes);
     const rows = await screen.findAllByRole('row');
+    // The name, and under it the notes: here only the link to the person's part of 'Logboek'.
     expect(rows.slice(1).map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual([
-      'Bea Test',
-      'anna Test',
-      'Karel Test (geblokkeerd)',
+      'Bea TestLogboek',
+      'anna TestLogboek',
+      'Karel Test (geblokkeerd)Logboek',
     ]);
+    expect(within(rows[2]!).getByRole('link', { name: 'Logboek van anna Test' })).toHaveAttribute(
+      'href',
+      '/logboek?persoon=anna%40voorbeeldstad.nl',
+    );
     expect(rows[3]).toHaveClass('dvp-row--blocked');
     expect(within(rows[1]!).getByText('1 maart 2026')).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'Type gebruiker' })).toHaveAttribute('aria-sort', 'ascending');
@@ -236,7 +241,8 @@ describe('OverviewScreen', () => {
     const calls = standardNetwork((url, init) => usersApiAnswer(many as unknown as PortalUser[], url, init));
     renderAt('/', routes);
     // Queries by role over rows of buttons are slow in jsdom: the rows are read from the table itself.
-    const names = () => [...document.querySelectorAll('tbody tr td:first-child')].map((cell) => cell.textContent);
+    const names = () =>
+      [...document.querySelectorAll('tbody tr td:first-child')].map((cell) => cell.firstChild?.textContent);
     await screen.findByText('Persoon 000 Test');
     expect(names()).toHaveLength(25);
     expect(document.querySelector('table')).toHaveAccessibleName(

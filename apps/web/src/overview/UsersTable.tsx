@@ -1,4 +1,5 @@
 import { Fragment, memo } from 'react';
+import { Link } from 'react-router';
 import type { PortalUser } from '../api/users-api';
 import { EmailAddress } from './EmailAddress';
 import { factorNamesOf } from './factors';
@@ -50,6 +51,9 @@ function LastSignInNote({ user }: { user: PortalUser }) {
   );
 }
 
+/** 'Logboek' narrowed to this person's address: what they did and what was done to them. */
+const logOf = (user: PortalUser) => `/logboek?${new URLSearchParams({ persoon: user.traits.email })}`;
+
 const COLUMNS = ['Naam', 'E-mailadres', 'Type gebruiker', 'Datarol', 'Aangemaakt', 'Acties'] as const;
 const SORTED_BY: Partial<Record<(typeof COLUMNS)[number], SortKey>> = {
   Naam: 'name',
@@ -80,6 +84,11 @@ const UserRow = memo(function UserRow({ user, me, onAction }: RowProps) {
         {isGuest(user) && <span className="dvp-row-note">Account van een andere organisatie</span>}
         <FactorsNote user={user} />
         <LastSignInNote user={user} />
+        <span className="dvp-row-note">
+          <Link className="utrecht-link" to={logOf(user)} aria-label={`Logboek van ${fullName(user)}`}>
+            Logboek
+          </Link>
+        </span>
         {isLocked(user) && user.lockedUntil && (
           <>
             <span className="dvp-row-state">Vergrendeld</span>
