@@ -131,8 +131,21 @@ describe("Kratos' login web_hook into the audit log", () => {
       .map((line) => JSON.parse(line))
       .filter((entry) => entry.action === 'sign_in.password' && entry.actorId === session.identity.id);
     expect(embedded).toHaveLength(1);
-    const fields = ({ id: _id, at: _at, details: _details, ...rest }: Record<string, unknown>) => rest;
+    // What is stored, without the words 'Logboek' adds to an entry it shows (label, outcome, sentence).
+    const fields = ({
+      id: _id,
+      at: _at,
+      details: _details,
+      label,
+      outcome,
+      sentence,
+      ...rest
+    }: Record<string, unknown>) => rest;
     expect(fields(recorded[0])).toEqual(fields(embedded[0]));
+    expect(recorded[0]).toMatchObject({
+      outcome: 'gelukt',
+      sentence: 'Mees Medewerker is ingelogd met het wachtwoord',
+    });
   });
 
   it('refuses a call without the secret with 401 and writes nothing', async () => {

@@ -136,7 +136,7 @@ describe('OverviewScreen', () => {
     expect(rows.slice(1).map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual([
       'Bea TestLogboek',
       'anna TestLogboek',
-      'Karel Test (geblokkeerd)Logboek',
+      'Karel TestGeblokkeerdLogboek',
     ]);
     expect(within(rows[2]!).getByRole('link', { name: 'Logboek van anna Test' })).toHaveAttribute(
       'href',

@@ -74,7 +74,12 @@ const UserRow = memo(function UserRow({ user, me, onAction }: RowProps) {
     <tr className={user.state === 'inactive' ? 'dvp-row--blocked' : undefined}>
       <td data-label="Naam">
         {fullName(user)}
-        {user.state === 'inactive' && <span className="dvp-visually-hidden"> (geblokkeerd)</span>}
+        {user.state === 'inactive' && (
+          // A line of its own whose only content is an inline block, which the row's strike-through does not cross.
+          <span className="dvp-row-state-line">
+            <span className="dvp-row-state">Geblokkeerd</span>
+          </span>
+        )}
         {user.invitation && (
           <>
             <span className="dvp-row-state">Uitgenodigd</span>
