@@ -23,7 +23,13 @@ afterAll(async () => {
 
 describe('the web app on the public listener', () => {
   it('serves the app for its routes, with no-store and a strict Content-Security-Policy', async () => {
-    for (const path of ['/', '/login', '/settings/2fa-app', '/permissies?x=1']) {
+    for (const path of [
+      '/',
+      '/login',
+      '/settings/2fa-app',
+      '/permissies?x=1',
+      '/logboek?persoon=piet%40voorbeeldstad.nl',
+    ]) {
       const response = await fetch(`${portaal.publicUrl}${path}`);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-store');

@@ -81,6 +81,10 @@ describe("journey 29: 'Logboek'", () => {
     await page.getByRole('link', { name: 'Logboek van Piet Jansen' }).click();
     await page.getByRole('heading', { level: 1, name: 'Logboek' }).waitFor();
     expect(await page.getByLabel('Persoon (e-mailadres)').inputValue()).toBe(colleague);
+    // The address holds the filter: loaded again (a bookmark, a reload), the same part of the log.
+    expect(new URL(page.url()).search).toBe(`?persoon=${encodeURIComponent(colleague)}`);
+    expect((await page.reload())?.status()).toBe(200);
+    await page.getByRole('heading', { level: 1, name: 'Logboek' }).waitFor();
     await expect
       .poll(() => sentences(page))
       .toEqual(['Bea Beheer heeft Piet Jansen geblokkeerd', 'Bea Beheer heeft Piet Jansen toegevoegd']);

@@ -27,6 +27,7 @@ const APP_ROUTES = new Set([
   '/error',
   '/uitloggen',
   '/toegankelijkheid',
+  '/logboek',
 ]);
 
 const PAGE_HEADERS = {
