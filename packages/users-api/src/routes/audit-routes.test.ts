@@ -121,6 +121,15 @@ describe('Logboek', () => {
     expect((await api.call(anne, 'GET', '/api/audit.csv')).statusCode).toBe(403);
   });
 
+  it('writes nothing for a download it refuses: no export entry, no other row', async () => {
+    await signIn(anne, 'voorbeeldstad', '2026-11-20T12:00:00.000Z');
+    const before = await api.stored();
+    for (const query of ['?action=user.steal', '?from=2026-11-21&until=2026-11-20', '?until=gisteren']) {
+      expect((await api.call(admin, 'GET', `/api/audit.csv${query}`)).statusCode).toBe(400);
+    }
+    expect(await api.stored()).toEqual(before);
+  });
+
   it('downloads what the filter leaves as CSV, and records that download in the log', async () => {
     await signIn(anne, 'voorbeeldstad', '2026-11-19T22:30:00.000Z', 'failure');
     await signIn(admin, 'voorbeeldstad', '2026-11-20T12:00:00.000Z');
