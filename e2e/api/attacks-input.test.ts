@@ -13,7 +13,7 @@ import { createPasswordIdentity, uniqueEmail } from '../support/identities.js';
 import {
   DEMO_PASSWORD,
   api,
-  cliUser,
+  createMember,
   getJson,
   relationTuples,
   setPasswordThroughLink,
@@ -87,7 +87,7 @@ beforeAll(async () => {
   sink = await startRawSink();
   portaal = await startPortaal({ args: ['--demo'], env: { SMTP_URL: sink.url, REGISTRATION_ENABLED: 'true' } });
   const account = { email: uniqueEmail('beheer-dego'), password: 'Polder-Molen-Sluis-42', org: 'dego', admin: true };
-  cliUser(portaal, account);
+  await createMember(portaal, account);
   admin = (await signInAtAal1(portaal, account.email, account.password)).browser;
   dego = (await api(portaal, admin, 'GET', '/users/whoami')).body.activeOrg.label;
   folder = mkdtempSync(path.join(os.tmpdir(), 'portaal-aanval-'));
@@ -471,7 +471,7 @@ describe('hostile bodies for the admin listener and the Users API', () => {
     taken = (await createPasswordIdentity(identities)).email;
     victim = (await createPasswordIdentity(identities)).id;
     const account = { email: uniqueEmail('lid'), password: 'Polder-Molen-Sluis-42', org: 'dego' };
-    cliUser(portaal, account);
+    await createMember(portaal, account);
     member = (await api(portaal, admin, 'GET', `/users?email=${encodeURIComponent(account.email)}`)).body[0].id;
     const name = '{"first":"Kaper","last":"Kwaad"}';
     // A body that got through would still end in a conflict: the address is taken.

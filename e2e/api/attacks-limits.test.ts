@@ -5,7 +5,7 @@ import { startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, explained, identityApi, messageIds, newBrowser } from '../support/ory.js';
 import { createPasswordIdentity, uniqueEmail } from '../support/identities.js';
 import { enrolLookupSecrets, enrolTotp, loginWithPassword } from '../support/flows.js';
-import { cliUser, signInAtAal1 } from '../support/portal-users.js';
+import { createMember, signInAtAal1 } from '../support/portal-users.js';
 
 // Attacks on the limits (docs/security.md items 12, 45 to 49): every limiter reached through path variants
 // (docs/security.md#47-path-variants-reach-the-same-route), client addresses as the server sees them
@@ -330,7 +330,7 @@ describe('the code and mail limits, through every path variant', () => {
 
   it("limits an administrator's existence checks to 120 a minute, whichever variant each came through", async () => {
     const admin = { email: uniqueEmail('beheer-dego'), password: 'Polder-Molen-Sluis-42', org: 'dego', admin: true };
-    cliUser(limits, admin);
+    await createMember(limits, admin);
     const { browser } = await signInAtAal1(limits, admin.email, admin.password);
     const cookie = await browser.jar.getCookieString(limits.publicUrl);
     const check = (index: number) =>

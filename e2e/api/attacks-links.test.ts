@@ -3,7 +3,7 @@ import { startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, explained, failure, identityApi, messageIds, newBrowser, type Browser } from '../support/ory.js';
 import { createPasswordIdentity, uniqueEmail } from '../support/identities.js';
 import { enrolLookupSecrets, enrolTotp, loginWithPassword } from '../support/flows.js';
-import { api, cliUser, getJson, signInAtAal1 } from '../support/portal-users.js';
+import { api, createMember, getJson, signInAtAal1 } from '../support/portal-users.js';
 
 // Attacks on the one-time links and codes (docs/security.md items 11, 12, 14 and 39): links and codes used twice,
 // in another flow, after their lifespan; recovery steps skipped; verification codes guessed.
@@ -20,7 +20,7 @@ let shortLived: Server;
 async function start(env: Record<string, string> = {}): Promise<Server> {
   const portaal = await startPortaal({ args: ['--demo'], env });
   const admin = { email: uniqueEmail('beheer-dego'), password: 'Polder-Molen-Sluis-42', org: 'dego', admin: true };
-  cliUser(portaal, admin);
+  await createMember(portaal, admin);
   return { portaal, admin: (await signInAtAal1(portaal, admin.email, admin.password)).browser };
 }
 

@@ -3,7 +3,7 @@ import { startPortaal, type Portaal } from '../support/portaal.js';
 import { newBrowser, type Browser } from '../support/ory.js';
 import { uniqueEmail } from '../support/identities.js';
 import { loginWithPassword } from '../support/flows.js';
-import { api, cliUser, DEMO_PASSWORD, databaseSnapshot } from '../support/portal-users.js';
+import { api, createMember, DEMO_PASSWORD, databaseSnapshot } from '../support/portal-users.js';
 
 // Hostile page tokens on every list that takes one (advisory row 3 in docs/security.md, Kratos GHSA-hgx2-28f8-6g2r:
 // SQL injection through a page token): the admin identity list, the tuple list and the Users API's audit log. Each
@@ -16,7 +16,7 @@ beforeAll(async () => {
   portaal = await startPortaal({ args: ['--demo'] });
   const email = uniqueEmail('bh').replace('voorbeeldstad.nl', 'dego.nl');
   const password = 'Kanaal-Tulp-Brug-31';
-  cliUser(portaal, { email, password, org: 'dego', admin: true });
+  await createMember(portaal, { email, password, org: 'dego', admin: true });
   admin = newBrowser(portaal.publicUrl);
   await loginWithPassword(admin, email, password);
   // Entries of another organisation in the same audit table: a sign-in of a member of Voorbeeldstad.

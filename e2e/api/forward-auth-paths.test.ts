@@ -8,7 +8,7 @@ import { freePorts } from '../support/free-port.js';
 import { uniqueEmail } from '../support/identities.js';
 import { startNginx, type Nginx } from '../support/nginx.js';
 import { startPortaal, type Portaal } from '../support/portaal.js';
-import { cliUser, signInAtAal1, signInAtAal2 } from '../support/portal-users.js';
+import { createMember, signInAtAal1, signInAtAal2 } from '../support/portal-users.js';
 
 // The attack: two services on one host, told apart by path. nginx routes on its normalised `$uri` (percent-decoded,
 // dot segments resolved, slashes merged); the portal is asked with the raw `X-Forwarded-Uri` ($request_uri). Where
@@ -203,11 +203,11 @@ beforeAll(async () => {
   [openbaarPort, geheimPort] = echoes.map((server) => (server.address() as AddressInfo).port) as [number, number];
   nginx = await startNginx(exampleConfig(), nginxPort);
   const dego = uniqueEmail('dego');
-  cliUser(portaal, { email: dego, password: PASSWORD, org: 'dego' });
+  await createMember(portaal, { email: dego, password: PASSWORD, org: 'dego' });
   cookies.dego = await (await signInAtAal1(portaal, dego, PASSWORD)).browser.jar.getCookieString(portaal.publicUrl);
   // dijkstad asks for the second factor: an aal1 session would be sent to sign in everywhere.
   const dijkstad = uniqueEmail('dijkstad');
-  cliUser(portaal, { email: dijkstad, password: PASSWORD, org: 'dijkstad' });
+  await createMember(portaal, { email: dijkstad, password: PASSWORD, org: 'dijkstad' });
   const person = await signInAtAal2(portaal, dijkstad, PASSWORD);
   cookies.dijkstad = await person.browser.jar.getCookieString(portaal.publicUrl);
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newBrowser, type Browser } from '../support/ory.js';
 import { uniqueEmail } from '../support/identities.js';
 import { startPortaal, type Portaal } from '../support/portaal.js';
-import { api, cliUser, portaalCli, signInAtAal1, signInAtAal2, writeTuple } from '../support/portal-users.js';
+import { api, createMember, portaalCli, signInAtAal1, signInAtAal2, writeTuple } from '../support/portal-users.js';
 
 // GET /api/forward-auth, as nginx's auth_request and Traefik's ForwardAuth call it: the browser's cookies and the
 // X-Forwarded-* headers of its request (docs/architecture.md#forward-authentication, docs/security.md item 51).
@@ -59,7 +59,7 @@ const to = (host: string, uri = '/', proto = 'https') => ({
 
 async function person(org: string, options: { first?: string; last?: string } = {}) {
   const email = uniqueEmail(org);
-  cliUser(portaal, { email, password: PASSWORD, org, ...options });
+  await createMember(portaal, { email, password: PASSWORD, org, ...options });
   return email;
 }
 
@@ -394,7 +394,7 @@ describe('GET /api/forward-auth with an expired session', () => {
 
   it('answers 401 once the session has lived its lifespan', async () => {
     const email = uniqueEmail('dego');
-    cliUser(short, { email, password: PASSWORD, org: 'dego' });
+    await createMember(short, { email, password: PASSWORD, org: 'dego' });
     const who = (await signInAtAal1(short, email, PASSWORD)).browser;
     // Sent by hand: the browser's jar would drop the expired cookie itself, and the server is what is tested.
     const cookie = await who.jar.getCookieString(short.publicUrl);

@@ -7,7 +7,7 @@ import { startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, explained, identityApi, newBrowser, newNativeClient, type Browser } from '../support/ory.js';
 import { createPasswordIdentity, uniqueEmail } from '../support/identities.js';
 import { loginWithPassword } from '../support/flows.js';
-import { api, cliUser, DEMO_PASSWORD } from '../support/portal-users.js';
+import { api, createMember, DEMO_PASSWORD } from '../support/portal-users.js';
 
 // Every Users API call and every self-service flow submit, with generated paths, queries, headers and bodies, by
 // every kind of caller: at least 10,000 requests a run, sent 25 at a time over keep-alive connections (Node's fetch
@@ -112,7 +112,7 @@ beforeAll(async () => {
   const identities = identityApi(portaal.adminUrl);
   // An administrator of an organisation without a second factor, so that signing in again needs only the password.
   const adminEmail = uniqueEmail('bh').replace('voorbeeldstad.nl', 'dego.nl');
-  cliUser(portaal, { email: adminEmail, password: ADMIN_PASSWORD, org: 'dego', admin: true });
+  await createMember(portaal, { email: adminEmail, password: ADMIN_PASSWORD, org: 'dego', admin: true });
   accounts.admin = { id: await idOf(adminEmail), email: adminEmail, password: ADMIN_PASSWORD };
   accounts.member = { id: await idOf('analist@dego.nl'), email: 'analist@dego.nl', password: DEMO_PASSWORD };
   const aal1Email = 'medewerker@voorbeeldstad.nl';

@@ -13,7 +13,7 @@ import { enrolTotp, loginWithPassword } from '../support/flows.js';
 import { csrfTokenOf, explained, identityApi, newBrowser, type Browser } from '../support/ory.js';
 import { testSigningKeys } from '../support/signing-keys.js';
 import { startPortaal, type Portaal } from '../support/portaal.js';
-import { api, cliUser, setPasswordThroughLink } from '../support/portal-users.js';
+import { api, createMember, setPasswordThroughLink } from '../support/portal-users.js';
 
 // The portal's session rules for the data services. First the rule of
 // docs/security.md#54-single-sign-on-ends-with-the-portal-session: whatever ends a portal session ends everything a
@@ -92,7 +92,7 @@ beforeAll(async () => {
     deployment(),
     deployment({ SESSION_LIFESPAN: '10s', SESSION_IDLE_TIMEOUT: '5s' }),
   ]);
-  cliUser(main.portals[0]!, { email: 'beheer@dego.nl', password: PASSWORD, org: 'dego', admin: true });
+  await createMember(main.portals[0]!, { email: 'beheer@dego.nl', password: PASSWORD, org: 'dego', admin: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -113,7 +113,7 @@ let people = 0;
 async function newPerson(at: Deployment) {
   people += 1;
   const email = `persoon-${people}-${randomBytes(3).toString('hex')}@dego.nl`;
-  cliUser(at.portals[0]!, { email, password: PASSWORD, org: 'dego' });
+  await createMember(at.portals[0]!, { email, password: PASSWORD, org: 'dego' });
   const { data } = await identityApi(at.portals[0]!.adminUrl).listIdentities({ credentialsIdentifier: email });
   return { email, id: data[0]!.id };
 }

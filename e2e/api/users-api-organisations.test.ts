@@ -8,7 +8,7 @@ import {
   DEMO_PASSWORD,
   api,
   auditEntries,
-  cliUser,
+  createMember,
   getJson,
   relationTuples,
   signInAtAal1,
@@ -37,7 +37,13 @@ let degoAdmin: Person;
 
 beforeAll(async () => {
   portaal = await startDeployment({ args: ['--demo'] });
-  cliUser(portaal, { email: DEGO_ADMIN, password: DEGO_ADMIN_PASSWORD, org: 'dego', admin: true, first: 'Daan' });
+  await createMember(portaal, {
+    email: DEGO_ADMIN,
+    password: DEGO_ADMIN_PASSWORD,
+    org: 'dego',
+    admin: true,
+    first: 'Daan',
+  });
   bea = await signInAtAal2(portaal, BEA, DEMO_PASSWORD);
   // DEGO requires no second factor: its administrator works at aal1.
   degoAdmin = await signInAtAal1(portaal, DEGO_ADMIN, DEGO_ADMIN_PASSWORD);
@@ -109,7 +115,7 @@ async function audited() {
 /** A person created in Voorbeeldstad (their home), signed in at aal2. */
 async function voorbeeldstadPerson(prefix: string) {
   const email = uniqueEmail(prefix);
-  cliUser(portaal, { email, password: PASSWORD, org: 'voorbeeldstad', first: 'Sam', last: 'Gedeeld' });
+  await createMember(portaal, { email, password: PASSWORD, org: 'voorbeeldstad', first: 'Sam', last: 'Gedeeld' });
   const person = await signInAtAal2(portaal, email, PASSWORD);
   return { ...person, id: (await whoami(person.browser)).identity.id as string };
 }
@@ -603,7 +609,7 @@ describe('leaving and removing', () => {
 describe('the second factor', () => {
   it('is required once a person joins an organisation that requires it', async () => {
     const email = uniqueEmail('dego-lid');
-    cliUser(portaal, { email, password: PASSWORD, org: 'dego', first: 'Dina' });
+    await createMember(portaal, { email, password: PASSWORD, org: 'dego', first: 'Dina' });
     const person = await signInAtAal1(portaal, email, PASSWORD);
     expect(await whoami(person.browser)).toMatchObject({
       aal2Required: false,
@@ -665,7 +671,7 @@ describe('an invitation past INVITATION_LIFESPAN', () => {
     // A portaal of its own whose invitations live three seconds (the embedded provider: the lifespan is the portal's).
     const short = await startPortaal({ args: ['--demo'], env: { INVITATION_LIFESPAN: '3s' } });
     try {
-      cliUser(short, { email: DEGO_ADMIN, password: DEGO_ADMIN_PASSWORD, org: 'dego', admin: true });
+      await createMember(short, { email: DEGO_ADMIN, password: DEGO_ADMIN_PASSWORD, org: 'dego', admin: true });
       const admin = await signInAtAal1(short, DEGO_ADMIN, DEGO_ADMIN_PASSWORD);
       const person = await signInAtAal2(short, BEA, DEMO_PASSWORD);
       const since = new Date();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeployment, type Deployment } from '../support/deployment.js';
-import { DEMO_PASSWORD, api, cliUser, signInAtAal1, signInAtAal2, type Person } from '../support/portal-users.js';
+import { DEMO_PASSWORD, api, createMember, signInAtAal1, signInAtAal2, type Person } from '../support/portal-users.js';
 
 // GET /api/users a page at a time and GET /api/users.csv (docs/architecture.md#the-users-list-a-page-at-a-time),
 // on a running portaal: SQLite, PostgreSQL, and the Ory adapter (scripts/integration.mjs).
@@ -42,7 +42,7 @@ const names = (answer: Page) => answer.items.map((u) => `${u.traits.name.first} 
 beforeAll(async () => {
   portaal = await startDeployment({ args: ['--demo'] });
   bea = await signInAtAal2(portaal, BEA, DEMO_PASSWORD);
-  cliUser(portaal, { email: DEGO_ADMIN, password: DEGO_PASSWORD, org: 'dego', admin: true, first: 'Daan' });
+  await createMember(portaal, { email: DEGO_ADMIN, password: DEGO_PASSWORD, org: 'dego', admin: true, first: 'Daan' });
   degoAdmin = await signInAtAal1(portaal, DEGO_ADMIN, DEGO_PASSWORD);
   // In a shuffled order, so that the orders asked for are the server's and not the order of creation.
   const order = Array.from({ length: PEOPLE }, (_, i) => (i * 37) % PEOPLE);
@@ -141,7 +141,13 @@ describe('GET /api/users a page at a time', () => {
     // A sign-in writes a flow, a session and an audit entry: none of them is a change to the list.
     await signInAtAal1(portaal, DEGO_ADMIN, DEGO_PASSWORD);
     expect((await page(`q=${cli}`)).total).toBe(0);
-    cliUser(portaal, { email: cli, password: DEGO_PASSWORD, org: 'voorbeeldstad', first: 'Pagina', last: 'Cli' });
+    await createMember(portaal, {
+      email: cli,
+      password: DEGO_PASSWORD,
+      org: 'voorbeeldstad',
+      first: 'Pagina',
+      last: 'Cli',
+    });
     expect(names(await page(`q=${cli}`))).toEqual(['Pagina Cli']);
   });
 

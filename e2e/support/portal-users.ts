@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Portaal } from './portaal.js';
 import type { Deployment } from './deployment.js';
-import { csrfTokenOf, explained, newBrowser, type Browser } from './ory.js';
+import { Configuration, RelationshipApi } from '@ory/client';
+import { csrfTokenOf, explained, identityApi, newBrowser, type Browser } from './ory.js';
 import { enrolTotp, loginSecondFactor, loginWithPassword } from './flows.js';
 
 const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
@@ -111,27 +112,45 @@ export async function getJson(url: string): Promise<any> {
   return (await fetch(url)).json();
 }
 
-/** Creates an account with the CLI, with a password, as a member (optionally the administrator) of `org`. */
-export function cliUser(
+/**
+ * Creates an account with a password, verified, as a member (optionally the administrator) of `org`, the way an
+ * operator's tooling would: Kratos' admin API with the organisation as the account's home (`metadata_admin`, as in
+ * docs/organisations.md), then the membership tuples through Keto's write API. An account that exists already only
+ * gains the tuples, as `portaal user create --org` does (tested itself in e2e/api/cli.test.ts).
+ */
+export async function createMember(
   portaal: Portaal | Deployment,
   account: { email: string; password: string; org: string; admin?: boolean; first?: string; last?: string },
-): void {
-  const result = portaalCli(portaal, [
-    'user',
-    'create',
-    '--email',
-    account.email,
-    '--first-name',
-    account.first ?? 'Test',
-    '--last-name',
-    account.last ?? 'Persoon',
-    '--password',
-    account.password,
-    '--org',
-    account.org,
-    ...(account.admin ? ['--admin'] : []),
-  ]);
-  if (result.status !== 0) throw new Error(`portaal user create ${account.email} failed: ${result.stderr}`);
+): Promise<string> {
+  const identities = identityApi(portaal.adminUrl);
+  let id: string;
+  try {
+    const { data } = await identities.createIdentity({
+      createIdentityBody: {
+        schema_id: 'default',
+        traits: { email: account.email, name: { first: account.first ?? 'Test', last: account.last ?? 'Persoon' } },
+        credentials: { password: { config: { password: account.password } } },
+        verifiable_addresses: [{ value: account.email, via: 'email', verified: true, status: 'completed' }],
+        metadata_admin: {
+          home_organisation: account.org,
+          joined_organisations: { [account.org]: new Date().toISOString() },
+        },
+      },
+    });
+    id = data.id;
+  } catch (error) {
+    if ((error as { response?: { status?: number } }).response?.status !== 409) throw error;
+    const { data } = await identities.listIdentities({ credentialsIdentifier: account.email.toLowerCase() });
+    id = data[0]!.id;
+  }
+  const relationships = new RelationshipApi(new Configuration({ basePath: portaal.adminUrl }));
+  const relations = ['issuer', ...(account.admin ? ['admin'] : [])];
+  for (const relation of relations) {
+    await relationships.createRelationship({
+      createRelationshipBody: { namespace: 'organizations', object: account.org, relation, subject_id: id },
+    });
+  }
+  return id;
 }
 
 /** Follows a mailed link that sets a password (invitation or recovery), then enrols an authenticator app (aal2). */
