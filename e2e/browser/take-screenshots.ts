@@ -122,6 +122,11 @@ try {
   await page.getByRole('table').waitFor();
   await shoot(page, 'logboek');
 
+  await page.goto(new URL('/toegangsreview', page.url()).href);
+  await page.getByRole('heading', { level: 1, name: 'Toegangsreview' }).waitFor();
+  await page.getByRole('radio', { name: 'Behouden' }).first().check();
+  await shoot(page, 'toegangsreview');
+
   await page.getByRole('link', { name: 'Account instellingen' }).first().click();
   await page.getByLabel('Achternaam').waitFor();
   await shoot(page, 'instellingen');

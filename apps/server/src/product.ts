@@ -13,6 +13,7 @@ import {
 import { createRelationStore, type RelationStore } from '@portaal/relations';
 import {
   CatalogueError,
+  createAccessReviewStore,
   createAuditLog,
   createLastSignIns,
   createCatalogueSource,
@@ -65,6 +66,7 @@ export async function openProduct(
   const catalogue = createCatalogueSource(db.kysely);
   const audit = createAuditLog(db.kysely);
   const lastSignIns = createLastSignIns(db.kysely);
+  const reviews = createAccessReviewStore(db.kysely);
   const auditSignIn = signInAuditor(organisationsInDatabase(db.kysely), audit, lastSignIns);
   const idp = createIdentityProvider({
     db,
@@ -81,6 +83,7 @@ export async function openProduct(
         config.ory,
         { send: async (mail) => void (await enqueueMail(db.kysely, systemClock, mail)) },
         audit,
+        reviews,
       )
     : createEmbeddedBackend(idp.services, relations);
   const limiter: RateLimiter = {
@@ -96,6 +99,7 @@ export async function openProduct(
     limiter,
     mailThrottle: createMailThrottle(db.kysely),
     invitations: createInvitationStore(db.kysely),
+    reviews,
     options: {
       publicUrl: config.idp.publicUrl,
       dashboardAllowlist: config.dashboardAllowlist,

@@ -28,6 +28,7 @@ const APP_ROUTES = new Set([
   '/uitloggen',
   '/toegankelijkheid',
   '/logboek',
+  '/toegangsreview',
 ]);
 
 const PAGE_HEADERS = {

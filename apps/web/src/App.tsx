@@ -75,6 +75,7 @@ const RegistrationScreen = lazyScreen(() => import('./screens/RegistrationScreen
 const ErrorScreen = lazyScreen(() => import('./screens/ErrorScreen'));
 const AccessibilityStatementScreen = lazyScreen(() => import('./statement/AccessibilityStatementScreen'));
 const AuditLogScreen = lazyScreen(() => import('./audit/AuditLogScreen'));
+const AccessReviewScreen = lazyScreen(() => import('./review/AccessReviewScreen'));
 
 /** A path containing 'admin' (such as /admin-login) is the sign-in with the administrator text. */
 function UnknownPath() {
@@ -94,6 +95,7 @@ const LAZY_SCREENS: Record<string, LazyScreen> = {
   '/error': ErrorScreen,
   '/toegankelijkheid': AccessibilityStatementScreen,
   '/logboek': AuditLogScreen,
+  '/toegangsreview': AccessReviewScreen,
 };
 
 /**

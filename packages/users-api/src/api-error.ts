@@ -211,6 +211,27 @@ export const errors = {
       'Names may not contain control or format characters.',
       'De naam bevat onzichtbare tekens of tekens die de leesrichting omdraaien. Typ de naam opnieuw.',
     ),
+  reviewOutdated: () =>
+    new ApiError(
+      409,
+      'review_outdated',
+      'The data roles changed since the review was loaded; every data role held now needs one decision.',
+      'De datarollen zijn gewijzigd sinds je de review opende. Laad de review opnieuw.',
+    ),
+  nothingToReview: () =>
+    new ApiError(
+      409,
+      'nothing_to_review',
+      'Nobody in the organisation holds a data role.',
+      'Niemand in je organisatie heeft een datarol: er is niets te beoordelen.',
+    ),
+  reviewNotFound: () =>
+    new ApiError(
+      404,
+      'review_not_found',
+      'The access review does not exist in your organisation.',
+      'Deze toegangsreview bestaat niet in jouw organisatie.',
+    ),
   emailInUse: () =>
     new ApiError(
       409,

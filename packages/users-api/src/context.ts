@@ -5,6 +5,7 @@ import type { Organisation } from './catalogue/catalogue.js';
 import type { InvitationStore } from './invitations/invitation-store.js';
 import type { MailThrottle } from './mail/mail-throttle.js';
 import type { Backend } from './ports.js';
+import type { AccessReviewStore } from './reviews/access-review-store.js';
 import type { Caller } from './users/caller.js';
 
 export interface UsersApiOptions {
@@ -46,6 +47,8 @@ export interface ApiContext {
   /** The limits on mails to a person that administrators' requests send (mail/mail-throttle.ts). */
   mailThrottle: MailThrottle;
   invitations: InvitationStore;
+  /** Finished access reviews, read by the routes; written through `Ports.reviews`. */
+  reviews: AccessReviewStore;
   options: UsersApiOptions;
 }
 

@@ -9,6 +9,7 @@ export { createAuditLog, type AuditLog, type AuditEntry } from './audit/audit-lo
 export { organisationsInDatabase, signInAuditor, type CredentialEvent } from './audit/sign-in-audit.js';
 export { createLastSignIns } from './audit/last-sign-ins.js';
 export { createInvitationStore } from './invitations/invitation-store.js';
+export { createAccessReviewStore } from './reviews/access-review-store.js';
 export { createMailThrottle } from './mail/mail-throttle.js';
 export { createCatalogueSource, DEMO_CATALOGUE_FILE, type CatalogueSource } from './catalogue/catalogue-source.js';
 export { CatalogueError, parseCatalogue, type Catalogue } from './catalogue/catalogue.js';

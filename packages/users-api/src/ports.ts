@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RelationTuple, TupleQuery } from '@portaal/relations';
 import type { AuditEntry } from './audit/audit-log.js';
+import type { ReviewPort } from './reviews/access-review-store.js';
 
 export type IdentityState = 'active' | 'inactive';
 
@@ -147,6 +148,8 @@ export interface Ports {
   relations: RelationsPort;
   mail: MailPort;
   audit: AuditPort;
+  /** Finished access reviews, written with the withdrawals they decided (reviews/access-review.ts). */
+  reviews: ReviewPort;
 }
 
 /**

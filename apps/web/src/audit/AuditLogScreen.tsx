@@ -9,7 +9,7 @@ import { Loading } from '../components/Loading';
 import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
 import { AuditTable } from './AuditTable';
-import { auditCsvName } from './audit-csv-name';
+import { csvName } from '../components/csv-name';
 
 const NO_FILTER: AuditFilter = { person: '', action: '', from: '', until: '' };
 
@@ -186,7 +186,7 @@ export default function AuditLogScreen() {
         {entries.length > 0 && (
           <CsvDownloadButton
             label={narrowed ? 'Deze regels downloaden (CSV)' : 'Het hele logboek downloaden (CSV)'}
-            name={() => auditCsvName(organisation?.id ?? 'organisatie', new Date())}
+            name={() => csvName('logboek', organisation?.id ?? 'organisatie', new Date())}
             file={() => auditCsvFile(filter)}
             // The download is in the log now too.
             onDone={() => queryClient.invalidateQueries({ queryKey: ['audit'] })}

@@ -110,6 +110,10 @@ export default function OverviewScreen() {
           <Link className="utrecht-link" to="/logboek">
             Logboek bekijken
           </Link>
+          <span aria-hidden="true"> · </span>
+          <Link className="utrecht-link" to="/toegangsreview">
+            Toegangsreview
+          </Link>
         </p>
         <div className="dvp-toolbar">
           <button

@@ -13,5 +13,8 @@ const FACTOR_NAMES: Record<FactorKind, string> = {
  */
 export function factorNamesOf(user: PortalUser): string[] | undefined {
   if (!user.factors || user.invitation || user.home === false) return undefined;
-  return user.factors.map((kind) => FACTOR_NAMES[kind]);
+  return factorKindNames(user.factors);
 }
+
+/** 'authenticator-app', 'beveiligingssleutel', … for each kind, in the order given. */
+export const factorKindNames = (kinds: readonly FactorKind[]) => kinds.map((kind) => FACTOR_NAMES[kind]);

@@ -37,6 +37,7 @@ import { ConflictError, type Backend, type IdentityPort, type Ports, type UserId
 import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
 import { RESET_CREDENTIALS } from '../users/second-factor.js';
 import { keysInConfig } from '../users/key-info.js';
+import { createAccessReviewStore } from '../reviews/access-review-store.js';
 
 const toUser = (identity: IdentityRecord, credentials: CredentialRecord[]): UserIdentity => ({
   id: identity.id,
@@ -256,6 +257,7 @@ function portsOn(services: IdpServices, relations: RelationStore, db: DbExecutor
     relations: { list: (query) => relations.list(query), patch: (changes) => relations.patch(changes) },
     mail: { send: async (mail) => void (await enqueueMail(db, services.ctx.clock, mail)) },
     audit: { record: (entry) => audit.record(entry) },
+    reviews: createAccessReviewStore(db),
   };
 }
 

@@ -13,6 +13,7 @@ import {
 import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
 import { RESET_CREDENTIALS } from '../users/second-factor.js';
 import { keysInConfig } from '../users/key-info.js';
+import type { ReviewPort } from '../reviews/access-review-store.js';
 
 export interface OryUrls {
   kratosPublicUrl: URL;
@@ -249,8 +250,13 @@ function relationsPort({ Configuration, RelationshipApi }: OrySdk, urls: OryUrls
  * an audit entry is written once the change it records is made, so a crash in between loses the entry, never
  * records a change that was not made (docs/architecture.md#the-audit-log).
  */
-export async function createOryBackend(urls: OryUrls, mail: MailPort, audit: AuditPort): Promise<Backend> {
+export async function createOryBackend(
+  urls: OryUrls,
+  mail: MailPort,
+  audit: AuditPort,
+  reviews: ReviewPort,
+): Promise<Backend> {
   const sdk = await import('@ory/client');
-  const ports = { identities: identityPort(sdk, urls), relations: relationsPort(sdk, urls), mail, audit };
+  const ports = { identities: identityPort(sdk, urls), relations: relationsPort(sdk, urls), mail, audit, reviews };
   return { ...ports, compensates: true, atomically: (work) => work(ports) };
 }

@@ -1,5 +1,5 @@
 import type { IdentityPort } from '../ports.js';
-import { csvCell } from '../users/users-csv.js';
+import { csvLine as line } from '../users/users-csv.js';
 import type { AuditFilter, AuditLog, AuditRecord } from './audit-log.js';
 import { described, namesIn } from './audit-page.js';
 
@@ -17,8 +17,6 @@ const when = new Intl.DateTimeFormat('sv-SE', {
   minute: '2-digit',
   second: '2-digit',
 });
-
-const line = (cells: (string | null)[]) => `${cells.map((cell) => csvCell(cell ?? '')).join(';')}\r\n`;
 
 /**
  * An organisation's audit log as 'Logboek' narrowed it, newest first, as a CSV file that Dutch spreadsheet programs

@@ -138,6 +138,31 @@ const WORDINGS: Record<string, Wording> = {
     done: '{a} heeft de organisatie verlaten',
     tried: '{a} probeerde de organisatie te verlaten',
   },
+  'permissions.add': {
+    label: 'Datarol of beheerrecht gegeven',
+    done: '{a} heeft {o} een datarol of beheerrecht gegeven',
+    tried: '{a} probeerde {o} een datarol of beheerrecht te geven',
+  },
+  'permissions.remove': {
+    label: 'Datarol of beheerrecht ingetrokken',
+    done: '{a} heeft een datarol of beheerrecht van {o} ingetrokken',
+    tried: '{a} probeerde een datarol of beheerrecht van {o} in te trekken',
+  },
+  'access_review.read': {
+    label: 'Toegangsreview bekeken',
+    done: '{a} heeft de toegangsreview bekeken',
+    tried: '{a} probeerde de toegangsreview te bekijken',
+  },
+  'access_review.complete': {
+    label: 'Toegangsreview afgerond',
+    done: '{a} heeft een toegangsreview afgerond',
+    tried: '{a} probeerde een toegangsreview af te ronden',
+  },
+  'access_review.export': {
+    label: 'Toegangsreview gedownload',
+    done: '{a} heeft een toegangsreview gedownload',
+    tried: '{a} probeerde een toegangsreview te downloaden',
+  },
   'audit.read': {
     label: 'Logboek bekeken',
     done: '{a} heeft het logboek bekeken',

@@ -10,6 +10,7 @@ import * as peopleChanges from './migrations/0008_people_changes.js';
 import * as lastSignIns from './migrations/0009_last_sign_ins.js';
 import * as peopleChangeLog from './migrations/0010_people_change_log.js';
 import * as peopleStatusChanges from './migrations/0011_people_status_changes.js';
+import * as accessReviews from './migrations/0012_access_reviews.js';
 
 const migrations: Record<string, Migration> = {
   '0001_catalogue_and_audit': catalogueAndAudit,
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0009_last_sign_ins': lastSignIns,
   '0010_people_change_log': peopleChangeLog,
   '0011_people_status_changes': peopleStatusChanges,
+  '0012_access_reviews': accessReviews,
 };
 
 /** Applies the Users API's migrations (catalogue, audit log, invitations, OpenID Connect), in their own table. */

@@ -109,6 +109,31 @@ export interface LastSignInsTable {
   signed_in_at: string;
 }
 
+/** A finished access review (0012_access_reviews). */
+export interface AccessReviewsTable {
+  id: string;
+  organisation_id: string;
+  reviewed_by_id: string;
+  reviewed_by_email: string;
+  completed_at: string;
+  kept: number;
+  withdrawn: number;
+}
+
+/** One data role of one person in a finished access review, and the decision (0012_access_reviews). */
+export interface AccessReviewItemsTable {
+  review_id: string;
+  position: number;
+  identity_id: string;
+  email: string;
+  name: string;
+  data_role_id: string;
+  data_role_label: string;
+  last_sign_in_at: string | null;
+  factors: string | null;
+  decision: string;
+}
+
 export interface UsersApiDatabase {
   catalogue_organisations: CatalogueOrganisationsTable;
   catalogue_data_roles: CatalogueDataRolesTable;
@@ -122,4 +147,6 @@ export interface UsersApiDatabase {
   audit_log: AuditLogTable;
   last_sign_ins: LastSignInsTable;
   organisation_invitations: OrganisationInvitationsTable;
+  access_reviews: AccessReviewsTable;
+  access_review_items: AccessReviewItemsTable;
 }

@@ -9,6 +9,7 @@ import { registerSelfRoutes } from '../routes/self-routes.js';
 import { registerUserRoutes } from '../routes/user-routes.js';
 import { registerPermissionRoutes } from '../routes/permission-routes.js';
 import { registerAuditRoutes } from '../routes/audit-routes.js';
+import { registerAccessReviewRoutes } from '../routes/access-review-routes.js';
 import { registerOrganisationRoutes } from '../routes/organisation-routes.js';
 import { registerAccountRoutes } from '../routes/account-routes.js';
 import { registerForwardAuthRoutes } from '../routes/forward-auth-routes.js';
@@ -89,6 +90,7 @@ export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): P
       registerUserRoutes(scope, ctx);
       registerPermissionRoutes(scope, ctx);
       registerAuditRoutes(scope, ctx);
+      registerAccessReviewRoutes(scope, ctx);
       registerOrganisationRoutes(scope, ctx);
       registerAccountRoutes(scope, ctx);
       registerKratosHookRoutes(scope, ctx);

@@ -51,6 +51,28 @@ export const updateUserBody = body(updateUserSchema);
 export const permissionListBody = body(permissionListSchema);
 export const switchOrganisationBody = body(z.object({ organisation: z.string().min(1).max(64) }).strict());
 
+/** Data roles of people in one review, at most: two roles each for an organisation of 20,000. */
+const MAX_DECISIONS = 40_000;
+
+/** The decisions of a finished access review (reviews/access-review.ts): at most one per data role of a person. */
+export const reviewDecisionsBody = body(
+  z
+    .object({
+      decisions: z
+        .array(
+          z
+            .object({
+              userId: z.string().regex(UUID),
+              roleId: z.string().min(1).max(64),
+              decision: z.enum(['keep', 'withdraw']),
+            })
+            .strict(),
+        )
+        .max(MAX_DECISIONS),
+    })
+    .strict(),
+);
+
 /** A query string that is absent counts as one without fields. */
 const NO_FIELDS = {};
 
@@ -68,6 +90,9 @@ export const userIdQuery = new RequestSchema(z.object({ id: personId }), () => e
 export const invitationParams = new RequestSchema(z.object({ id: personId }), () => errors.invitationNotFound());
 
 /** `DELETE /users/organisations/:orgId`: any text; an organisation the person is not in is refused by the rule. */
+/** A review's id: anything that is not one reads as a review that does not exist (404). */
+export const reviewParams = new RequestSchema(z.object({ id: z.string().regex(UUID) }), () => errors.reviewNotFound());
+
 export const organisationParams = new RequestSchema(z.object({ orgId: z.string() }), () => errors.notInOrganisation());
 
 /** `HEAD /users?email=`: the existence check takes one field, a valid e-mail address. */

@@ -12,6 +12,7 @@ import type { RequestOrigin } from '../audit/audit-about.js';
 import { ApiError } from '../api-error.js';
 import { registerUsersApi } from '../http/register.js';
 import { createInvitationStore } from '../invitations/invitation-store.js';
+import { createAccessReviewStore } from '../reviews/access-review-store.js';
 import { createMailThrottle } from '../mail/mail-throttle.js';
 import type { UserIdentity } from '../ports.js';
 import { resolveCaller } from '../users/caller.js';
@@ -61,7 +62,14 @@ const methodsOf = (names: string[]) =>
     completed_at: '2026-01-01T00:00:00.000Z',
   }));
 
-const USERS_API_TABLES = [...IDENTITY_TABLES, 'relation_tuples', 'organisation_invitations', 'audit_log'];
+const USERS_API_TABLES = [
+  ...IDENTITY_TABLES,
+  'relation_tuples',
+  'organisation_invitations',
+  'audit_log',
+  'access_reviews',
+  'access_review_items',
+];
 
 export async function inProcessUsersApi(): Promise<InProcessApi> {
   const { db, provider, close } = await inProcessProvider(async ({ kysely }) => {
@@ -87,6 +95,7 @@ export async function inProcessUsersApi(): Promise<InProcessApi> {
     limiter: { allow: async () => true },
     mailThrottle: createMailThrottle(db.kysely),
     invitations: createInvitationStore(db.kysely),
+    reviews: createAccessReviewStore(db.kysely),
     options: {
       publicUrl,
       dashboardAllowlist: [],

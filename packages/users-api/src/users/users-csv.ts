@@ -14,6 +14,10 @@ const FIELDS = [
   'Laatst ingelogd',
 ];
 const FACTOR_NAMES = { app: 'authenticator-app', backup_codes: 'back-upcodes', security_key: 'beveiligingssleutel' };
+
+/** The Dutch names of kinds of second factor, as the overview's download and the review's evidence spell them. */
+export const factorNames = (kinds: readonly string[]) =>
+  kinds.map((kind) => FACTOR_NAMES[kind as keyof typeof FACTOR_NAMES] ?? kind);
 const FORMULA = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[;"\r\n\uFEFF]|^ | $/;
 
@@ -34,7 +38,7 @@ const dayOf = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' })
 const timeOf = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Amsterdam', hour: '2-digit', minute: '2-digit' });
 
 /** A moment as '2026-11-20 09:00' in the Netherlands. */
-const moment = (iso: string) => `${dayOf.format(new Date(iso))} ${timeOf.format(new Date(iso))}`;
+export const moment = (iso: string) => `${dayOf.format(new Date(iso))} ${timeOf.format(new Date(iso))}`;
 
 /** '2026-11-20 09:00' in the Netherlands, 'nog nooit', or empty for an invited person (not the inviter's to see). */
 function lastSignIn(user: ListedUser): string {
@@ -57,14 +61,15 @@ function statusOf(user: ListedUser): string {
 /** 'authenticator-app, beveiligingssleutel', 'geen', or empty where this organisation does not see them. */
 function secondFactors(user: ListedUser): string {
   if (user.invitation || user.home === false) return '';
-  const names = user.factors.map((kind) => FACTOR_NAMES[kind as keyof typeof FACTOR_NAMES] ?? kind);
-  return names.join(', ') || 'geen';
+  return factorNames(user.factors).join(', ') || 'geen';
 }
 
-const line = (cells: string[]) => `${cells.map(csvCell).join(';')}\r\n`;
+/** One line of the portal's CSV files: semicolons between the cells, CRLF at the end. */
+export const csvLine = (cells: readonly (string | null)[]) =>
+  `${cells.map((cell) => csvCell(cell ?? '')).join(';')}\r\n`;
 
 function row(user: ListedUser): string {
-  return line([
+  return csvLine([
     user.traits.name.first,
     user.traits.name.last,
     user.traits.email,
@@ -91,7 +96,7 @@ const ROWS_PER_PIECE = 500;
  * with a byte order mark, CRLF line ends, dates as yyyy-mm-dd (and times as hh:mm, in the Netherlands).
  */
 export function* usersCsv(users: readonly ListedUser[]): Generator<string> {
-  yield `\uFEFF${line(FIELDS)}`;
+  yield `\uFEFF${csvLine(FIELDS)}`;
   for (let start = 0; start < users.length; start += ROWS_PER_PIECE)
     yield users
       .slice(start, start + ROWS_PER_PIECE)

@@ -1,0 +1,43 @@
+import type { AccessReview } from '../api/users-api';
+import { accessReviewCsvFile } from '../api/users-api';
+import { CsvDownloadButton } from '../components/CsvDownloadButton';
+import { csvName } from '../components/csv-name';
+import { longDateTime } from '../overview/sorting';
+
+const counted = (n: number, one: string, more: string) => `${n} ${n === 1 ? one : more}`;
+
+/** The finished reviews, newest first, each downloadable as evidence (CSV; the download is audited). */
+export function FinishedReviews({
+  reviews,
+  organisationId,
+  onDownloaded,
+}: {
+  reviews: AccessReview[];
+  organisationId: string;
+  onDownloaded(): unknown;
+}) {
+  return (
+    <section className="dvp-review-section" aria-labelledby="review-history">
+      <h2 id="review-history" className="utrecht-heading-2">
+        Afgeronde reviews
+      </h2>
+      <ul className="dvp-review-history">
+        {reviews.map((review) => (
+          <li key={review.id} className="dvp-review-history__item">
+            <p className="utrecht-paragraph">
+              <strong>{longDateTime(review.completedAt)}</strong> door {review.reviewedByEmail}:{' '}
+              {counted(review.kept, 'datarol', 'datarollen')} behouden,{' '}
+              {counted(review.withdrawn, 'datarol', 'datarollen')} ingetrokken.
+            </p>
+            <CsvDownloadButton
+              label={`Review van ${longDateTime(review.completedAt)} downloaden (CSV)`}
+              name={() => csvName('toegangsreview', organisationId, new Date(review.completedAt))}
+              file={() => accessReviewCsvFile(review.id)}
+              onDone={onDownloaded}
+            />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
