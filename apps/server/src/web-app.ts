@@ -14,7 +14,7 @@ const API_PREFIXES = ['/api/', '/self-service/', '/sessions/', '/schemas/', '/ad
  * The app's own routes answer 200, as does any other path containing 'admin' (the app shows the administrator
  * sign-in there); any other path gets the app (which says the page does not exist) with a 404.
  */
-const APP_ROUTES = new Set([
+export const APP_ROUTES: ReadonlySet<string> = new Set([
   '/',
   '/login',
   '/admin-login',

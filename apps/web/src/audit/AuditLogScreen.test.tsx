@@ -33,6 +33,7 @@ const routes = (
       }
     />
     <Route path="/permissies" element={<p>Datavoorzieningen-pagina</p>} />
+    <Route path="/login" element={<Address />} />
   </>
 );
 
@@ -144,5 +145,12 @@ describe('AuditLogScreen', () => {
     logServer(whoamiOf({ isAdmin: false }));
     renderAt('/logboek', routes);
     expect(await screen.findByText('Datavoorzieningen-pagina')).toBeInTheDocument();
+  });
+
+  it('sends an administrator without the second step to it, and back to the same part of the log', async () => {
+    logServer(whoamiOf({ authenticator_assurance_level: 'aal1', secondFactorMet: false }));
+    renderAt('/logboek?persoon=anne', routes);
+    const back = encodeURIComponent(`${window.location.origin}/logboek?persoon=anne`);
+    expect(await screen.findByText(`Adres: /login?aal=aal2&return_to=${back}`)).toBeInTheDocument();
   });
 });

@@ -82,7 +82,8 @@ export default function AuditLogScreen() {
 
   if (me.isPending) return null;
   if (me.isError || !me.data) return <Navigate to="/login" replace />;
-  const gate = secondFactorGateBackTo(me.data, '/logboek');
+  // Back from the second step to the same part of the log: the filter is in the address.
+  const gate = secondFactorGateBackTo(me.data, applied ? `/logboek?${applied}` : '/logboek');
   if (gate) return <Navigate to={gate} replace />;
   if (!me.data.isAdmin) return <Navigate to="/permissies" replace />;
 
