@@ -127,6 +127,25 @@ try {
   await page.getByRole('radio', { name: 'Behouden' }).first().check();
   await shoot(page, 'toegangsreview');
 
+  const importDir = mkdtempSync(path.join(os.tmpdir(), 'portaal-screenshots-import-'));
+  const importFile = path.join(importDir, 'nieuwe-collega-s.csv');
+  writeFileSync(
+    importFile,
+    [
+      'Voornaam;Achternaam;E-mailadres;Datarollen;Beheerder',
+      'Noor;de Vries;noor.devries@voorbeeldstad.nl;Sociaal domein;nee',
+      'Sem;Bakker;sem.bakker@voorbeeldstad.nl;"Ruimte en wonen, Financiën";nee',
+      'Mees;Medewerker;medewerker@voorbeeldstad.nl;Financiën;nee',
+      'Lotte;Smit;lotte.smit@voorbeeldstad;Sociaal domein;nee',
+    ].join('\r\n'),
+  );
+  await page.goto(new URL('/importeren', page.url()).href);
+  await page.getByLabel('CSV-bestand').setInputFiles(importFile);
+  await page.getByRole('button', { name: 'Controleren' }).click();
+  await page.getByRole('table').waitFor();
+  await shoot(page, 'importeren');
+  rmSync(importDir, { recursive: true, force: true });
+
   await page.getByRole('link', { name: 'Account instellingen' }).first().click();
   await page.getByLabel('Achternaam').waitFor();
   await shoot(page, 'instellingen');

@@ -18,6 +18,7 @@ import {
   createLastSignIns,
   createCatalogueSource,
   createEmbeddedBackend,
+  createImportStore,
   createInvitationStore,
   createMailThrottle,
   createOryBackend,
@@ -67,6 +68,7 @@ export async function openProduct(
   const audit = createAuditLog(db.kysely);
   const lastSignIns = createLastSignIns(db.kysely);
   const reviews = createAccessReviewStore(db.kysely);
+  const imports = createImportStore(db.kysely);
   const auditSignIn = signInAuditor(organisationsInDatabase(db.kysely), audit, lastSignIns);
   const idp = createIdentityProvider({
     db,
@@ -84,6 +86,7 @@ export async function openProduct(
         { send: async (mail) => void (await enqueueMail(db.kysely, systemClock, mail)) },
         audit,
         reviews,
+        imports,
       )
     : createEmbeddedBackend(idp.services, relations);
   const limiter: RateLimiter = {
@@ -100,6 +103,7 @@ export async function openProduct(
     mailThrottle: createMailThrottle(db.kysely),
     invitations: createInvitationStore(db.kysely),
     reviews,
+    imports,
     options: {
       publicUrl: config.idp.publicUrl,
       dashboardAllowlist: config.dashboardAllowlist,

@@ -29,6 +29,7 @@ export const APP_ROUTES: ReadonlySet<string> = new Set([
   '/toegankelijkheid',
   '/logboek',
   '/toegangsreview',
+  '/importeren',
 ]);
 
 const PAGE_HEADERS = {

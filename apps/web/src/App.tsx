@@ -76,6 +76,7 @@ const ErrorScreen = lazyScreen(() => import('./screens/ErrorScreen'));
 const AccessibilityStatementScreen = lazyScreen(() => import('./statement/AccessibilityStatementScreen'));
 const AuditLogScreen = lazyScreen(() => import('./audit/AuditLogScreen'));
 const AccessReviewScreen = lazyScreen(() => import('./review/AccessReviewScreen'));
+const ImportScreen = lazyScreen(() => import('./imports/ImportScreen'));
 
 /** A path containing 'admin' (such as /admin-login) is the sign-in with the administrator text. */
 function UnknownPath() {
@@ -96,6 +97,7 @@ const LAZY_SCREENS: Record<string, LazyScreen> = {
   '/toegankelijkheid': AccessibilityStatementScreen,
   '/logboek': AuditLogScreen,
   '/toegangsreview': AccessReviewScreen,
+  '/importeren': ImportScreen,
 };
 
 /**

@@ -197,6 +197,14 @@ export const errors = {
       'Deze aanroep draagt niet het afgesproken geheim en is geweigerd.',
     ),
   invalid: (reason: string, message: string) => new ApiError(400, 'invalid_request', reason, message),
+  /** The new-user form's own words (the product specification), kept as they are written there. */
+  invalidEmail: () =>
+    new ApiError(
+      400,
+      'invalid_request',
+      'The e-mail address is not valid.',
+      'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.',
+    ),
   invalidName: () =>
     new ApiError(
       400,
@@ -225,6 +233,15 @@ export const errors = {
       'Nobody in the organisation holds a data role.',
       'Niemand in je organisatie heeft een datarol: er is niets te beoordelen.',
     ),
+  importNotFound: () =>
+    new ApiError(
+      404,
+      'import_not_found',
+      'The import does not exist in your organisation.',
+      'Deze import bestaat niet in jouw organisatie.',
+    ),
+  importStarted: () =>
+    new ApiError(409, 'import_started', 'The import was started already.', 'Deze import is al gestart.'),
   reviewNotFound: () =>
     new ApiError(
       404,

@@ -6,6 +6,7 @@ import type { InvitationStore } from './invitations/invitation-store.js';
 import type { MailThrottle } from './mail/mail-throttle.js';
 import type { Backend } from './ports.js';
 import type { AccessReviewStore } from './reviews/access-review-store.js';
+import type { ImportStore } from './imports/import-store.js';
 import type { Caller } from './users/caller.js';
 
 export interface UsersApiOptions {
@@ -49,6 +50,8 @@ export interface ApiContext {
   invitations: InvitationStore;
   /** Finished access reviews, read by the routes; written through `Ports.reviews`. */
   reviews: AccessReviewStore;
+  /** Imports of people from a file, read and led by the routes and the worker; rows settled through `Ports`. */
+  imports: ImportStore;
   options: UsersApiOptions;
 }
 

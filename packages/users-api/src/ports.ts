@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RelationTuple, TupleQuery } from '@portaal/relations';
 import type { AuditEntry } from './audit/audit-log.js';
 import type { ReviewPort } from './reviews/access-review-store.js';
+import type { ImportRowPort } from './imports/import-store.js';
 
 export type IdentityState = 'active' | 'inactive';
 
@@ -150,6 +151,8 @@ export interface Ports {
   audit: AuditPort;
   /** Finished access reviews, written with the withdrawals they decided (reviews/access-review.ts). */
   reviews: ReviewPort;
+  /** The outcome of an import's row, written with the change it records (imports/import-worker.ts). */
+  importRows: ImportRowPort;
 }
 
 /**

@@ -114,6 +114,10 @@ export default function OverviewScreen() {
           <Link className="utrecht-link" to="/toegangsreview">
             Toegangsreview
           </Link>
+          <span aria-hidden="true"> · </span>
+          <Link className="utrecht-link" to="/importeren">
+            Personen importeren
+          </Link>
         </p>
         <div className="dvp-toolbar">
           <button

@@ -38,6 +38,7 @@ import { readOrganisationRecord, withOrganisationRecord } from '../users/organis
 import { RESET_CREDENTIALS } from '../users/second-factor.js';
 import { keysInConfig } from '../users/key-info.js';
 import { createAccessReviewStore } from '../reviews/access-review-store.js';
+import { createImportStore } from '../imports/import-store.js';
 
 const toUser = (identity: IdentityRecord, credentials: CredentialRecord[]): UserIdentity => ({
   id: identity.id,
@@ -258,6 +259,7 @@ function portsOn(services: IdpServices, relations: RelationStore, db: DbExecutor
     mail: { send: async (mail) => void (await enqueueMail(db, services.ctx.clock, mail)) },
     audit: { record: (entry) => audit.record(entry) },
     reviews: createAccessReviewStore(db),
+    importRows: createImportStore(db),
   };
 }
 

@@ -14,6 +14,7 @@ import { readOrganisationRecord, withOrganisationRecord } from '../users/organis
 import { RESET_CREDENTIALS } from '../users/second-factor.js';
 import { keysInConfig } from '../users/key-info.js';
 import type { ReviewPort } from '../reviews/access-review-store.js';
+import type { ImportRowPort } from '../imports/import-store.js';
 
 export interface OryUrls {
   kratosPublicUrl: URL;
@@ -255,8 +256,16 @@ export async function createOryBackend(
   mail: MailPort,
   audit: AuditPort,
   reviews: ReviewPort,
+  importRows: ImportRowPort,
 ): Promise<Backend> {
   const sdk = await import('@ory/client');
-  const ports = { identities: identityPort(sdk, urls), relations: relationsPort(sdk, urls), mail, audit, reviews };
+  const ports = {
+    identities: identityPort(sdk, urls),
+    relations: relationsPort(sdk, urls),
+    mail,
+    audit,
+    reviews,
+    importRows,
+  };
   return { ...ports, compensates: true, atomically: (work) => work(ports) };
 }

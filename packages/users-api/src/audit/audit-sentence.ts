@@ -148,6 +148,26 @@ const WORDINGS: Record<string, Wording> = {
     done: '{a} heeft een datarol of beheerrecht van {o} ingetrokken',
     tried: '{a} probeerde een datarol of beheerrecht van {o} in te trekken',
   },
+  'import.preview': {
+    label: 'Import gecontroleerd',
+    done: '{a} heeft een bestand met personen laten controleren',
+    tried: '{a} probeerde een bestand met personen te laten controleren',
+  },
+  'import.start': {
+    label: 'Import gestart',
+    done: '{a} heeft een import van personen gestart',
+    tried: '{a} probeerde een import van personen te starten',
+  },
+  'import.complete': {
+    label: 'Import afgerond',
+    done: 'De import van personen van {a} is afgerond',
+    tried: 'De import van personen van {a} is afgerond',
+  },
+  'import.read': {
+    label: 'Import bekeken',
+    done: '{a} heeft een import van personen bekeken',
+    tried: '{a} probeerde een import van personen te bekijken',
+  },
   'access_review.read': {
     label: 'Toegangsreview bekeken',
     done: '{a} heeft de toegangsreview bekeken',

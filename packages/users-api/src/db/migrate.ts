@@ -11,6 +11,7 @@ import * as lastSignIns from './migrations/0009_last_sign_ins.js';
 import * as peopleChangeLog from './migrations/0010_people_change_log.js';
 import * as peopleStatusChanges from './migrations/0011_people_status_changes.js';
 import * as accessReviews from './migrations/0012_access_reviews.js';
+import * as peopleImports from './migrations/0013_people_imports.js';
 
 const migrations: Record<string, Migration> = {
   '0001_catalogue_and_audit': catalogueAndAudit,
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0010_people_change_log': peopleChangeLog,
   '0011_people_status_changes': peopleStatusChanges,
   '0012_access_reviews': accessReviews,
+  '0013_people_imports': peopleImports,
 };
 
 /** Applies the Users API's migrations (catalogue, audit log, invitations, OpenID Connect), in their own table. */

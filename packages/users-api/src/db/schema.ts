@@ -134,6 +134,38 @@ export interface AccessReviewItemsTable {
   decision: string;
 }
 
+/** An import of people from a CSV file (0013_people_imports). */
+export interface PeopleImportsTable {
+  id: string;
+  organisation_id: string;
+  created_by_id: string;
+  created_by_email: string;
+  client_address: string;
+  file_name: string;
+  created_at: string;
+  state: string;
+  started_at: string | null;
+  finished_at: string | null;
+  lease_owner: string | null;
+  lease_until: number | string | bigint | null;
+}
+
+/** One row of an import's file, planned and, once worked on, done (0013_people_imports). */
+export interface PeopleImportRowsTable {
+  import_id: string;
+  line: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  data_roles: string;
+  admin: number;
+  plan: string;
+  reason: string | null;
+  outcome: string | null;
+  identity_id: string | null;
+  mailed: number;
+}
+
 export interface UsersApiDatabase {
   catalogue_organisations: CatalogueOrganisationsTable;
   catalogue_data_roles: CatalogueDataRolesTable;
@@ -149,4 +181,6 @@ export interface UsersApiDatabase {
   organisation_invitations: OrganisationInvitationsTable;
   access_reviews: AccessReviewsTable;
   access_review_items: AccessReviewItemsTable;
+  people_imports: PeopleImportsTable;
+  people_import_rows: PeopleImportRowsTable;
 }

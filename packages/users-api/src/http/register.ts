@@ -10,6 +10,8 @@ import { registerUserRoutes } from '../routes/user-routes.js';
 import { registerPermissionRoutes } from '../routes/permission-routes.js';
 import { registerAuditRoutes } from '../routes/audit-routes.js';
 import { registerAccessReviewRoutes } from '../routes/access-review-routes.js';
+import { registerImportRoutes } from '../routes/import-routes.js';
+import { createImportWorker, type ImportWorker } from '../imports/import-worker.js';
 import { registerOrganisationRoutes } from '../routes/organisation-routes.js';
 import { registerAccountRoutes } from '../routes/account-routes.js';
 import { registerForwardAuthRoutes } from '../routes/forward-auth-routes.js';
@@ -29,6 +31,8 @@ const COMPRESS_FROM_BYTES = 8 * 1024;
 export interface UsersApiRegistered {
   /** The forward-auth checks to answer before the listener routes a request (forward-auth/kept-checks.ts). */
   answerBeforeRouting: EarlyAnswerer;
+  /** Carries out started imports in the background, from the moment the app is ready until it closes. */
+  imports: ImportWorker;
 }
 
 /**
@@ -37,6 +41,9 @@ export interface UsersApiRegistered {
  */
 export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): Promise<UsersApiRegistered> {
   const forwardAuthChecks = keptForwardAuthChecks(ctx);
+  const imports = createImportWorker(ctx, app.log);
+  app.addHook('onReady', async () => imports.start());
+  app.addHook('onClose', async () => imports.stop());
   await app.register(
     async (scope) => {
       await scope.register(compress, {
@@ -91,6 +98,7 @@ export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): P
       registerPermissionRoutes(scope, ctx);
       registerAuditRoutes(scope, ctx);
       registerAccessReviewRoutes(scope, ctx);
+      registerImportRoutes(scope, ctx, imports);
       registerOrganisationRoutes(scope, ctx);
       registerAccountRoutes(scope, ctx);
       registerKratosHookRoutes(scope, ctx);
@@ -98,5 +106,5 @@ export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): P
     },
     { prefix: '/api' },
   );
-  return { answerBeforeRouting: forwardAuthChecks.answerer };
+  return { answerBeforeRouting: forwardAuthChecks.answerer, imports };
 }

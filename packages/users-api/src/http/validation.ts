@@ -18,11 +18,7 @@ import { RequestSchema } from './request-schema.js';
 
 const ONLY_EMAIL = 'only the email field';
 
-const invalidEmail = () =>
-  errors.invalid(
-    'The e-mail address is not valid.',
-    'Het opgegeven e-mailadres wordt niet herkent als valide e-mailadres.',
-  );
+const invalidEmail = () => errors.invalidEmail();
 
 /** A body's refusal, worded as the portal's forms word it: the address, the names, or the body as a whole. */
 function bodyRefusal(issue: z.ZodError['issues'][number]): ApiError {
@@ -90,6 +86,14 @@ export const userIdQuery = new RequestSchema(z.object({ id: personId }), () => e
 export const invitationParams = new RequestSchema(z.object({ id: personId }), () => errors.invitationNotFound());
 
 /** `DELETE /users/organisations/:orgId`: any text; an organisation the person is not in is refused by the rule. */
+/** An import's file as the screen sends it: its name and its text (at most 3 MB, MAX_IMPORT_ROWS people). */
+export const importFileBody = body(
+  z.object({ fileName: z.string().max(255).default('personen.csv'), csv: z.string().max(3 * 1024 * 1024) }).strict(),
+);
+
+/** An import's id: anything that is not one reads as an import that does not exist (404). */
+export const importParams = new RequestSchema(z.object({ id: z.string().regex(UUID) }), () => errors.importNotFound());
+
 /** A review's id: anything that is not one reads as a review that does not exist (404). */
 export const reviewParams = new RequestSchema(z.object({ id: z.string().regex(UUID) }), () => errors.reviewNotFound());
 

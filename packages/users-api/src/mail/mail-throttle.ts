@@ -17,6 +17,11 @@ export interface MailThrottle {
    * `RetryLaterError` (with the seconds until the window ends) and takes nothing when either is used up.
    */
   take(recipient: string, organisationId: string): Promise<void>;
+  /**
+   * The same for a mail of an import (imports/): the recipient's limit, and the organisation's budget for imports
+   * instead of its hourly one, which a file of people would use up at once.
+   */
+  takeForImport(recipient: string, organisationId: string): Promise<void>;
 }
 
 /** A fixed window per key: at most `limit` mails in `windowMs` from the first. */
@@ -30,6 +35,8 @@ export const MAIL_LIMITS = {
   recipient: { limit: 3, windowMs: 15 * 60_000 },
   /** 200 mails an hour from one organisation: more than a person entering people one by one can send. */
   organisation: { limit: 200, windowMs: 60 * 60_000 },
+  /** 5,000 mails a day from one organisation's imports: one full file (imports/import-file.ts) a day. */
+  imports: { limit: 5_000, windowMs: 24 * 60 * 60_000 },
 } satisfies Record<string, Limit>;
 
 // The table is the Users API's own (migrations/0006_mail_throttle.ts); addresses are kept only as hashes.
@@ -102,16 +109,18 @@ export function createMailThrottle<DB>(db: Kysely<DB>, now: () => Date = () => n
     }
   }
 
+  async function takeFrom(recipient: string, organisation: { key: string; limit: Limit }) {
+    const usedUp = await count([{ key: recipientKey(recipient), limit: MAIL_LIMITS.recipient }, organisation]);
+    if (!usedUp) return;
+    const text = usedUp.key.startsWith('recipient:') ? TOO_MANY_TO_RECIPIENT() : TOO_MANY_FROM_ORGANISATION();
+    throw new RetryLaterError(429, text.id, text.reason, text.message, usedUp.retryAfterSeconds);
+  }
+
   return {
-    async take(recipient, organisationId) {
-      const usedUp = await count([
-        { key: recipientKey(recipient), limit: MAIL_LIMITS.recipient },
-        { key: `organisation:${organisationId}`, limit: MAIL_LIMITS.organisation },
-      ]);
-      if (!usedUp) return;
-      const text = usedUp.key.startsWith('recipient:') ? TOO_MANY_TO_RECIPIENT() : TOO_MANY_FROM_ORGANISATION();
-      throw new RetryLaterError(429, text.id, text.reason, text.message, usedUp.retryAfterSeconds);
-    },
+    take: (recipient, organisationId) =>
+      takeFrom(recipient, { key: `organisation:${organisationId}`, limit: MAIL_LIMITS.organisation }),
+    takeForImport: (recipient, organisationId) =>
+      takeFrom(recipient, { key: `imports:${organisationId}`, limit: MAIL_LIMITS.imports }),
   };
 }
 

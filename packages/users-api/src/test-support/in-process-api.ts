@@ -13,6 +13,8 @@ import { ApiError } from '../api-error.js';
 import { registerUsersApi } from '../http/register.js';
 import { createInvitationStore } from '../invitations/invitation-store.js';
 import { createAccessReviewStore } from '../reviews/access-review-store.js';
+import { createImportStore } from '../imports/import-store.js';
+import type { ImportWorker } from '../imports/import-worker.js';
 import { createMailThrottle } from '../mail/mail-throttle.js';
 import type { UserIdentity } from '../ports.js';
 import { resolveCaller } from '../users/caller.js';
@@ -31,6 +33,8 @@ export interface InProcessApi {
   db: Db;
   ctx: ApiContext;
   app: FastifyInstance;
+  /** The import worker of this instance (imports/import-worker.ts). */
+  imports: ImportWorker;
   publicUrl: URL;
   /** A person with a home organisation and these relations (the subject added). */
   person(email: string, home: string, relations: RelationWithoutSubject[]): Promise<UserIdentity>;
@@ -69,6 +73,8 @@ const USERS_API_TABLES = [
   'audit_log',
   'access_reviews',
   'access_review_items',
+  'people_imports',
+  'people_import_rows',
 ];
 
 export async function inProcessUsersApi(): Promise<InProcessApi> {
@@ -96,6 +102,7 @@ export async function inProcessUsersApi(): Promise<InProcessApi> {
     mailThrottle: createMailThrottle(db.kysely),
     invitations: createInvitationStore(db.kysely),
     reviews: createAccessReviewStore(db.kysely),
+    imports: createImportStore(db.kysely),
     options: {
       publicUrl,
       dashboardAllowlist: [],
@@ -105,11 +112,12 @@ export async function inProcessUsersApi(): Promise<InProcessApi> {
     },
   };
   const app = Fastify();
-  await registerUsersApi(app, ctx);
+  const { imports } = await registerUsersApi(app, ctx);
   return {
     db,
     ctx,
     app,
+    imports,
     publicUrl,
     async person(email, home, relations) {
       const user = await ctx.backend.identities.create(

@@ -4,7 +4,7 @@ import { z } from 'zod';
 /** What the Users API accepts as a person's data: the rules, apart from how a refusal is worded (http/validation). */
 export const emailSchema = z.string().trim().toLowerCase().max(320).pipe(z.email());
 export const HIDDEN_CHARACTERS = 'hidden characters';
-const name = z
+export const personName = z
   .string()
   .trim()
   .min(1)
@@ -13,7 +13,7 @@ const name = z
 
 const traitsSchema = z.object({
   email: emailSchema,
-  name: z.object({ first: name, last: name }),
+  name: z.object({ first: personName, last: personName }),
 });
 
 const permission = z.object({
@@ -25,7 +25,7 @@ const permission = z.object({
 
 // The names may be left out when the address has an account already: the new-user form then only adds permissions.
 export const createUserSchema = z.object({
-  traits: z.object({ email: emailSchema, name: z.object({ first: name, last: name }).optional() }),
+  traits: z.object({ email: emailSchema, name: z.object({ first: personName, last: personName }).optional() }),
   permissions: z.array(permission).max(100).default([]),
 });
 export const updateUserSchema = z.object({
