@@ -13,7 +13,7 @@ import { enrolTotp, loginWithPassword } from '../support/flows.js';
 import { csrfTokenOf, explained, identityApi, newBrowser, type Browser } from '../support/ory.js';
 import { testSigningKeys } from '../support/signing-keys.js';
 import { startPortaal, type Portaal } from '../support/portaal.js';
-import { api, createMember, setPasswordThroughLink } from '../support/portal-users.js';
+import { api, createMember, setPasswordThroughLink, writeTuple } from '../support/portal-users.js';
 
 // The portal's session rules for the data services. First the rule of
 // docs/security.md#54-single-sign-on-ends-with-the-portal-session: whatever ends a portal session ends everything a
@@ -26,6 +26,7 @@ import { api, createMember, setPasswordThroughLink } from '../support/portal-use
 const SECRET = 'jeugdzorg-dashboard-geheim-van-minstens-32-tekens';
 const PASSWORD = 'Lange-Zomeravond-Fietstocht-9';
 const SERVICE = 'jeugdzorg-dashboard';
+const ROLE_SERVICE = 'begrotingsvergelijker';
 
 interface Deployment {
   url: string;
@@ -53,6 +54,7 @@ async function deployment(extra: Record<string, string> = {}): Promise<Deploymen
     OIDC_JWKS: testSigningKeys(),
     CATALOGUE_FILE: catalogueFile,
     OIDC_CLIENT_SECRET_JEUGDZORG: SECRET,
+    OIDC_CLIENT_SECRET_BEGROTING: SECRET,
     ...extra,
   };
   const first = await startPortaal({ env });
@@ -86,6 +88,12 @@ beforeAll(async () => {
     postLogoutRedirectUris: [`${rp}/uitgelogd`],
     backchannelLogoutUri: `${rp}/backchannel`,
   };
+  // A service admitted through a data role (DEGO's 'Analyse'), to withdraw in an access review.
+  catalogue.services.find((s: { id: string }) => s.id === ROLE_SERVICE).oidc = {
+    clientId: 'begroting',
+    redirectUris: [`${rp}/callback`],
+    postLogoutRedirectUris: [`${rp}/uitgelogd`],
+  };
   catalogueFile = path.join(workDir, 'catalogue.json');
   writeFileSync(catalogueFile, JSON.stringify(catalogue));
   [main, short] = await Promise.all([
@@ -109,7 +117,7 @@ const usersApi = (at: Deployment, who: Browser, method: string, address: string,
   api({ publicUrl: at.url } as Portaal, who, method, address, body);
 
 let people = 0;
-/** A new DEGO member with a password, made through the CLI; returns their address and identity id. */
+/** A new DEGO member with a password, made through the admin APIs; returns their address and identity id. */
 async function newPerson(at: Deployment) {
   people += 1;
   const email = `persoon-${people}-${randomBytes(3).toString('hex')}@dego.nl`;
@@ -130,8 +138,8 @@ async function follow(at: Deployment, browser: Browser, start: string): Promise<
   return url;
 }
 
-const discover = (at: Deployment) =>
-  client.discovery(new URL(`${at.url}/oidc`), 'jeugdzorg', undefined, client.ClientSecretBasic(SECRET), {
+const discover = (at: Deployment, clientId = 'jeugdzorg') =>
+  client.discovery(new URL(`${at.url}/oidc`), clientId, undefined, client.ClientSecretBasic(SECRET), {
     execute: [client.allowInsecureRequests],
   });
 
@@ -176,8 +184,8 @@ async function signedInAtService(at: Deployment, email: string, signedInAlready?
   return signedIn;
 }
 
-const forwardAuth = async (at: Deployment, browser: Browser) =>
-  (await browser.fetch(`${at.url}/api/forward-auth?service=${SERVICE}`, { headers: { accept: 'application/json' } }))
+const forwardAuth = async (at: Deployment, browser: Browser, service = SERVICE) =>
+  (await browser.fetch(`${at.url}/api/forward-auth?service=${service}`, { headers: { accept: 'application/json' } }))
     .status;
 
 /** The logout tokens received for this sign-in, verified: signature, issuer, audience, subject and session. */
@@ -421,5 +429,52 @@ describe('a service that asks for a fresh sign-in', () => {
     const callback = await follow(main, browser, started.url.href);
     expect(callback.origin + callback.pathname).toBe(`${rp}/callback`);
     expect(callback.searchParams.get('error')).toBe('login_required');
+  });
+});
+
+describe('a data role withdrawn in an access review', () => {
+  it('ends what the service it admitted to got from it at once, while the portal session stays', async () => {
+    const person = await newPerson(main);
+    await writeTuple(main.portals[0]!.adminUrl, 'PUT', {
+      namespace: 'subdivisions',
+      object: 'analyse_dego',
+      relation: 'issuer',
+      subject_id: person.id,
+    });
+    const browser = newBrowser(main.url);
+    expect((await loginWithPassword(browser, person.email, PASSWORD)).session).toBeDefined();
+    const config = await discover(main, 'begroting');
+    const { url, verifier, state } = await authorization(config);
+    const callback = await follow(main, browser, url.href);
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    const sub = tokens.claims()!.sub;
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(await forwardAuth(main, browser, ROLE_SERVICE)).toBe(200);
+
+    const admin = newBrowser(main.url);
+    await loginWithPassword(admin, 'beheer@dego.nl', PASSWORD);
+    const toDo = (await usersApi(main, admin, 'GET', '/access-review')).body as {
+      people: { userId: string; dataRoles: { roleId: string }[] }[];
+    };
+    const decisions = toDo.people.flatMap((p) =>
+      p.dataRoles.map((r) => ({
+        userId: p.userId,
+        roleId: r.roleId,
+        decision: p.userId === person.id ? 'withdraw' : 'keep',
+      })),
+    );
+    expect((await usersApi(main, admin, 'POST', '/access-reviews', { decisions })).status).toBe(201);
+
+    expect(await forwardAuth(main, browser, ROLE_SERVICE)).toBe(403);
+    await expect(client.fetchUserInfo(config, refreshed.access_token, sub)).rejects.toMatchObject({ status: 401 });
+    await expect(
+      client.refreshTokenGrant(config, refreshed.refresh_token ?? tokens.refresh_token!),
+    ).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect(await forwardAuth(main, browser)).toBe(200);
   });
 });
