@@ -1,4 +1,4 @@
-import type { ImportRow } from '../api/users-api';
+import type { ImportRow } from './import-api';
 import { CardTable } from '../components/CardTable';
 import { rowWords } from './import-words';
 

@@ -2,15 +2,8 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCurrentUser } from '../api/queries';
-import {
-  importJob,
-  importReportFile,
-  importRows,
-  previewImport,
-  reasonOf,
-  secondFactorGateBackTo,
-  startImport,
-} from '../api/users-api';
+import { reasonOf, secondFactorGateBackTo } from '../api/users-api';
+import { importJob, importReportFile, importRows, previewImport, startImport } from './import-api';
 import { CsvDownloadButton } from '../components/CsvDownloadButton';
 import { csvName } from '../components/csv-name';
 import { ErrorAlert } from '../components/ErrorAlert';

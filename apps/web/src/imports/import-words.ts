@@ -1,4 +1,4 @@
-import type { ImportJob, ImportOutcome, ImportPlan, ImportRow } from '../api/users-api';
+import type { ImportJob, ImportOutcome, ImportPlan, ImportRow } from './import-api';
 
 /** What a row will do, as the preview says it. */
 const PLAN_WORDS: Record<ImportPlan, string> = {

@@ -2,14 +2,14 @@ import { useEffect, useRef, useState } from 'react';
 import { Navigate } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCurrentUser } from '../api/queries';
+import { secondFactorGateBackTo } from '../api/users-api';
 import {
   type AccessReview,
   accessReviewToDo,
   completeAccessReview,
   finishedReviews,
   type ReviewDecision,
-  secondFactorGateBackTo,
-} from '../api/users-api';
+} from './review-api';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { Loading } from '../components/Loading';

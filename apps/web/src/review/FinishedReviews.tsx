@@ -1,5 +1,5 @@
-import type { AccessReview } from '../api/users-api';
-import { accessReviewCsvFile } from '../api/users-api';
+import type { AccessReview } from './review-api';
+import { accessReviewCsvFile } from './review-api';
 import { CsvDownloadButton } from '../components/CsvDownloadButton';
 import { csvName } from '../components/csv-name';
 import { longDateTime } from '../overview/sorting';

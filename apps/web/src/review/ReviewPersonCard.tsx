@@ -1,4 +1,4 @@
-import type { ReviewDecision, ReviewPerson } from '../api/users-api';
+import type { ReviewDecision, ReviewPerson } from './review-api';
 import { factorKindNames } from '../overview/factors';
 import { longDateTime } from '../overview/sorting';
 

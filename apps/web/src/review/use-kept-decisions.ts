@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ReviewDecision } from '../api/users-api';
+import type { ReviewDecision } from './review-api';
 
 type Decisions = Record<string, ReviewDecision>;
 
