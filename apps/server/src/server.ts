@@ -155,7 +155,11 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
       await publicApp.listen({ host: config.host, port: config.port });
       await adminApp.listen({ host: config.adminHost, port: config.adminPort });
       await idp.start();
-      stopPruning = pruneAuditDaily(product.audit, config.auditRetentionMs, publicApp.log);
+      stopPruning = pruneAuditDaily(
+        { audit: product.audit, imports: product.apiContext.imports },
+        config.auditRetentionMs,
+        publicApp.log,
+      );
       stopSingleLogout = startSingleLogout(singleLogoutRound, publicApp.log);
       stopKeyAgreement = keyAgreement.start();
     },

@@ -10,7 +10,7 @@ export { organisationsInDatabase, signInAuditor, type CredentialEvent } from './
 export { createLastSignIns } from './audit/last-sign-ins.js';
 export { createInvitationStore } from './invitations/invitation-store.js';
 export { createAccessReviewStore } from './reviews/access-review-store.js';
-export { createImportStore } from './imports/import-store.js';
+export { createImportStore, type ImportStore } from './imports/import-store.js';
 export { createMailThrottle } from './mail/mail-throttle.js';
 export { createCatalogueSource, DEMO_CATALOGUE_FILE, type CatalogueSource } from './catalogue/catalogue-source.js';
 export { CatalogueError, parseCatalogue, type Catalogue } from './catalogue/catalogue.js';

@@ -59,6 +59,13 @@ export interface ImportStore extends ImportRowPort {
   /** Extends the lease; false when another process has taken the import over. */
   renew(id: string, owner: string, until: number): Promise<boolean>;
   finish(id: string, owner: string, at: string): Promise<void>;
+  /**
+   * Removes, with their rows, the imports done before `doneBefore` and the previews never started that were made
+   * before `previewsBefore` (AVG: a file of people is kept no longer than it serves); answers how many went.
+   */
+  prune(doneBefore: string, previewsBefore: string): Promise<number>;
+  /** The rows of every import kept that named this address (AVG article 15). */
+  rowsAbout(email: string): Promise<(StoredRow & { importId: string })[]>;
 }
 
 /** Rows per insert: twelve columns each, well under SQLite's and PostgreSQL's limits on parameters. */
@@ -233,6 +240,34 @@ export function createImportStore<DB>(db: Kysely<DB>): ImportStore {
         .where('state', '=', 'running')
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+    async rowsAbout(email) {
+      const rows = await typed
+        .selectFrom('people_import_rows')
+        .selectAll()
+        .where('email', '=', email)
+        .orderBy('import_id')
+        .execute();
+      return rows.map((row) => ({ ...rowOf(row), importId: row.import_id }));
+    },
+    async prune(doneBefore, previewsBefore) {
+      return typed.transaction().execute(async (trx) => {
+        const gone = await trx
+          .selectFrom('people_imports')
+          .select('id')
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('state', '=', 'done'), eb('finished_at', '<', doneBefore)]),
+              eb.and([eb('state', '=', 'preview'), eb('created_at', '<', previewsBefore)]),
+            ]),
+          )
+          .execute();
+        const ids = gone.map((row) => row.id);
+        if (ids.length === 0) return 0;
+        await trx.deleteFrom('people_import_rows').where('import_id', 'in', ids).execute();
+        await trx.deleteFrom('people_imports').where('id', 'in', ids).execute();
+        return ids.length;
+      });
     },
     async finish(id, owner, at) {
       await typed

@@ -38,6 +38,8 @@ export interface AccessReviewStore extends ReviewPort {
   list(organisationId: string): Promise<AccessReview[]>;
   /** One review of the organisation with its items in the order reviewed; undefined for another's or none. */
   get(organisationId: string, id: string): Promise<{ review: AccessReview; items: ReviewItem[] } | undefined>;
+  /** What the reviews recorded about one person, oldest first (AVG article 15). */
+  about(identityId: string): Promise<(ReviewItem & { reviewId: string; completedAt: string })[]>;
 }
 
 /** Rows per insert: ten columns each, well under SQLite's and PostgreSQL's limits on parameters. */
@@ -106,6 +108,17 @@ export function createAccessReviewStore<DB>(db: Kysely<DB>): AccessReviewStore {
         .orderBy('id', 'desc')
         .execute();
       return rows.map(reviewOf);
+    },
+    async about(identityId) {
+      const rows = await typed
+        .selectFrom('access_review_items')
+        .innerJoin('access_reviews', 'access_reviews.id', 'access_review_items.review_id')
+        .selectAll('access_review_items')
+        .select('access_reviews.completed_at')
+        .where('access_review_items.identity_id', '=', identityId)
+        .orderBy('access_reviews.completed_at')
+        .execute();
+      return rows.map((row) => ({ ...itemOf(row), reviewId: row.review_id, completedAt: row.completed_at }));
     },
     async get(organisationId, id) {
       const row = await typed

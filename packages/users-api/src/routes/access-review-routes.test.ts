@@ -108,6 +108,11 @@ describe('Toegangsreview', () => {
     expect(again.lastReview).toMatchObject({ id: review.id, kept: 2, withdrawn: 1 });
     expect(again.people.find((p) => p.userId === anne.id)?.dataRoles.map((r) => r.roleId)).toEqual(['sociaal-domein']);
 
+    // What a person's export (AVG article 15) finds of the review.
+    expect((await api.ctx.reviews.about(anne.id)).map((item) => `${item.dataRoleId} ${item.decision}`)).toEqual([
+      'sociaal-domein keep',
+      'financien withdraw',
+    ]);
     const listed = await api.call(admin, 'GET', '/api/access-reviews');
     expect(listed.json()).toEqual([expect.objectContaining({ id: review.id })]);
     const csv = await api.call(admin, 'GET', `/api/access-reviews/${review.id}.csv`);

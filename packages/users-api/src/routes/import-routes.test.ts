@@ -110,6 +110,11 @@ describe('importing people', () => {
     expect(await mailsTo('noor@voorbeeldstad.nl')).toBe(1);
     expect(await mailsTo('dirk@dijkstad.nl')).toBe(1);
     expect(await mailsTo('anne@voorbeeldstad.nl')).toBe(0);
+    // What a person's export (AVG article 15) finds of the file.
+    expect((await api.ctx.imports.rowsAbout('noor@voorbeeldstad.nl')).map((row) => row.outcome)).toEqual([
+      'created',
+      'refused',
+    ]);
 
     const before = await api.stored();
     const again = await preview();
@@ -187,5 +192,23 @@ describe('importing people', () => {
     await runToEnd(id);
     const second = await api.call(admin, 'POST', `/api/imports/${id}/start`);
     expect(second.statusCode).toBe(409);
+  });
+
+  it('forgets a preview never started after a day, and a done import with its rows after the retention', async () => {
+    const done = await preview();
+    await runToEnd(done.id);
+    const waiting = await preview();
+    const rowsOf = async (id: string) => (await api.call(admin, 'GET', `/api/imports/${id}/rows`)).json() as Row[];
+    const now = new Date().toISOString();
+    const later = new Date(Date.now() + 60_000).toISOString();
+    // Cut-offs before both: nothing goes.
+    expect(await api.ctx.imports.prune('2000-01-01T00:00:00.000Z', '2000-01-01T00:00:00.000Z')).toBe(0);
+    // A preview older than its cut-off goes; the done import stays until its own.
+    expect(await api.ctx.imports.prune('2000-01-01T00:00:00.000Z', later)).toBe(1);
+    expect((await api.call(admin, 'GET', `/api/imports/${waiting.id}`)).statusCode).toBe(404);
+    expect(await rowsOf(done.id)).toHaveLength(8);
+    expect(await api.ctx.imports.prune(later, now)).toBe(1);
+    expect((await api.call(admin, 'GET', `/api/imports/${done.id}`)).statusCode).toBe(404);
+    expect((await stored('people_import_rows')).length).toBe(0);
   });
 });
