@@ -1,4 +1,5 @@
 import type { Db } from '@portaal/idp';
+import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migratedDatabase } from '../test-support/migrated-database.js';
@@ -60,6 +61,23 @@ describe('the signing key agreement between processes', () => {
     await first.announce();
     expect(first.agrees()).toBe(false);
     await third.start()();
+    await first.announce();
+    expect(first.agrees()).toBe(true);
+  });
+
+  it('withdraws a stopping process even when the database is busy for a moment', async () => {
+    const first = processWith(['a']);
+    const second = processWith(['b']);
+    await second.announce();
+    await first.announce();
+    expect(first.agrees()).toBe(false);
+    const stopSecond = second.start();
+    // The table is out of reach for half a second, as a SQLite file another process writes is.
+    await sql`alter table oidc_key_announcements rename to oidc_key_announcements_away`.execute(db.kysely);
+    const stopping = stopSecond();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sql`alter table oidc_key_announcements_away rename to oidc_key_announcements`.execute(db.kysely);
+    await stopping;
     await first.announce();
     expect(first.agrees()).toBe(true);
   });

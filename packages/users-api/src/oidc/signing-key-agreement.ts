@@ -12,6 +12,9 @@ export const ANNOUNCE_EVERY_MS = 5000;
 const LIVE_MS = 3 * ANNOUNCE_EVERY_MS;
 /** Rows of processes gone this long are removed. */
 const FORGET_MS = 3600 * 1000;
+/** Tries to withdraw at stop, and the pause between them: about two seconds in all. */
+const WITHDRAW_ATTEMPTS = 10;
+const WITHDRAW_PAUSE_MS = 200;
 
 export interface SigningKeyAgreement {
   /** False while another live process publishes keys this one does not know: OpenID Connect is then refused. */
@@ -65,6 +68,26 @@ export function signingKeyAgreement<DB>(
     disagreeing = foreign;
   }
 
+  /**
+   * Takes this process's announcement away as it stops, so that the others serve OpenID Connect again at once. A
+   * busy database (another process writing its SQLite file) is tried again for a while: an announcement left behind
+   * would be counted as live for LIVE_MS more.
+   */
+  async function withdraw(): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await db.deleteFrom('oidc_key_announcements').where('process_id', '=', processId).execute();
+        return;
+      } catch (error) {
+        if (attempt >= WITHDRAW_ATTEMPTS) {
+          log.warn({ err: error }, 'withdrawing the OpenID Connect signing keys failed; they count until forgotten');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, WITHDRAW_PAUSE_MS));
+      }
+    }
+  }
+
   function report(foreign: string[]) {
     if (foreign.length === 0) {
       log.info('OpenID Connect served again: every running process publishes the same signing keys');
@@ -87,11 +110,7 @@ export function signingKeyAgreement<DB>(
       );
       return async () => {
         await stop();
-        await db
-          .deleteFrom('oidc_key_announcements')
-          .where('process_id', '=', processId)
-          .execute()
-          .catch(() => undefined);
+        await withdraw();
       };
     },
   };
