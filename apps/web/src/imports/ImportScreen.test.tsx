@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Address, fakeNetwork, renderAt } from '../test-support';
+import { Address, captureDownloads, fakeNetwork, renderAt } from '../test-support';
 import { axeViolations } from '../test-axe';
 import { whoamiOf } from '../test-users-api';
 import ImportScreen from './ImportScreen';
@@ -148,5 +148,24 @@ describe('ImportScreen', () => {
     );
     renderAt('/importeren', routes);
     expect(await screen.findByText('Datavoorzieningen-pagina')).toBeInTheDocument();
+  });
+
+  it("offers an example file with the columns and one of the organisation's data roles", async () => {
+    importServer();
+    const downloads = captureDownloads();
+    try {
+      renderAt('/importeren', routes);
+      await userEvent.click(await screen.findByRole('button', { name: 'Voorbeeldbestand downloaden (CSV)' }));
+      expect(downloads.files.map((file) => file.name)).toEqual(['personen-importeren-voorbeeld.csv']);
+      const bytes = new Uint8Array(await downloads.files[0]!.blob.arrayBuffer());
+      // A byte order mark first, so that Excel reads the file as UTF-8 ('Financiën').
+      expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      expect(new TextDecoder().decode(bytes)).toBe(
+        'Voornaam;Achternaam;E-mailadres;Datarollen;Beheerder\r\n' +
+          'Noor;de Vries;noor.devries@voorbeeld.nl;Ruimte en wonen;nee\r\n',
+      );
+    } finally {
+      downloads.restore();
+    }
   });
 });

@@ -6,12 +6,13 @@ import { reasonOf, secondFactorGateBackTo } from '../api/users-api';
 import { importJob, importReportFile, importRows, previewImport, startImport } from './import-api';
 import { CsvDownloadButton } from '../components/CsvDownloadButton';
 import { csvName } from '../components/csv-name';
+import { downloadFile } from '../components/download';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Loading } from '../components/Loading';
 import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
 import { ImportRowsTable } from './ImportRowsTable';
-import { changesAnything, outcomeSummary, planSummary } from './import-words';
+import { changesAnything, exampleFile, outcomeSummary, planSummary } from './import-words';
 import './import.css';
 
 /** How often the progress of a running import is asked for. */
@@ -44,10 +45,12 @@ export default function ImportScreen() {
     refetchInterval: (query) => (query.state.data?.state === 'running' ? PROGRESS_MS : false),
   });
   const state = job.data?.state;
+  // While it runs, the rows as planned stay in view; once done, what was done.
+  const rowsState = state === 'running' ? 'preview' : state;
   const rows = useQuery({
-    queryKey: ['import-rows', id, state],
+    queryKey: ['import-rows', id, rowsState],
     queryFn: ({ signal }) => importRows(id, signal),
-    enabled: isAdmin && id !== '' && state !== undefined && state !== 'running',
+    enabled: isAdmin && id !== '' && rowsState !== undefined,
   });
   const check = useMutation({
     mutationFn: async (chosen: File) => previewImport(chosen.name, await chosen.text()),
@@ -97,6 +100,21 @@ export default function ImportScreen() {
               'Opslaan als' en 'CSV (gescheiden door lijstscheidingsteken)'. De eerste regel noemt de kolommen Voornaam,
               Achternaam, E-mailadres, Datarollen en Beheerder. Zet meer datarollen in één cel, gescheiden door een
               komma; bij Beheerder vul je ja of nee in. Een download van het overzicht kan ook.
+            </p>
+            <p className="utrecht-paragraph">
+              <button
+                type="button"
+                className="utrecht-button utrecht-button--secondary-action"
+                onClick={() =>
+                  downloadFile(
+                    'personen-importeren-voorbeeld.csv',
+                    exampleFile(me.data?.activeOrg?.subdivisions ?? []),
+                    'text/csv;charset=utf-8',
+                  )
+                }
+              >
+                Voorbeeldbestand downloaden (CSV)
+              </button>
             </p>
             <p className="utrecht-paragraph">
               Je ziet eerst per regel wat er gebeurt; er verandert pas iets als je op Importeren drukt. Wie al een

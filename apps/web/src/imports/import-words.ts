@@ -49,3 +49,13 @@ export function outcomeSummary({ outcomes }: ImportJob['progress']): string {
 
 /** Whether starting the import would change anything. */
 export const changesAnything = ({ plans }: ImportJob['progress']) => plans.create + plans.invite + plans.add > 0;
+
+/**
+ * An example file to fill in: the columns the import reads, and one person with the organisation's first data role,
+ * as Dutch spreadsheet programs open it (semicolons, UTF-8 with a byte order mark).
+ */
+export function exampleFile(dataRoles: { label: string }[]): string {
+  const header = 'Voornaam;Achternaam;E-mailadres;Datarollen;Beheerder';
+  const example = `Noor;de Vries;noor.devries@voorbeeld.nl;${dataRoles[0]?.label ?? ''};nee`;
+  return `\uFEFF${header}\r\n${example}\r\n`;
+}
