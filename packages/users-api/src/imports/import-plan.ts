@@ -70,16 +70,23 @@ function addKeys(keys: Set<string>, tuples: RelationTuple[]): Set<string> {
 const keyOf = (tuple: Pick<RelationTuple, 'namespace' | 'object' | 'relation'>) =>
   `${tuple.namespace}:${tuple.object}#${tuple.relation}`;
 
-/** The row's own content: a valid address, known data roles, 'ja' or 'nee'; else the Dutch reason. */
-function checkRow(org: Organisation, row: FileRow): Omit<PlannedRow, 'plan' | 'line'> | { reason: string } {
-  const email = emailSchema.safeParse(row.email);
-  if (!email.success) return { reason: INVALID_EMAIL };
-  const roles = new Map(
+/** The organisation's data roles by id and by label, in lower case. */
+const rolesByName = (org: Organisation) =>
+  new Map(
     org.dataRoles.flatMap((role) => [
       [role.id.toLowerCase(), role.id],
       [role.label.toLowerCase(), role.id],
     ]),
   );
+
+/** The row's own content: a valid address, known data roles, 'ja' or 'nee'; else the Dutch reason. */
+function checkRow(
+  org: Organisation,
+  roles: Map<string, string>,
+  row: FileRow,
+): Omit<PlannedRow, 'plan' | 'line'> | { reason: string } {
+  const email = emailSchema.safeParse(row.email);
+  if (!email.success) return { reason: INVALID_EMAIL };
   const unknown = row.dataRoles.find((role) => !roles.has(role.toLowerCase()));
   if (unknown !== undefined) return { reason: `Datarol '${unknown}' bestaat niet in ${org.label}.` };
   if (!['', 'ja', 'nee'].includes(row.admin)) return { reason: "Vul bij Beheerder 'ja' of 'nee' in, of niets." };
@@ -116,11 +123,12 @@ export async function planImport(ctx: ApiContext, org: Organisation, rows: FileR
     expireInvitations(ctx).then(() => ctx.invitations.ofOrganisation(org.id)),
   ]);
   const invitedIds = new Set(invited.map((invitation) => invitation.identityId));
+  const roles = rolesByName(org);
   const firstLine = new Map<string, number>();
   const planned: PlannedRow[] = [];
   for (const row of rows) {
     const base = { line: row.line, email: row.email, first: row.first, last: row.last, dataRoles: [], admin: false };
-    const checked = checkRow(org, row);
+    const checked = checkRow(org, roles, row);
     if ('reason' in checked) {
       planned.push({ ...base, plan: 'refused', reason: checked.reason });
       continue;

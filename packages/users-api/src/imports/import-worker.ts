@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { invitationMail, organisationInvitationMail } from '@portaal/nl';
-import { ApiError } from '../api-error.js';
+import { ApiError, errors } from '../api-error.js';
 import type { AuditEntry } from '../audit/audit-log.js';
 import type { Organisation } from '../catalogue/catalogue.js';
 import type { ApiContext } from '../context.js';
 import { ConflictError, type UserIdentity } from '../ports.js';
+import { joinInvitationMail, newAccountMail, relationNames as namesOf } from '../users/invitation-mails.js';
 import { relationsAsked, replanRow } from './import-plan.js';
 import type { ImportJob, StoredRow } from './import-store.js';
 
@@ -41,8 +41,7 @@ const entryOf = (
   details: { ...details, import: job.id },
 });
 
-const relationNames = (org: Organisation, row: StoredRow) =>
-  relationsAsked(org, row).map((t) => `${t.namespace}:${t.object}#${t.relation}`);
+const relationNames = (org: Organisation, row: StoredRow) => namesOf(relationsAsked(org, row));
 
 /**
  * Carries out the imports that were started, one row at a time, in the background of a process that serves the
@@ -61,16 +60,7 @@ export function createImportWorker(ctx: ApiContext, log: FastifyBaseLogger) {
   async function mailNewAccount(job: ImportJob, org: Organisation, row: StoredRow, user: Pick<UserIdentity, 'id'>) {
     const url = await ctx.backend.identities.recoveryLink(user.id, ctx.options.invitationMs);
     await ctx.backend.atomically(async (ports) => {
-      await ports.mail.send({
-        to: row.email,
-        ...invitationMail({
-          url,
-          validHours: Math.round(ctx.options.invitationMs / 3_600_000),
-          organisationLabel: org.label,
-          firstName: row.first,
-        }),
-        templateType: 'invitation',
-      });
+      await ports.mail.send(newAccountMail(ctx, { email: row.email, firstName: row.first }, url, org.label));
       await ports.importRows.settle(job.id, row.line, { mailed: true });
     });
   }
@@ -115,16 +105,9 @@ export function createImportWorker(ctx: ApiContext, log: FastifyBaseLogger) {
     const [person] = await ctx.backend.identities.get([identityId]);
     const details = { relations: relationNames(org, row) };
     await ctx.backend.atomically(async (ports) => {
-      await ports.mail.send({
-        to: row.email,
-        ...organisationInvitationMail({
-          url: new URL('/settings#organisaties', ctx.options.publicUrl).toString(),
-          validHours: Math.round(ctx.options.invitationMs / 3_600_000),
-          organisationLabel: org.label,
-          firstName: person?.traits.name.first,
-        }),
-        templateType: 'organisation_invitation',
-      });
+      await ports.mail.send(
+        joinInvitationMail(ctx, { email: row.email, firstName: person?.traits.name.first }, org.label),
+      );
       await ports.audit.record(entryOf(job, 'invitation.send', { id: identityId, email: row.email }, details));
       await ports.importRows.settle(job.id, row.line, { outcome: 'invited', identityId, mailed: true });
     });
@@ -153,17 +136,12 @@ export function createImportWorker(ctx: ApiContext, log: FastifyBaseLogger) {
     } catch (error) {
       // A refusal of the row itself (a mail limit, an address taken meanwhile) is its outcome; anything else too,
       // once logged, so that one row cannot stop the rest. Nothing of the row was written (one `atomically`).
-      const reason =
-        error instanceof ApiError
-          ? error.message
-          : error instanceof ConflictError
-            ? 'Er bestaat al een account met dit e-mailadres.'
-            : FAILED;
-      if (!(error instanceof ApiError) && !(error instanceof ConflictError))
-        log.error({ err: error, importId: job.id, line: row.line }, 'import row failed');
+      const refusal =
+        error instanceof ApiError ? error : error instanceof ConflictError ? errors.emailInUse() : undefined;
+      if (!refusal) log.error({ err: error, importId: job.id, line: row.line }, 'import row failed');
       await ctx.imports.settle(job.id, row.line, {
-        outcome: error instanceof ApiError || error instanceof ConflictError ? 'refused' : 'failed',
-        reason,
+        outcome: refusal ? 'refused' : 'failed',
+        reason: refusal?.message ?? FAILED,
       });
     }
   }

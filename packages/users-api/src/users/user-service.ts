@@ -1,4 +1,4 @@
-import { invitationMail, organisationInvitationMail, twoFactorResetMail } from '@portaal/nl';
+import { twoFactorResetMail } from '@portaal/nl';
 import type { RelationTuple } from '@portaal/relations';
 import { dataRoleObject } from '../catalogue/catalogue.js';
 import { auditAbout, type RequestOrigin } from '../audit/audit-about.js';
@@ -14,6 +14,7 @@ import { memberTuples, permittedRelations, removalWithin, type RequestedPermissi
 import { refuseGuest, targetOf } from './target.js';
 import { invitedJson, memberJson, permissionsWithin, withinOrganisation } from './user-json.js';
 import { factorKinds, RESET_CREDENTIALS } from './second-factor.js';
+import { joinInvitationMail, newAccountMail, relationNames } from './invitation-mails.js';
 
 /**
  * The administrators' rules on the people of their organisation (docs/organisations.md), apart from HTTP: the routes
@@ -28,9 +29,6 @@ export interface Acting {
   /** Where the request came from, for the audit log. */
   request: RequestOrigin;
 }
-
-const relationNames = (relations: InvitedRelation[]) =>
-  relations.map((t) => `${t.namespace}:${t.object}#${t.relation}`);
 
 const isSelf = (acting: Acting, id: string) => id === acting.caller.session.identity.id;
 
@@ -105,16 +103,9 @@ export async function userExists(ctx: ApiContext, acting: Acting, email: string)
 async function invite(ctx: ApiContext, user: UserIdentity, orgLabel: string) {
   const { backend, options } = ctx;
   const url = await backend.identities.recoveryLink(user.id, options.invitationMs);
-  await backend.mail.send({
-    to: user.traits.email,
-    ...invitationMail({
-      url,
-      validHours: Math.round(options.invitationMs / 3_600_000),
-      organisationLabel: orgLabel,
-      firstName: user.traits.name.first,
-    }),
-    templateType: 'invitation',
-  });
+  await backend.mail.send(
+    newAccountMail(ctx, { email: user.traits.email, firstName: user.traits.name.first }, url, orgLabel),
+  );
 }
 
 /** An existing account that is not a member: a pending invitation and a mail; nothing in the tuples yet. */
@@ -145,16 +136,8 @@ export async function mailJoinInvitation(
 ) {
   const { caller } = acting;
   await ctx.backend.atomically(async (ports) => {
-    await ports.mail.send({
-      to: user.traits.email,
-      ...organisationInvitationMail({
-        url: new URL('/settings#organisaties', ctx.options.publicUrl).toString(),
-        validHours: Math.round(ctx.options.invitationMs / 3_600_000),
-        organisationLabel: caller.activeOrg.label,
-        firstName: user.traits.name.first,
-      }),
-      templateType: 'organisation_invitation',
-    });
+    const to = { email: user.traits.email, firstName: user.traits.name.first };
+    await ports.mail.send(joinInvitationMail(ctx, to, caller.activeOrg.label));
     await ports.audit.record(auditAbout(caller, acting.request, action, user, 'success', details));
   });
 }
