@@ -9,6 +9,7 @@ import { startLogoutReceiver } from '../support/oidc-service.js';
 import { startBalancer } from '../support/balancer.js';
 import { sharedTestDatabase } from '../support/database.js';
 import { freePorts } from '../support/free-port.js';
+import { authorizationRequest, discoverClient, followWhileOnPortal } from '../support/oidc-relying-party.js';
 import { enrolTotp, loginWithPassword } from '../support/flows.js';
 import { csrfTokenOf, explained, identityApi, newBrowser, type Browser } from '../support/ory.js';
 import { testSigningKeys } from '../support/signing-keys.js';
@@ -127,35 +128,12 @@ async function newPerson(at: Deployment) {
 }
 
 /** Follows the browser's redirects from `start` while they stay on the portal; answers where they left it. */
-async function follow(at: Deployment, browser: Browser, start: string): Promise<URL> {
-  let url = new URL(start);
-  for (let hop = 0; hop < 12 && url.origin === at.url && url.pathname !== '/login'; hop += 1) {
-    const response = await browser.fetch(url.href, { redirect: 'manual' });
-    const location = response.headers.get('location');
-    if (!location) throw new Error(`${url.pathname} answered ${response.status} without a redirect`);
-    url = new URL(location, url);
-  }
-  return url;
-}
+const follow = (at: Deployment, browser: Browser, start: string) => followWhileOnPortal(at.url, browser, start);
 
-const discover = (at: Deployment, clientId = 'jeugdzorg') =>
-  client.discovery(new URL(`${at.url}/oidc`), clientId, undefined, client.ClientSecretBasic(SECRET), {
-    execute: [client.allowInsecureRequests],
-  });
+const discover = (at: Deployment, clientId = 'jeugdzorg') => discoverClient(at.url, clientId, SECRET);
 
-async function authorization(config: client.Configuration, extra: Record<string, string> = {}) {
-  const verifier = client.randomPKCECodeVerifier();
-  const state = client.randomState();
-  const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: `${rp}/callback`,
-    scope: 'openid email',
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    ...extra,
-  });
-  return { url, verifier, state };
-}
+const authorization = (config: client.Configuration, extra: Record<string, string> = {}) =>
+  authorizationRequest(config, `${rp}/callback`, extra);
 
 interface SignedIn {
   browser: Browser;

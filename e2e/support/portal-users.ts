@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Portaal } from './portaal.js';
 import type { Deployment } from './deployment.js';
@@ -18,8 +18,26 @@ export function portaalCli(
   side: 'identities' | 'portal' = 'identities',
 ) {
   const env = side === 'portal' && 'portalEnv' in portaal ? portaal.portalEnv : portaal.env;
-  const result = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8' });
+  // A command that hangs fails the test that ran it, instead of the whole run.
+  const result = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8', timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * As `portaalCli`, without blocking this process while the command runs: the Ory deployment's Keto routes pass
+ * through a proxy in this process (support/deployment.ts), which a command that writes tuples must reach.
+ */
+export function portaalCommand(
+  portaal: Portaal | Deployment,
+  args: string[],
+  side: 'identities' | 'portal' = 'identities',
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const env = side === 'portal' && 'portalEnv' in portaal ? portaal.portalEnv : portaal.env;
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { env, encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
 }
 
 /** A person in the portal: their browser, and their TOTP secret once enrolled. */
@@ -53,6 +71,23 @@ export async function signInAtAal1(portaal: Portaal, email: string, password: st
   const browser = newBrowser(portaal.publicUrl);
   await loginWithPassword(browser, email, password);
   return { email, password, browser };
+}
+
+/**
+ * Ten wrong passwords for `email` over the provider's API, as a guesser would try them: enough (`LOGIN_MAX_FAILURES`)
+ * to lock the account for `LOGIN_LOCK_DURATION`.
+ */
+export async function lockWithWrongPasswords(portaal: Portaal, email: string): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    const flow = await (
+      await fetch(`${portaal.publicUrl}/self-service/login/api`, { headers: { accept: 'application/json' } })
+    ).json();
+    await fetch(`${portaal.publicUrl}/self-service/login?flow=${flow.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ method: 'password', identifier: email, password: `fout-${attempt}-wachtwoord` }),
+    });
+  }
 }
 
 export interface ApiAnswer<T = any> {

@@ -104,14 +104,19 @@ export interface SignedIn {
 
 /**
  * A municipality with the demo catalogue and one administrator whose authenticator app is linked (over the API, to
- * keep journeys short), signed in in a fresh browser profile with password and code, on the user overview.
+ * keep journeys short), signed in in a fresh browser profile with password and code, on the user overview. A journey
+ * whose portal started with a catalogue of its own (`CATALOGUE_FILE`) names that file as `catalogue`, lest the demo
+ * catalogue replace it.
  */
 export async function signInAsAdministrator(
   journey: Journey,
-  email = `beheerder-${randomUUID().slice(0, 6)}@voorbeeldstad.nl`,
+  {
+    email = `beheerder-${randomUUID().slice(0, 6)}@voorbeeldstad.nl`,
+    catalogue = DEMO_CATALOGUE,
+  }: { email?: string; catalogue?: string } = {},
 ): Promise<SignedIn> {
   const password = 'Kade-Brug-Sluis-Molen-93';
-  cli(journey.portaal, ['catalogue', 'load', DEMO_CATALOGUE]);
+  cli(journey.portaal, ['catalogue', 'load', catalogue]);
   await createMember(journey.portaal, {
     email,
     password,
