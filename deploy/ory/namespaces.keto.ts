@@ -6,6 +6,7 @@
 //   organizations:<org>#admin@<user>               an administrator of that organisation's users
 //   subdivisions:<role>_<org>#issuer@<user>        a data role, given by the organisation's administrator
 //   subdivisions:<role>_<org>#access@<user>        a data role given otherwise (imports)
+//   programme:portaal#admin@<user>                 a programme administrator ('Programmabeheer')
 //
 // `access` is both: a relation the portal may store and the permission a check asks for, which holds for `issuer`
 // too. OPL cannot declare one name under both `related` and `permits` (Keto uses the first it finds and ignores the
@@ -37,5 +38,11 @@ export class subdivisions implements Namespace {
 
   permits = {
     access: (ctx: Context): boolean => this.related.issuer.includes(ctx.subject),
+  };
+}
+
+export class programme implements Namespace {
+  related: {
+    admin: User[];
   };
 }

@@ -319,7 +319,9 @@ describe('namespaces.keto.ts', () => {
   it('computes `access` as the embedded store’s check does: from `issuer`', () => {
     const check = read('packages/relations/src/tuples/check.ts');
     const implied = [...check.matchAll(/(\w+): \{ (\w+): \[([^\]]*)\] \}/g)];
-    expect(implied.map((m) => m[1]).sort()).toEqual([...PRODUCT_NAMESPACES].sort());
+    // A namespace without permissions (`programme`) has nothing to compute.
+    const computing = PRODUCT_NAMESPACES.filter((name) => namespaces.get(name)!.permits.length > 0);
+    expect(implied.map((m) => m[1]).sort()).toEqual(computing.sort());
     for (const [, namespace, permission, relations] of implied) {
       expect(namespaces.get(namespace!)!.permits).toContain(permission);
       const body = opl.slice(opl.indexOf(`class ${namespace} `));

@@ -181,6 +181,6 @@ describe('Keto-compatible relation tuples', () => {
 
   it('lists the namespaces', async () => {
     const { data } = await relationships.listRelationshipNamespaces();
-    expect(data.namespaces?.map((n) => n.name).sort()).toEqual(['organizations', 'subdivisions']);
+    expect(data.namespaces?.map((n) => n.name).sort()).toEqual(['organizations', 'programme', 'subdivisions']);
   });
 });

@@ -16,6 +16,7 @@ import { CatalogueError } from '@portaal/users-api';
 import { backup, restore } from './backup-commands.js';
 import { exportPerson } from './person-export.js';
 import { mail } from './mail-commands.js';
+import { programmeAdmin } from './programme-commands.js';
 import { dutchReasonOf } from './cli-errors.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
@@ -37,6 +38,9 @@ Opdrachten:
                       schrijf alles wat over deze persoon is vastgelegd als JSON naar de standaarduitvoer (AVG art. 15)
   catalogue load BESTAND
                       laad de catalogus (organisaties, datarollen, datavoorzieningen) uit een JSON-bestand
+  programme-admin add --email ADRES | remove --email ADRES | list
+                      wijs een programmabeheerder aan (beheert organisaties en datavoorzieningen in het portaal),
+                      zet er een af, of toon wie het zijn
   audit export        schrijf het auditlog als JSON-regels naar de standaarduitvoer
   oidc rotate-keys    maak een nieuwe ondertekeningssleutel voor de OpenID Connect-provider in DATA_DIR; de vorige
                       blijft gepubliceerd (herstart daarna de server)
@@ -74,6 +78,8 @@ export async function runCli(argv: string[]): Promise<number> {
         return await demo();
       case 'mail':
         return await mail(rest, cliLog());
+      case 'programme-admin':
+        return await programmeAdmin(rest, cliLog());
       case 'backup':
         return await backup(rest);
       case 'restore':

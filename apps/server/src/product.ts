@@ -21,6 +21,7 @@ import {
   createImportStore,
   createInvitationStore,
   createMailThrottle,
+  createCatalogueWrites,
   createOryBackend,
   type ApiContext,
   type AuditLog,
@@ -81,13 +82,13 @@ export async function openProduct(
     },
   });
   const backend = config.ory
-    ? await createOryBackend(
-        config.ory,
-        { send: async (mail) => void (await enqueueMail(db.kysely, systemClock, mail)) },
+    ? await createOryBackend(config.ory, {
+        mail: { send: async (mail) => void (await enqueueMail(db.kysely, systemClock, mail)) },
         audit,
         reviews,
-        imports,
-      )
+        importRows: imports,
+        catalogue: createCatalogueWrites(db.kysely),
+      })
     : createEmbeddedBackend(idp.services, relations);
   const limiter: RateLimiter = {
     // The identity provider's failure throttle locks on the limit-th attempt; one more keeps `limit` allowed.

@@ -4,4 +4,4 @@ export { createRelationStore, type RelationStore } from './store.js';
 export type { RelationTuple, SubjectSet, TupleQuery } from './tuples/tuple.js';
 
 /** The namespaces of this product (docs/architecture.md#relation-tuples). */
-export const PRODUCT_NAMESPACES = ['organizations', 'subdivisions'];
+export const PRODUCT_NAMESPACES = ['organizations', 'subdivisions', 'programme'];

@@ -249,6 +249,37 @@ export const errors = {
       'The access review does not exist in your organisation.',
       'Deze toegangsreview bestaat niet in jouw organisatie.',
     ),
+  // Programme administration ('Programmabeheer', routes/programme-routes.ts).
+  notProgrammeAdmin: () =>
+    new ApiError(
+      403,
+      'forbidden_not_programme_admin',
+      'Only programme administrators may do this.',
+      'Alleen programmabeheerders mogen dit doen.',
+    ),
+  organisationExists: () =>
+    new ApiError(
+      409,
+      'organisation_exists',
+      'An organisation with this id exists already.',
+      'Er bestaat al een organisatie met deze code.',
+    ),
+  organisationNotFound: () =>
+    new ApiError(404, 'organisation_not_found', 'The organisation does not exist.', 'Deze organisatie bestaat niet.'),
+  invalidOrganisationId: () =>
+    new ApiError(
+      400,
+      'invalid_request',
+      'The organisation id is not valid.',
+      'Gebruik voor de code alleen kleine letters, cijfers en koppeltekens, hoogstens 64 tekens.',
+    ),
+  invalidOrganisationName: () =>
+    new ApiError(
+      400,
+      'invalid_request',
+      'The organisation name is not valid.',
+      'Vul een naam in van hoogstens 200 tekens, zonder onzichtbare tekens.',
+    ),
   emailInUse: () =>
     new ApiError(
       409,

@@ -10,6 +10,7 @@ export { organisationsInDatabase, signInAuditor, type CredentialEvent } from './
 export { createLastSignIns } from './audit/last-sign-ins.js';
 export { createInvitationStore } from './invitations/invitation-store.js';
 export { createAccessReviewStore } from './reviews/access-review-store.js';
+export { createCatalogueWrites } from './catalogue/catalogue-writes.js';
 export { createImportStore, type ImportStore } from './imports/import-store.js';
 export { createMailThrottle } from './mail/mail-throttle.js';
 export { createCatalogueSource, DEMO_CATALOGUE_FILE, type CatalogueSource } from './catalogue/catalogue-source.js';
@@ -21,3 +22,4 @@ export { signingKeyAgreement } from './oidc/signing-key-agreement.js';
 export { sessionLinks } from './oidc/session-links.js';
 export { endGrantsOfEndedSessions, startSingleLogout } from './oidc/single-logout.js';
 export { hashClientSecret } from './oidc/oidc-clients.js';
+export { PROGRAMME, programmeAdminTuple } from './programme/programme-role.js';

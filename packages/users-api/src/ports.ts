@@ -3,6 +3,7 @@ import type { RelationTuple, TupleQuery } from '@portaal/relations';
 import type { AuditEntry } from './audit/audit-log.js';
 import type { ReviewPort } from './reviews/access-review-store.js';
 import type { ImportRowPort } from './imports/import-store.js';
+import type { CataloguePort } from './catalogue/catalogue-writes.js';
 
 export type IdentityState = 'active' | 'inactive';
 
@@ -153,6 +154,8 @@ export interface Ports {
   reviews: ReviewPort;
   /** The outcome of an import's row, written with the change it records (imports/import-worker.ts). */
   importRows: ImportRowPort;
+  /** Changes to the catalogue made in 'Programmabeheer', written with their audit entry (catalogue-writes.ts). */
+  catalogue: CataloguePort;
 }
 
 /**

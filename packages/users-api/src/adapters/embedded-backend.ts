@@ -38,6 +38,7 @@ import { readOrganisationRecord, withOrganisationRecord } from '../users/organis
 import { RESET_CREDENTIALS } from '../users/second-factor.js';
 import { keysInConfig } from '../users/key-info.js';
 import { createAccessReviewStore } from '../reviews/access-review-store.js';
+import { createCatalogueWrites } from '../catalogue/catalogue-writes.js';
 import { createImportStore } from '../imports/import-store.js';
 
 const toUser = (identity: IdentityRecord, credentials: CredentialRecord[]): UserIdentity => ({
@@ -260,6 +261,7 @@ function portsOn(services: IdpServices, relations: RelationStore, db: DbExecutor
     audit: { record: (entry) => audit.record(entry) },
     reviews: createAccessReviewStore(db),
     importRows: createImportStore(db),
+    catalogue: createCatalogueWrites(db),
   };
 }
 

@@ -3,18 +3,15 @@ import type { Identity, Relationship } from '@ory/client';
 import type { RelationTuple, TupleQuery } from '@portaal/relations';
 import {
   ConflictError,
-  type AuditPort,
   type Backend,
   type IdentityPort,
-  type MailPort,
+  type Ports,
   type RelationsPort,
   type UserIdentity,
 } from '../ports.js';
 import { readOrganisationRecord, withOrganisationRecord } from '../users/organisation-record.js';
 import { RESET_CREDENTIALS } from '../users/second-factor.js';
 import { keysInConfig } from '../users/key-info.js';
-import type { ReviewPort } from '../reviews/access-review-store.js';
-import type { ImportRowPort } from '../imports/import-store.js';
 
 export interface OryUrls {
   kratosPublicUrl: URL;
@@ -253,19 +250,9 @@ function relationsPort({ Configuration, RelationshipApi }: OrySdk, urls: OryUrls
  */
 export async function createOryBackend(
   urls: OryUrls,
-  mail: MailPort,
-  audit: AuditPort,
-  reviews: ReviewPort,
-  importRows: ImportRowPort,
+  own: Pick<Ports, 'mail' | 'audit' | 'reviews' | 'importRows' | 'catalogue'>,
 ): Promise<Backend> {
   const sdk = await import('@ory/client');
-  const ports = {
-    identities: identityPort(sdk, urls),
-    relations: relationsPort(sdk, urls),
-    mail,
-    audit,
-    reviews,
-    importRows,
-  };
+  const ports: Ports = { identities: identityPort(sdk, urls), relations: relationsPort(sdk, urls), ...own };
   return { ...ports, compensates: true, atomically: (work) => work(ports) };
 }

@@ -183,6 +183,36 @@ const WORDINGS: Record<string, Wording> = {
     done: '{a} heeft een toegangsreview gedownload',
     tried: '{a} probeerde een toegangsreview te downloaden',
   },
+  'programme.organisation.list': {
+    label: 'Organisaties bekeken',
+    done: '{a} heeft de organisaties van het programma bekeken',
+    tried: '{a} probeerde de organisaties van het programma te bekijken',
+  },
+  'programme.organisation.create': {
+    label: 'Organisatie aangemaakt',
+    done: '{a} heeft de organisatie aangemaakt',
+    tried: '{a} probeerde een organisatie aan te maken',
+  },
+  'programme.organisation.update': {
+    label: 'Organisatie gewijzigd',
+    done: '{a} heeft de organisatie gewijzigd',
+    tried: '{a} probeerde een organisatie te wijzigen',
+  },
+  'programme.administrator.invite': {
+    label: 'Beheerder uitgenodigd',
+    done: '{a} heeft {o} als beheerder uitgenodigd',
+    tried: '{a} probeerde een beheerder van een organisatie uit te nodigen',
+  },
+  'programme.admin.add': {
+    label: 'Programmabeheerder aangewezen',
+    done: '{a} heeft {o} programmabeheerder gemaakt',
+    tried: '{a} probeerde {o} programmabeheerder te maken',
+  },
+  'programme.admin.remove': {
+    label: 'Programmabeheerder afgezet',
+    done: '{a} heeft {o} als programmabeheerder afgezet',
+    tried: '{a} probeerde {o} als programmabeheerder af te zetten',
+  },
   'audit.read': {
     label: 'Logboek bekeken',
     done: '{a} heeft het logboek bekeken',

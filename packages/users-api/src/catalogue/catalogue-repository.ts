@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { UsersApiDatabase } from '../db/schema.js';
-import { oidcClientSettings, type Catalogue } from './catalogue.js';
+import { oidcClientSettings, type Catalogue, type Organisation } from './catalogue.js';
 
 type Db = Kysely<UsersApiDatabase>;
 
@@ -21,18 +21,7 @@ export async function replaceCatalogue(db: Db, catalogue: Catalogue): Promise<bo
     await trx.deleteFrom('catalogue_services').execute();
     await trx.deleteFrom('catalogue_data_roles').execute();
     await trx.deleteFrom('catalogue_organisations').execute();
-    for (const [position, org] of catalogue.organisations.entries()) {
-      await trx
-        .insertInto('catalogue_organisations')
-        .values({ id: org.id, label: org.label, requires_aal2: org.requiresAal2 ? 1 : 0, position })
-        .execute();
-      for (const [rolePosition, role] of org.dataRoles.entries()) {
-        await trx
-          .insertInto('catalogue_data_roles')
-          .values({ organisation_id: org.id, role_id: role.id, label: role.label, position: rolePosition })
-          .execute();
-      }
-    }
+    for (const [position, org] of catalogue.organisations.entries()) await insertOrganisation(trx, org, position);
     for (const [position, service] of catalogue.services.entries()) {
       await trx
         .insertInto('catalogue_services')
@@ -62,9 +51,23 @@ export async function replaceCatalogue(db: Db, catalogue: Catalogue): Promise<bo
   });
 }
 
+/** One organisation with its data roles, at `position` in the list. */
+export async function insertOrganisation(trx: Transaction<UsersApiDatabase>, org: Organisation, position: number) {
+  await trx
+    .insertInto('catalogue_organisations')
+    .values({ id: org.id, label: org.label, requires_aal2: org.requiresAal2 ? 1 : 0, position })
+    .execute();
+  for (const [rolePosition, role] of org.dataRoles.entries()) {
+    await trx
+      .insertInto('catalogue_data_roles')
+      .values({ organisation_id: org.id, role_id: role.id, label: role.label, position: rolePosition })
+      .execute();
+  }
+}
+
 // PostgreSQL: an advisory lock held until the transaction ends. SQLite: a write that changes nothing takes the one
 // write lock (waiting for another writer) before the comparison reads, so no read snapshot goes stale.
-async function lockCatalogue(trx: Transaction<UsersApiDatabase>): Promise<void> {
+export async function lockCatalogue(trx: Transaction<UsersApiDatabase>): Promise<void> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`select pg_advisory_xact_lock(${CATALOGUE_LOCK_KEY})`.execute(trx);
   } else {

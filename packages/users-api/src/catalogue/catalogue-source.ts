@@ -14,9 +14,14 @@ export const DEMO_CATALOGUE_FILE = new URL('../../catalogue/demo-catalogue.json'
 export interface CatalogueSource {
   current(): Promise<Catalogue>;
   loadFile(file: string | URL): Promise<Catalogue>;
+  /** Reads the catalogue again at the next call: after a change made in 'Programmabeheer' (catalogue-writes.ts). */
+  forget(): void;
 }
 
-/** How long a read catalogue is trusted; `portaal catalogue load` in another process is seen within this time. */
+/**
+ * How long a read catalogue is trusted: a load or a change in 'Programmabeheer' made in another process is seen
+ * within this time.
+ */
 const CACHE_MS = 5_000;
 
 /**
@@ -74,6 +79,9 @@ export function createCatalogueSource<DB>(db: Kysely<DB>, now: () => number = Da
       await replaceCatalogue(typed, catalogue);
       cached = { catalogue: Promise.resolve(catalogue), at: now() };
       return catalogue;
+    },
+    forget() {
+      cached = undefined;
     },
   };
 }

@@ -3,7 +3,7 @@ import { hasHiddenCharacters } from '@portaal/idp';
 
 // Catalogue ids are used inside tuple objects (`roleId_orgId`), so they never contain `_`
 // (docs/architecture.md#relation-tuples).
-const id = z
+export const catalogueId = z
   .string()
   .min(1)
   .max(64)
@@ -11,16 +11,21 @@ const id = z
 // Labels stand in mails (a subject among them) and lists: no control or format characters, so no line break that
 // starts a header and no right-to-left override that turns the text around (docs/security.md#34-sql-and-mail-headers).
 const HIDDEN = 'geen stuurtekens of onzichtbare tekens';
-const label = z
+export const catalogueLabel = z
   .string()
   .trim()
   .min(1)
   .max(200)
   .refine((value) => !hasHiddenCharacters(value), HIDDEN);
 
-const dataRole = z.object({ id, label }).strict();
+const dataRole = z.object({ id: catalogueId, label: catalogueLabel }).strict();
 const organisation = z
-  .object({ id, label, requiresAal2: z.boolean().default(true), dataRoles: z.array(dataRole).default([]) })
+  .object({
+    id: catalogueId,
+    label: catalogueLabel,
+    requiresAal2: z.boolean().default(true),
+    dataRoles: z.array(dataRole).default([]),
+  })
   .strict();
 const serviceUrl = z.url({ protocol: /^https?$/ });
 // Never a secret here: a confidential client's secret comes from the environment or a secrets file
@@ -40,8 +45,8 @@ const oidcClient = z
   .strict();
 const service = z
   .object({
-    id,
-    name: label,
+    id: catalogueId,
+    name: catalogueLabel,
     description: z
       .string()
       .trim()
@@ -51,7 +56,7 @@ const service = z
     url: serviceUrl,
     access: z
       .object({
-        organisations: z.array(id).default([]),
+        organisations: z.array(catalogueId).default([]),
         dataRoles: z
           .array(z.string().regex(/^[a-z0-9-]+_[a-z0-9-]+$/, 'schrijf een datarol als rolId_organisatieId'))
           .default([]),

@@ -37,3 +37,17 @@ export async function adminOf(ctx: ApiContext, request: FastifyRequest, action: 
   }
   return caller as AdminCaller;
 }
+
+/**
+ * A programme administrator (programme/programme-role.ts), always with a second factor (`aal2Required` holds for
+ * them); a refusal is audited.
+ */
+export async function programmeAdminOf(ctx: ApiContext, request: FastifyRequest, action: string): Promise<Caller> {
+  const caller = await callerOf(ctx, request);
+  if (!caller.isProgrammeAdmin) {
+    const reason = { reason: 'not a programme administrator' };
+    await ctx.audit.record(auditAbout(caller, request, action, null, 'denied', reason));
+    throw errors.notProgrammeAdmin();
+  }
+  return caller;
+}

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../users/caller.js';
 import type { AdminCaller, ApiContext } from '../context.js';
-import { adminOf, callerOf } from './callers.js';
+import { adminOf, callerOf, programmeAdminOf } from './callers.js';
 
 // Who calls, settled once per request by the route's guard; a WeakMap so that nothing outlives the request.
 const callers = new WeakMap<FastifyRequest, Caller>();
@@ -21,6 +21,13 @@ export const administrator =
   (ctx: ApiContext, action: string) =>
   async (request: FastifyRequest): Promise<void> => {
     callers.set(request, await adminOf(ctx, request, action));
+  };
+
+/** A route's `preValidation` guard: a programme administrator at aal2 (`programmeAdminOf`, refusals audited). */
+export const programmeAdministrator =
+  (ctx: ApiContext, action: string) =>
+  async (request: FastifyRequest): Promise<void> => {
+    callers.set(request, await programmeAdminOf(ctx, request, action));
   };
 
 /** The caller the route's guard settled. */

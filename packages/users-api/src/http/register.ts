@@ -11,6 +11,7 @@ import { registerPermissionRoutes } from '../routes/permission-routes.js';
 import { registerAuditRoutes } from '../routes/audit-routes.js';
 import { registerAccessReviewRoutes } from '../routes/access-review-routes.js';
 import { registerImportRoutes } from '../routes/import-routes.js';
+import { registerProgrammeRoutes } from '../routes/programme-routes.js';
 import { createImportWorker, type ImportWorker } from '../imports/import-worker.js';
 import { registerOrganisationRoutes } from '../routes/organisation-routes.js';
 import { registerAccountRoutes } from '../routes/account-routes.js';
@@ -100,6 +101,7 @@ export async function registerUsersApi(app: FastifyInstance, ctx: ApiContext): P
       registerAccessReviewRoutes(scope, ctx);
       registerImportRoutes(scope, ctx, imports);
       registerOrganisationRoutes(scope, ctx);
+      registerProgrammeRoutes(scope, ctx);
       registerAccountRoutes(scope, ctx);
       registerKratosHookRoutes(scope, ctx);
       registerForwardAuthRoutes(scope, ctx, forwardAuthChecks);

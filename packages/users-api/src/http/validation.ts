@@ -7,6 +7,7 @@ import { UUID } from '../users/user-id.js';
 import { SORT_KEYS } from '../users/user-order.js';
 import { STATUS_KEYS } from '../users/user-status.js';
 import { type ApiError, errors } from '../api-error.js';
+import { catalogueId, catalogueLabel } from '../catalogue/catalogue.js';
 import {
   createUserSchema,
   emailSchema,
@@ -96,6 +97,30 @@ export const importParams = new RequestSchema(z.object({ id: z.string().regex(UU
 
 /** A review's id: anything that is not one reads as a review that does not exist (404). */
 export const reviewParams = new RequestSchema(z.object({ id: z.string().regex(UUID) }), () => errors.reviewNotFound());
+
+/** An organisation's fields in 'Programmabeheer', refused with the words its form shows. */
+const organisationRefusal = (issue: z.ZodError['issues'][number]): ApiError => {
+  const field = issue.path[0];
+  if (field === 'id') return errors.invalidOrganisationId();
+  if (field === 'label') return errors.invalidOrganisationName();
+  return bodyRefusal(issue);
+};
+export const newOrganisationBody = new RequestSchema(
+  z.object({ id: catalogueId, label: catalogueLabel, requiresAal2: z.boolean() }).strict(),
+  organisationRefusal,
+);
+export const organisationChangesBody = new RequestSchema(
+  z
+    .object({ label: catalogueLabel.optional(), requiresAal2: z.boolean().optional() })
+    .strict()
+    .refine((changes) => changes.label !== undefined || changes.requiresAal2 !== undefined, 'nothing to change'),
+  organisationRefusal,
+);
+/** The first administrator of an organisation: as the new-user form, without permissions (they are the form's). */
+export const administratorBody = body(z.object({ traits: createUserSchema.shape.traits }).strict());
+export const programmeOrganisationParams = new RequestSchema(z.object({ orgId: catalogueId }), () =>
+  errors.organisationNotFound(),
+);
 
 export const organisationParams = new RequestSchema(z.object({ orgId: z.string() }), () => errors.notInOrganisation());
 

@@ -28,6 +28,8 @@ export interface InvitationStore {
   get(id: string): Promise<Invitation | undefined>;
   ofIdentity(identityId: string): Promise<Invitation[]>;
   ofOrganisation(organisationId: string): Promise<Invitation[]>;
+  /** How many invitations are pending (not expired) in each organisation that has any. */
+  pendingCounts(): Promise<Map<string, number>>;
   /**
    * Makes an invitation valid until `expiresAt`, from `invitedBy`; false when it was gone already (answered,
    * withdrawn or expired at the same time), and then nothing is written.
@@ -91,6 +93,15 @@ export function createInvitationStore<DB>(db: Kysely<DB>, now: () => Date = () =
     async ofOrganisation(organisationId) {
       const rows = await table().where('organisation_id', '=', organisationId).orderBy('created_at').execute();
       return rows.map(toInvitation);
+    },
+    async pendingCounts() {
+      const rows = await typed
+        .selectFrom('organisation_invitations')
+        .select(['organisation_id', (eb) => eb.fn.countAll<number | string>().as('pending')])
+        .where('expires_at', '>', now().toISOString())
+        .groupBy('organisation_id')
+        .execute();
+      return new Map(rows.map((row) => [row.organisation_id, Number(row.pending)]));
     },
     async renew(id, expiresAt, invitedBy) {
       const result = await typed

@@ -43,11 +43,14 @@ export interface InProcessApi {
   /** A call of the mounted API as this person, from the portal's origin. */
   call(
     as: UserIdentity | undefined,
-    method: 'GET' | 'HEAD' | 'PUT' | 'POST' | 'DELETE',
+    method: 'GET' | 'HEAD' | 'PUT' | 'PATCH' | 'POST' | 'DELETE',
     url: string,
     payload?: object,
   ): ReturnType<FastifyInstance['inject']>;
-  /** Every stored row of identities, credentials, addresses, sessions, mail, tuples, invitations and the audit log. */
+  /**
+   * Every stored row of identities, credentials, addresses, sessions, mail, tuples, invitations, the audit log,
+   * reviews, imports and the catalogue.
+   */
   stored(): Promise<Record<string, unknown[]>>;
   close(): Promise<void>;
 }
@@ -75,6 +78,11 @@ const USERS_API_TABLES = [
   'access_review_items',
   'people_imports',
   'people_import_rows',
+  'catalogue_organisations',
+  'catalogue_data_roles',
+  'catalogue_services',
+  'catalogue_service_access',
+  'catalogue_oidc_clients',
 ];
 
 export async function inProcessUsersApi(): Promise<InProcessApi> {

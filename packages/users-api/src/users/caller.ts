@@ -1,6 +1,7 @@
 import type { RelationTuple } from '@portaal/relations';
 import type { Catalogue, Organisation } from '../catalogue/catalogue.js';
 import type { CallerSession, OrganisationRecord, RelationsPort } from '../ports.js';
+import { isProgrammeAdmin } from '../programme/programme-role.js';
 import { membershipsOf, settledRecord } from './home-organisation.js';
 
 export { MEMBERSHIP } from './home-organisation.js';
@@ -19,6 +20,9 @@ export interface Caller {
   activeOrg: Organisation | undefined;
   /** Holds `admin` on the active organisation and passes the dashboard allow-list. */
   isAdmin: boolean;
+  /** Holds `programme:portaal#admin` (programme/programme-role.ts). */
+  isProgrammeAdmin: boolean;
+  /** A member of an organisation that asks for a second factor, or a programme administrator (always). */
   aal2Required: boolean;
 }
 
@@ -45,6 +49,7 @@ export async function resolveCaller(
     organisations.find((o) => o.id === record.home) ??
     organisations[0];
   const allowed = allowlist.length === 0 || allowlist.includes(session.identity.traits.email.toLowerCase());
+  const programmeAdmin = isProgrammeAdmin(tuples);
   return {
     session,
     tuples,
@@ -53,6 +58,7 @@ export async function resolveCaller(
     homeOrgId: record.home,
     activeOrg,
     isAdmin: activeOrg !== undefined && administers(tuples, activeOrg.id) && allowed,
-    aal2Required: organisations.some((o) => o.requiresAal2),
+    isProgrammeAdmin: programmeAdmin,
+    aal2Required: programmeAdmin || organisations.some((o) => o.requiresAal2),
   };
 }

@@ -85,6 +85,8 @@ export async function whoami(ctx: ApiContext, caller: Caller) {
     })),
     invitations: await invitationsOf(ctx, caller.session.identity.id),
     isAdmin: caller.isAdmin,
+    /** Holds the programme administrator's role ('Programmabeheer'). */
+    isProgrammeAdmin: caller.isProgrammeAdmin,
     authenticator_assurance_level: caller.session.aal,
     /** The session's authentication methods by name (`password`, `totp`, `passkey`, `webauthn`, …). */
     authentication_methods: caller.session.methods,

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDeployment, type Deployment } from '../support/deployment.js';
+import { uniqueEmail } from '../support/identities.js';
+import {
+  DEMO_PASSWORD,
+  api,
+  createMember,
+  databaseSnapshot,
+  portaalCommand,
+  signInAtAal2,
+  type Person,
+} from '../support/portal-users.js';
+
+// 'Programmabeheer' on a running portaal: SQLite, PostgreSQL, and the Ory adapter (scripts/integration.mjs). The
+// operator makes a programme administrator with the CLI; only they, at aal2, reach `/api/programme/…`; they add an
+// organisation and invite its first administrator, whose mail arrives; the CLI takes the role back.
+
+const PASSWORD = 'Programma-Raad-Kaart-31';
+
+let portaal: Deployment;
+let staff: Person;
+let bea: Person;
+let staffEmail: string;
+
+beforeAll(async () => {
+  portaal = await startDeployment({ args: ['--demo'] });
+  staffEmail = uniqueEmail('programma');
+  await createMember(portaal, { email: staffEmail, password: PASSWORD, org: 'dego', first: 'Pim' });
+  const granted = await portaalCommand(portaal, ['programme-admin', 'add', '--email', staffEmail], 'portal');
+  expect(granted.status, granted.stderr).toBe(0);
+  expect(granted.stdout).toContain(`${staffEmail} is programmabeheerder.`);
+  staff = await signInAtAal2(portaal, staffEmail, PASSWORD);
+  bea = await signInAtAal2(portaal, 'beheerder@voorbeeldstad.nl', DEMO_PASSWORD);
+});
+
+afterAll(() => portaal?.stop());
+
+describe('Programmabeheer over the API', () => {
+  it('is for programme administrators only; whoami says who is one', async () => {
+    expect((await api(portaal, bea.browser, 'GET', '/programme/organisations')).status).toBe(403);
+    expect((await api(portaal, bea.browser, 'GET', '/users/whoami')).body.isProgrammeAdmin).toBe(false);
+    expect((await api(portaal, staff.browser, 'GET', '/users/whoami')).body.isProgrammeAdmin).toBe(true);
+    const listed = await api(portaal, staff.browser, 'GET', '/programme/organisations');
+    expect(listed.status).toBe(200);
+    expect(listed.body.organisations.find((o: { id: string }) => o.id === 'voorbeeldstad')).toMatchObject({
+      label: 'Gemeente Voorbeeldstad',
+      administrators: expect.any(Number),
+    });
+  });
+
+  it('adds an organisation and invites its first administrator by mail', async () => {
+    const id = `stad-${Date.now().toString(36)}`;
+    const created = await api(portaal, staff.browser, 'POST', '/programme/organisations', {
+      id,
+      label: 'Gemeente Nieuwstad',
+      requiresAal2: true,
+    });
+    expect(created.status).toBe(201);
+    const before = await databaseSnapshot(portaal);
+    const again = await api(portaal, staff.browser, 'POST', '/programme/organisations', {
+      id,
+      label: 'Dubbel',
+      requiresAal2: false,
+    });
+    expect([again.status, again.body.error.id]).toEqual([409, 'organisation_exists']);
+    expect(await databaseSnapshot(portaal)).toBe(before);
+
+    const email = uniqueEmail('eerste-beheerder');
+    const invited = await api(portaal, staff.browser, 'POST', `/programme/organisations/${id}/administrators`, {
+      traits: { email, name: { first: 'Eva', last: 'Eerste' } },
+    });
+    expect(invited.status).toBe(201);
+    const mail = await portaal.mail.waitFor(email);
+    expect(mail.text).toContain('Gemeente Nieuwstad');
+    const listed = await api(portaal, staff.browser, 'GET', '/programme/organisations');
+    expect(listed.body.organisations.find((o: { id: string }) => o.id === id)).toMatchObject({
+      members: 1,
+      administrators: 1,
+      pendingInvitations: 1,
+      lastSignIn: null,
+    });
+  });
+
+  it('the CLI lists the programme administrators and takes the role back', async () => {
+    expect((await portaalCommand(portaal, ['programme-admin', 'list'], 'portal')).stdout).toContain(staffEmail);
+    const removed = await portaalCommand(portaal, ['programme-admin', 'remove', '--email', staffEmail], 'portal');
+    expect(removed.status, removed.stderr).toBe(0);
+    expect((await api(portaal, staff.browser, 'GET', '/programme/organisations')).status).toBe(403);
+    const unknown = await portaalCommand(
+      portaal,
+      ['programme-admin', 'add', '--email', 'niemand@nergens.nl'],
+      'portal',
+    );
+    expect([unknown.status, unknown.stderr]).toEqual([
+      1,
+      "Er is geen account met niemand@nergens.nl. Maak het eerst aan met 'portaal user create'.\n",
+    ]);
+  });
+});

@@ -1,0 +1,63 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { UsersApiDatabase } from '../db/schema.js';
+import { insertOrganisation, lockCatalogue } from './catalogue-repository.js';
+import type { Organisation } from './catalogue.js';
+
+/**
+ * Changes to one entry of the catalogue, as programme administrators make them in 'Programmabeheer'
+ * (programme/programme-organisations.ts). Each takes the catalogue's lock, so a whole-file load
+ * (`replaceCatalogue`) and a change never interleave; inside `atomically` they commit with their audit entry.
+ */
+export interface CataloguePort {
+  /** Adds an organisation after the others; false when its id is taken, and then nothing is written. */
+  addOrganisation(org: Organisation): Promise<boolean>;
+  /** Changes an organisation's name or second-factor rule; false when there is no such organisation. */
+  changeOrganisation(id: string, changes: { label?: string; requiresAal2?: boolean }): Promise<boolean>;
+}
+
+type Db = Kysely<UsersApiDatabase>;
+
+/** On a transaction, within it; otherwise in one of its own. */
+const inTransaction = <T>(db: Db, work: (trx: Transaction<UsersApiDatabase>) => Promise<T>): Promise<T> =>
+  db.isTransaction ? work(db as Transaction<UsersApiDatabase>) : db.transaction().execute(work);
+
+export function createCatalogueWrites<DB>(db: Kysely<DB>): CataloguePort {
+  const typed = db as unknown as Db;
+  return {
+    addOrganisation: (org) =>
+      inTransaction(typed, async (trx) => {
+        await lockCatalogue(trx);
+        const taken = await trx
+          .selectFrom('catalogue_organisations')
+          .select('id')
+          .where('id', '=', org.id)
+          .executeTakeFirst();
+        if (taken) return false;
+        const { last } = await trx
+          .selectFrom('catalogue_organisations')
+          .select(sql<number | null>`max(position)`.as('last'))
+          .executeTakeFirstOrThrow();
+        const position = (last === null ? -1 : Number(last)) + 1;
+        await insertOrganisation(trx, org, position);
+        return true;
+      }),
+    changeOrganisation: (id, changes) =>
+      inTransaction(typed, async (trx) => {
+        await lockCatalogue(trx);
+        if (changes.label === undefined && changes.requiresAal2 === undefined) {
+          return Boolean(
+            await trx.selectFrom('catalogue_organisations').select('id').where('id', '=', id).executeTakeFirst(),
+          );
+        }
+        const result = await trx
+          .updateTable('catalogue_organisations')
+          .set({
+            ...(changes.label === undefined ? {} : { label: changes.label }),
+            ...(changes.requiresAal2 === undefined ? {} : { requires_aal2: changes.requiresAal2 ? 1 : 0 }),
+          })
+          .where('id', '=', id)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
+      }),
+  };
+}

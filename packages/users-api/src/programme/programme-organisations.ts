@@ -1,0 +1,129 @@
+import { errors } from '../api-error.js';
+import { auditAbout, type RequestOrigin } from '../audit/audit-about.js';
+import type { Organisation } from '../catalogue/catalogue.js';
+import type { ApiContext } from '../context.js';
+import type { Caller } from '../users/caller.js';
+import { MEMBERSHIP } from '../users/home-organisation.js';
+import { createUser, type CreateUserResult } from '../users/user-service.js';
+
+/** A programme administrator at work (`programmeAdminOf`), and where the request came from. */
+export interface ProgrammeActing {
+  caller: Caller;
+  request: RequestOrigin;
+}
+
+/** An organisation as 'Programmabeheer' lists it: the catalogue's entry and how it is used. */
+export interface OrganisationSummary {
+  id: string;
+  label: string;
+  requiresAal2: boolean;
+  dataRoles: { id: string; label: string }[];
+  members: number;
+  administrators: number;
+  /** Invitations to join not yet answered, and members who never signed in (their invitation mail not followed). */
+  pendingInvitations: number;
+  /** The latest sign-in of any member (ISO 8601), or null when nobody has signed in yet. */
+  lastSignIn: string | null;
+}
+
+/**
+ * Every organisation of the catalogue with its counts, in three reads whatever their number: the organisations'
+ * tuples, the pending invitations and the members' last sign-ins.
+ */
+export async function organisationSummaries(ctx: ApiContext): Promise<OrganisationSummary[]> {
+  const [catalogue, tuples, invitations] = await Promise.all([
+    ctx.catalogue.current(),
+    ctx.backend.relations.list({ namespace: 'organizations' }),
+    ctx.invitations.pendingCounts(),
+  ]);
+  const members = new Map<string, Set<string>>();
+  const admins = new Map<string, Set<string>>();
+  for (const tuple of tuples) {
+    if (!tuple.subject_id) continue;
+    const into = MEMBERSHIP.has(tuple.relation) ? members : tuple.relation === 'admin' ? admins : undefined;
+    if (!into) continue;
+    const set = into.get(tuple.object) ?? new Set<string>();
+    set.add(tuple.subject_id);
+    into.set(tuple.object, set);
+  }
+  const everyone = new Set([...members.values()].flatMap((set) => [...set]));
+  const lastSignIns = await ctx.lastSignIns.of([...everyone]);
+  return catalogue.organisations.map((org) => {
+    const ids = [...(members.get(org.id) ?? [])];
+    const signIns = ids.map((id) => lastSignIns.get(id)).filter((at): at is string => at !== undefined);
+    return {
+      id: org.id,
+      label: org.label,
+      requiresAal2: org.requiresAal2,
+      dataRoles: org.dataRoles.map((role) => ({ id: role.id, label: role.label })),
+      members: ids.length,
+      administrators: [...(admins.get(org.id) ?? [])].filter((id) => members.get(org.id)?.has(id)).length,
+      pendingInvitations: (invitations.get(org.id) ?? 0) + (ids.length - signIns.length),
+      // ISO 8601 times in UTC sort as text.
+      lastSignIn: signIns.sort().at(-1) ?? null,
+    };
+  });
+}
+
+const summaryOf = async (ctx: ApiContext, id: string) => {
+  const found = (await organisationSummaries(ctx)).find((org) => org.id === id);
+  if (!found) throw errors.organisationNotFound();
+  return found;
+};
+
+/** A new organisation without members or data roles; 409 `organisation_exists` when its id is taken. */
+export async function addOrganisation(
+  ctx: ApiContext,
+  acting: ProgrammeActing,
+  input: { id: string; label: string; requiresAal2: boolean },
+): Promise<OrganisationSummary> {
+  const org: Organisation = { ...input, dataRoles: [] };
+  const details = { label: input.label, requiresAal2: input.requiresAal2 };
+  await ctx.backend.atomically(async (ports) => {
+    if (!(await ports.catalogue.addOrganisation(org))) throw errors.organisationExists();
+    const entry = auditAbout(acting.caller, acting.request, 'programme.organisation.create', null, 'success', details);
+    await ports.audit.record({ ...entry, organisationId: org.id });
+  });
+  ctx.catalogue.forget();
+  return summaryOf(ctx, org.id);
+}
+
+/** A new name or second-factor rule; 404 `organisation_not_found` when there is no such organisation. */
+export async function changeOrganisation(
+  ctx: ApiContext,
+  acting: ProgrammeActing,
+  id: string,
+  changes: { label?: string; requiresAal2?: boolean },
+): Promise<OrganisationSummary> {
+  await ctx.backend.atomically(async (ports) => {
+    if (!(await ports.catalogue.changeOrganisation(id, changes))) throw errors.organisationNotFound();
+    const entry = auditAbout(acting.caller, acting.request, 'programme.organisation.update', null, 'success', changes);
+    await ports.audit.record({ ...entry, organisationId: id });
+  });
+  ctx.catalogue.forget();
+  return summaryOf(ctx, id);
+}
+
+/**
+ * An administrator of the organisation, invited as its own administrators invite colleagues (users/user-service.ts
+ * `createUser`): a new account gets the mail to choose a password, an existing one an invitation to join. The
+ * programme administrator acts within that organisation, so its 'Logboek' shows who invited whom.
+ */
+export async function inviteAdministrator(
+  ctx: ApiContext,
+  acting: ProgrammeActing,
+  orgId: string,
+  traits: { email: string; name?: { first: string; last: string } },
+): Promise<CreateUserResult> {
+  const org = (await ctx.catalogue.current()).organisations.find((o) => o.id === orgId);
+  if (!org) throw errors.organisationNotFound();
+  const within = { ...acting.caller, activeOrg: org, isAdmin: true };
+  return createUser(
+    ctx,
+    { caller: within, request: acting.request },
+    {
+      traits,
+      permissions: [{ namespace: 'organizations', object: org.id, relation: 'admin' }],
+    },
+  );
+}

@@ -1,0 +1,198 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { UserIdentity } from '../ports.js';
+import { programmeAdminTuple } from '../programme/programme-role.js';
+import { CALLER_HEADER, METHODS_HEADER, type InProcessApi, inProcessUsersApi } from '../test-support/in-process-api.js';
+
+// 'Programmabeheer' over the mounted Users API (Fastify inject, a migrated in-memory database): only a programme
+// administrator at aal2 reaches it; organisations are added, renamed and their rule changed, each change audited and
+// in force at once; refusals write nothing; the first administrator of a new organisation is invited by mail.
+
+let api: InProcessApi;
+let programmeAdmin: UserIdentity;
+let orgAdmin: UserIdentity;
+
+const member = (org: string, relation = 'issuer') => ({ namespace: 'organizations', object: org, relation });
+
+beforeEach(async () => {
+  api = await inProcessUsersApi();
+  // Programme staff need not belong to any organisation.
+  programmeAdmin = await api.person('programma@datavoorzieningen.nl', 'voorbeeldstad', []);
+  await api.ctx.backend.relations.patch({ insert: [programmeAdminTuple(programmeAdmin.id)] });
+  orgAdmin = await api.person('beheerder@voorbeeldstad.nl', 'voorbeeldstad', [
+    member('voorbeeldstad'),
+    member('voorbeeldstad', 'admin'),
+  ]);
+});
+
+afterEach(() => api.close());
+
+interface Summary {
+  id: string;
+  label: string;
+  requiresAal2: boolean;
+  members: number;
+  administrators: number;
+  pendingInvitations: number;
+  lastSignIn: string | null;
+}
+
+const auditEntries = async () => {
+  const entries = [];
+  for await (const entry of api.ctx.audit.all()) entries.push(entry);
+  return entries;
+};
+
+const organisations = async () => {
+  const answer = await api.call(programmeAdmin, 'GET', '/api/programme/organisations');
+  expect(answer.statusCode, answer.body).toBe(200);
+  return (answer.json() as { organisations: Summary[] }).organisations;
+};
+
+/** Stored rows before and after a call that must be refused; only 'denied' audit entries may be added. */
+async function refusedWithoutWrites(call: () => ReturnType<InProcessApi['call']>) {
+  const before = await api.stored();
+  const answer = await call();
+  const after = await api.stored();
+  const { audit_log: auditBefore = [], ...restBefore } = before;
+  const { audit_log: auditAfter = [], ...restAfter } = after;
+  expect(restAfter).toEqual(restBefore);
+  for (const row of auditAfter.filter((r) => !auditBefore.includes(r))) expect(row).toContain('"result":"denied"');
+  return { status: answer.statusCode, id: (answer.json() as { error: { id: string } }).error.id };
+}
+
+describe('Programmabeheer: who may', () => {
+  it('refuses an organisation administrator, a person without a session, and a programme admin at aal1', async () => {
+    const create = { id: 'nieuwstad', label: 'Gemeente Nieuwstad', requiresAal2: true };
+    expect(
+      await refusedWithoutWrites(() => api.call(orgAdmin, 'POST', '/api/programme/organisations', create)),
+    ).toEqual({ status: 403, id: 'forbidden_not_programme_admin' });
+    expect(await refusedWithoutWrites(() => api.call(undefined, 'GET', '/api/programme/organisations'))).toEqual({
+      status: 401,
+      id: 'session_inactive',
+    });
+    const atAal1 = () =>
+      api.app.inject({
+        method: 'GET',
+        url: '/api/programme/organisations',
+        headers: { [CALLER_HEADER]: programmeAdmin.id, [METHODS_HEADER]: 'password', origin: api.publicUrl.origin },
+      });
+    expect(await refusedWithoutWrites(atAal1)).toEqual({ status: 403, id: 'session_aal2_required' });
+  });
+
+  it('records who was refused', async () => {
+    await api.call(orgAdmin, 'GET', '/api/programme/organisations');
+    const entries = (await auditEntries()).filter((e) => e.action === 'programme.organisation.list');
+    expect(entries.map((e) => [e.actorEmail, e.result])).toEqual([['beheerder@voorbeeldstad.nl', 'denied']]);
+  });
+
+  it('an organisation administrator cannot give themselves the role through the users API', async () => {
+    const self = { namespace: 'programme', object: 'portaal', relation: 'admin', subject_id: orgAdmin.id };
+    const answer = await refusedWithoutWrites(() =>
+      api.call(orgAdmin, 'PUT', `/api/permissions/${orgAdmin.id}`, [self]),
+    );
+    expect(answer.status).toBe(403);
+    expect((await api.call(orgAdmin, 'GET', '/api/users/whoami')).json()).toMatchObject({ isProgrammeAdmin: false });
+  });
+});
+
+describe('Programmabeheer: organisations', () => {
+  it('lists every organisation with its members, administrators, open invitations and last sign-in', async () => {
+    await api.ctx.lastSignIns.record(orgAdmin.id, new Date('2026-11-20T08:05:00.000Z'));
+    const listed = await organisations();
+    expect(listed.find((o) => o.id === 'voorbeeldstad')).toEqual({
+      id: 'voorbeeldstad',
+      label: 'Gemeente Voorbeeldstad',
+      requiresAal2: true,
+      dataRoles: expect.arrayContaining([{ id: 'sociaal-domein', label: 'Sociaal domein' }]),
+      members: 1,
+      administrators: 1,
+      pendingInvitations: 0,
+      lastSignIn: '2026-11-20T08:05:00.000Z',
+    });
+    expect(listed.map((o) => o.id)).toEqual((await api.ctx.catalogue.current()).organisations.map((o) => o.id));
+  });
+
+  it('adds an organisation, in force at once and audited in its own log', async () => {
+    const answer = await api.call(programmeAdmin, 'POST', '/api/programme/organisations', {
+      id: 'nieuwstad',
+      label: ' Gemeente Nieuwstad ',
+      requiresAal2: false,
+    });
+    expect(answer.statusCode, answer.body).toBe(201);
+    expect(answer.json()).toMatchObject({ id: 'nieuwstad', label: 'Gemeente Nieuwstad', members: 0, lastSignIn: null });
+    const org = (await api.ctx.catalogue.current()).organisations.find((o) => o.id === 'nieuwstad');
+    expect(org).toEqual({ id: 'nieuwstad', label: 'Gemeente Nieuwstad', requiresAal2: false, dataRoles: [] });
+    const entries = await api.ctx.audit.list('nieuwstad', { size: 10 });
+    expect(entries.map((e) => [e.action, e.actorEmail, e.result, e.details])).toEqual([
+      [
+        'programme.organisation.create',
+        'programma@datavoorzieningen.nl',
+        'success',
+        { label: 'Gemeente Nieuwstad', requiresAal2: false },
+      ],
+    ]);
+  });
+
+  it('refuses a taken id, a bad id and an empty name, writing nothing', async () => {
+    const post = (body: object) => () => api.call(programmeAdmin, 'POST', '/api/programme/organisations', body);
+    expect(await refusedWithoutWrites(post({ id: 'voorbeeldstad', label: 'Dubbel', requiresAal2: true }))).toEqual({
+      status: 409,
+      id: 'organisation_exists',
+    });
+    const badId = await api.call(programmeAdmin, 'POST', '/api/programme/organisations', {
+      id: 'Nieuw_Stad',
+      label: 'Gemeente Nieuwstad',
+      requiresAal2: true,
+    });
+    expect([badId.statusCode, badId.json().error.message]).toEqual([
+      400,
+      'Gebruik voor de code alleen kleine letters, cijfers en koppeltekens, hoogstens 64 tekens.',
+    ]);
+    expect(await refusedWithoutWrites(post({ id: 'nieuwstad', label: '  ', requiresAal2: true }))).toEqual({
+      status: 400,
+      id: 'invalid_request',
+    });
+  });
+
+  it('renames an organisation and changes its second-factor rule; an unknown one is 404', async () => {
+    const answer = await api.call(programmeAdmin, 'PATCH', '/api/programme/organisations/dijkstad', {
+      label: 'Gemeente Dijkstad-Noord',
+      requiresAal2: false,
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const org = (await api.ctx.catalogue.current()).organisations.find((o) => o.id === 'dijkstad');
+    expect([org?.label, org?.requiresAal2]).toEqual(['Gemeente Dijkstad-Noord', false]);
+    const unknown = () =>
+      api.call(programmeAdmin, 'PATCH', '/api/programme/organisations/nergensstad', { label: 'Nergens' });
+    expect(await refusedWithoutWrites(unknown)).toEqual({ status: 404, id: 'organisation_not_found' });
+    const nothing = () => api.call(programmeAdmin, 'PATCH', '/api/programme/organisations/dijkstad', {});
+    expect(await refusedWithoutWrites(nothing)).toEqual({ status: 400, id: 'invalid_request' });
+  });
+
+  it('invites the first administrator of a new organisation, who is then counted', async () => {
+    await api.call(programmeAdmin, 'POST', '/api/programme/organisations', {
+      id: 'nieuwstad',
+      label: 'Gemeente Nieuwstad',
+      requiresAal2: true,
+    });
+    const answer = await api.call(programmeAdmin, 'POST', '/api/programme/organisations/nieuwstad/administrators', {
+      traits: { email: 'eerste@nieuwstad.nl', name: { first: 'Eva', last: 'Eerste' } },
+    });
+    expect(answer.statusCode, answer.body).toBe(201);
+    const created = await api.ctx.backend.identities.findByEmail('eerste@nieuwstad.nl');
+    const tuples = await api.ctx.backend.relations.list({ subject_id: created!.id });
+    expect(tuples.map((t) => `${t.object}#${t.relation}`).sort()).toEqual(['nieuwstad#admin', 'nieuwstad#issuer']);
+    expect((await organisations()).find((o) => o.id === 'nieuwstad')).toMatchObject({
+      members: 1,
+      administrators: 1,
+      pendingInvitations: 1,
+    });
+    const mails = (await api.stored()).courier_messages as string[];
+    expect(mails.some((row) => row.includes('eerste@nieuwstad.nl') && row.includes('Gemeente Nieuwstad'))).toBe(true);
+    const unknown = () =>
+      api.call(programmeAdmin, 'POST', '/api/programme/organisations/nergensstad/administrators', {
+        traits: { email: 'iemand@nergensstad.nl', name: { first: 'Iemand', last: 'Anders' } },
+      });
+    expect(await refusedWithoutWrites(unknown)).toEqual({ status: 404, id: 'organisation_not_found' });
+  });
+});
