@@ -7,7 +7,9 @@ import {
   createMember,
   databaseSnapshot,
   portaalCommand,
+  relationTuples,
   signInAtAal2,
+  writeTuple,
   type Person,
 } from '../support/portal-users.js';
 
@@ -79,6 +81,25 @@ describe('Programmabeheer over the API', () => {
       pendingInvitations: 1,
       lastSignIn: null,
     });
+  });
+
+  it('adds a data role, and retiring it takes it from whoever holds it', async () => {
+    const added = await api(portaal, staff.browser, 'POST', '/programme/organisations/dego/data-roles', {
+      id: 'tijdelijk',
+      label: 'Tijdelijke rol',
+    });
+    expect(added.status).toBe(201);
+    const holder = await createMember(portaal, { email: uniqueEmail('rolhouder'), password: PASSWORD, org: 'dego' });
+    await writeTuple(portaal.adminUrl, 'PUT', {
+      namespace: 'subdivisions',
+      object: 'tijdelijk_dego',
+      relation: 'issuer',
+      subject_id: holder,
+    });
+    const retired = await api(portaal, staff.browser, 'DELETE', '/programme/organisations/dego/data-roles/tijdelijk');
+    expect([retired.status, retired.body.holders]).toEqual([200, 1]);
+    expect(await relationTuples(portaal, { namespace: 'subdivisions', object: 'tijdelijk_dego' })).toEqual([]);
+    expect(retired.body.organisation.dataRoles.map((r: { id: string }) => r.id)).not.toContain('tijdelijk');
   });
 
   it('the CLI lists the programme administrators and takes the role back', async () => {

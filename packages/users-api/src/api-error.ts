@@ -266,6 +266,15 @@ export const errors = {
     ),
   organisationNotFound: () =>
     new ApiError(404, 'organisation_not_found', 'The organisation does not exist.', 'Deze organisatie bestaat niet.'),
+  dataRoleExists: () =>
+    new ApiError(
+      409,
+      'data_role_exists',
+      'The organisation has a data role with this id already.',
+      'Deze organisatie heeft al een datarol met deze code.',
+    ),
+  dataRoleNotFound: () =>
+    new ApiError(404, 'data_role_not_found', 'The data role does not exist.', 'Deze datarol bestaat niet.'),
   invalidOrganisationId: () =>
     new ApiError(
       400,

@@ -198,6 +198,21 @@ const WORDINGS: Record<string, Wording> = {
     done: '{a} heeft de organisatie gewijzigd',
     tried: '{a} probeerde een organisatie te wijzigen',
   },
+  'programme.data_role.add': {
+    label: 'Datarol toegevoegd',
+    done: '{a} heeft een datarol toegevoegd',
+    tried: '{a} probeerde een datarol toe te voegen',
+  },
+  'programme.data_role.rename': {
+    label: 'Datarol hernoemd',
+    done: '{a} heeft een datarol hernoemd',
+    tried: '{a} probeerde een datarol te hernoemen',
+  },
+  'programme.data_role.retire': {
+    label: 'Datarol opgeheven',
+    done: '{a} heeft een datarol opgeheven',
+    tried: '{a} probeerde een datarol op te heffen',
+  },
   'programme.administrator.invite': {
     label: 'Beheerder uitgenodigd',
     done: '{a} heeft {o} als beheerder uitgenodigd',

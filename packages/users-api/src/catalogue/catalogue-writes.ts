@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { UsersApiDatabase } from '../db/schema.js';
 import { insertOrganisation, lockCatalogue } from './catalogue-repository.js';
-import type { Organisation } from './catalogue.js';
+import { dataRoleObject, type DataRole, type Organisation } from './catalogue.js';
 
 /**
  * Changes to one entry of the catalogue, as programme administrators make them in 'Programmabeheer'
@@ -13,6 +13,15 @@ export interface CataloguePort {
   addOrganisation(org: Organisation): Promise<boolean>;
   /** Changes an organisation's name or second-factor rule; false when there is no such organisation. */
   changeOrganisation(id: string, changes: { label?: string; requiresAal2?: boolean }): Promise<boolean>;
+  /** Adds a data role after the organisation's others; what stood in the way, if anything (then nothing is written). */
+  addDataRole(orgId: string, role: DataRole): Promise<'added' | 'no_organisation' | 'taken'>;
+  /** Renames a data role; false when the organisation has no such role. */
+  renameDataRole(orgId: string, roleId: string, label: string): Promise<boolean>;
+  /**
+   * Takes a data role out of the catalogue and out of every service's access rule; false when there is no such role.
+   * Who holds it is the relations' side (programme/programme-data-roles.ts).
+   */
+  retireDataRole(orgId: string, roleId: string): Promise<boolean>;
 }
 
 type Db = Kysely<UsersApiDatabase>;
@@ -58,6 +67,55 @@ export function createCatalogueWrites<DB>(db: Kysely<DB>): CataloguePort {
           .where('id', '=', id)
           .executeTakeFirst();
         return Number(result.numUpdatedRows) > 0;
+      }),
+    addDataRole: (orgId, role) =>
+      inTransaction(typed, async (trx) => {
+        await lockCatalogue(trx);
+        const org = await trx
+          .selectFrom('catalogue_organisations')
+          .select('id')
+          .where('id', '=', orgId)
+          .executeTakeFirst();
+        if (!org) return 'no_organisation';
+        const roles = await trx
+          .selectFrom('catalogue_data_roles')
+          .select(['role_id', 'position'])
+          .where('organisation_id', '=', orgId)
+          .execute();
+        if (roles.some((r) => r.role_id === role.id)) return 'taken';
+        const position = Math.max(-1, ...roles.map((r) => Number(r.position))) + 1;
+        await trx
+          .insertInto('catalogue_data_roles')
+          .values({ organisation_id: orgId, role_id: role.id, label: role.label, position })
+          .execute();
+        return 'added';
+      }),
+    renameDataRole: (orgId, roleId, label) =>
+      inTransaction(typed, async (trx) => {
+        await lockCatalogue(trx);
+        const result = await trx
+          .updateTable('catalogue_data_roles')
+          .set({ label })
+          .where('organisation_id', '=', orgId)
+          .where('role_id', '=', roleId)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
+      }),
+    retireDataRole: (orgId, roleId) =>
+      inTransaction(typed, async (trx) => {
+        await lockCatalogue(trx);
+        const result = await trx
+          .deleteFrom('catalogue_data_roles')
+          .where('organisation_id', '=', orgId)
+          .where('role_id', '=', roleId)
+          .executeTakeFirst();
+        if (Number(result.numDeletedRows) === 0) return false;
+        await trx
+          .deleteFrom('catalogue_service_access')
+          .where('kind', '=', 'data_role')
+          .where('object', '=', dataRoleObject(roleId, orgId))
+          .execute();
+        return true;
       }),
   };
 }

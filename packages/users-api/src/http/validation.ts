@@ -118,6 +118,14 @@ export const organisationChangesBody = new RequestSchema(
 );
 /** The first administrator of an organisation: as the new-user form, without permissions (they are the form's). */
 export const administratorBody = body(z.object({ traits: createUserSchema.shape.traits }).strict());
+export const newDataRoleBody = new RequestSchema(
+  z.object({ id: catalogueId, label: catalogueLabel }).strict(),
+  organisationRefusal,
+);
+export const dataRoleChangesBody = new RequestSchema(z.object({ label: catalogueLabel }).strict(), organisationRefusal);
+export const dataRoleParams = new RequestSchema(z.object({ orgId: catalogueId, roleId: catalogueId }), () =>
+  errors.dataRoleNotFound(),
+);
 export const programmeOrganisationParams = new RequestSchema(z.object({ orgId: catalogueId }), () =>
   errors.organisationNotFound(),
 );

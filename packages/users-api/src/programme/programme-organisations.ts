@@ -1,6 +1,6 @@
 import { errors } from '../api-error.js';
 import { auditAbout, type RequestOrigin } from '../audit/audit-about.js';
-import type { Organisation } from '../catalogue/catalogue.js';
+import { dataRoleObject, type Organisation } from '../catalogue/catalogue.js';
 import type { ApiContext } from '../context.js';
 import type { Caller } from '../users/caller.js';
 import { MEMBERSHIP } from '../users/home-organisation.js';
@@ -17,7 +17,8 @@ export interface OrganisationSummary {
   id: string;
   label: string;
   requiresAal2: boolean;
-  dataRoles: { id: string; label: string }[];
+  /** With how many people hold each: what retiring it would take from them. */
+  dataRoles: { id: string; label: string; holders: number }[];
   members: number;
   administrators: number;
   /** Invitations to join not yet answered, and members who never signed in (their invitation mail not followed). */
@@ -27,24 +28,28 @@ export interface OrganisationSummary {
 }
 
 /**
- * Every organisation of the catalogue with its counts, in three reads whatever their number: the organisations'
- * tuples, the pending invitations and the members' last sign-ins.
+ * Every organisation of the catalogue with its counts, in four reads whatever their number: the organisations' and
+ * the data roles' tuples, the pending invitations and the members' last sign-ins.
  */
 export async function organisationSummaries(ctx: ApiContext): Promise<OrganisationSummary[]> {
-  const [catalogue, tuples, invitations] = await Promise.all([
+  const [catalogue, tuples, roleTuples, invitations] = await Promise.all([
     ctx.catalogue.current(),
     ctx.backend.relations.list({ namespace: 'organizations' }),
+    ctx.backend.relations.list({ namespace: 'subdivisions' }),
     ctx.invitations.pendingCounts(),
   ]);
+  const holders = new Map<string, Set<string>>();
+  for (const tuple of roleTuples) {
+    if (!tuple.subject_id || !MEMBERSHIP.has(tuple.relation)) continue;
+    holders.set(tuple.object, (holders.get(tuple.object) ?? new Set()).add(tuple.subject_id));
+  }
   const members = new Map<string, Set<string>>();
   const admins = new Map<string, Set<string>>();
   for (const tuple of tuples) {
     if (!tuple.subject_id) continue;
     const into = MEMBERSHIP.has(tuple.relation) ? members : tuple.relation === 'admin' ? admins : undefined;
     if (!into) continue;
-    const set = into.get(tuple.object) ?? new Set<string>();
-    set.add(tuple.subject_id);
-    into.set(tuple.object, set);
+    into.set(tuple.object, (into.get(tuple.object) ?? new Set<string>()).add(tuple.subject_id));
   }
   const everyone = new Set([...members.values()].flatMap((set) => [...set]));
   const lastSignIns = await ctx.lastSignIns.of([...everyone]);
@@ -55,7 +60,11 @@ export async function organisationSummaries(ctx: ApiContext): Promise<Organisati
       id: org.id,
       label: org.label,
       requiresAal2: org.requiresAal2,
-      dataRoles: org.dataRoles.map((role) => ({ id: role.id, label: role.label })),
+      dataRoles: org.dataRoles.map((role) => ({
+        id: role.id,
+        label: role.label,
+        holders: holders.get(dataRoleObject(role.id, org.id))?.size ?? 0,
+      })),
       members: ids.length,
       administrators: [...(admins.get(org.id) ?? [])].filter((id) => members.get(org.id)?.has(id)).length,
       pendingInvitations: (invitations.get(org.id) ?? 0) + (ids.length - signIns.length),
@@ -65,7 +74,8 @@ export async function organisationSummaries(ctx: ApiContext): Promise<Organisati
   });
 }
 
-const summaryOf = async (ctx: ApiContext, id: string) => {
+/** One organisation as the list shows it; 404 `organisation_not_found` when there is none. */
+export const summaryOf = async (ctx: ApiContext, id: string) => {
   const found = (await organisationSummaries(ctx)).find((org) => org.id === id);
   if (!found) throw errors.organisationNotFound();
   return found;

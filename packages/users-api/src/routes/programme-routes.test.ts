@@ -103,7 +103,7 @@ describe('Programmabeheer: organisations', () => {
       id: 'voorbeeldstad',
       label: 'Gemeente Voorbeeldstad',
       requiresAal2: true,
-      dataRoles: expect.arrayContaining([{ id: 'sociaal-domein', label: 'Sociaal domein' }]),
+      dataRoles: expect.arrayContaining([{ id: 'sociaal-domein', label: 'Sociaal domein', holders: 0 }]),
       members: 1,
       administrators: 1,
       pendingInvitations: 0,
@@ -194,5 +194,93 @@ describe('Programmabeheer: organisations', () => {
         traits: { email: 'iemand@nergensstad.nl', name: { first: 'Iemand', last: 'Anders' } },
       });
     expect(await refusedWithoutWrites(unknown)).toEqual({ status: 404, id: 'organisation_not_found' });
+  });
+});
+
+describe('Programmabeheer: data roles', () => {
+  const roles = async (orgId: string) => (await organisations()).find((o) => o.id === orgId)?.dataRoles;
+
+  it('adds and renames a data role; a taken id is 409 and an unknown role 404, writing nothing', async () => {
+    const added = await api.call(programmeAdmin, 'POST', '/api/programme/organisations/voorbeeldstad/data-roles', {
+      id: 'onderwijs',
+      label: 'Onderwijs',
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(await roles('voorbeeldstad')).toContainEqual({ id: 'onderwijs', label: 'Onderwijs', holders: 0 });
+    const again = () =>
+      api.call(programmeAdmin, 'POST', '/api/programme/organisations/voorbeeldstad/data-roles', {
+        id: 'onderwijs',
+        label: 'Dubbel',
+      });
+    expect(await refusedWithoutWrites(again)).toEqual({ status: 409, id: 'data_role_exists' });
+    const renamed = await api.call(
+      programmeAdmin,
+      'PATCH',
+      '/api/programme/organisations/voorbeeldstad/data-roles/onderwijs',
+      { label: 'Onderwijs en jeugd' },
+    );
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(await roles('voorbeeldstad')).toContainEqual({ id: 'onderwijs', label: 'Onderwijs en jeugd', holders: 0 });
+    const unknown = () =>
+      api.call(programmeAdmin, 'PATCH', '/api/programme/organisations/voorbeeldstad/data-roles/toerisme', {
+        label: 'Toerisme',
+      });
+    expect(await refusedWithoutWrites(unknown)).toEqual({ status: 404, id: 'data_role_not_found' });
+  });
+
+  it('retires a data role: gone from the catalogue, the access rules and everyone who held it', async () => {
+    const holder = await api.person('anne@voorbeeldstad.nl', 'voorbeeldstad', [
+      member('voorbeeldstad'),
+      { namespace: 'subdivisions', object: 'sociaal-domein_voorbeeldstad', relation: 'issuer' },
+    ]);
+    expect(await roles('voorbeeldstad')).toContainEqual({ id: 'sociaal-domein', label: 'Sociaal domein', holders: 1 });
+    const services = async () =>
+      ((await api.call(holder, 'GET', '/api/services')).json() as { services: { id: string }[] }).services.map(
+        (s) => s.id,
+      );
+    expect(await services()).toContain('jeugdzorg-dashboard');
+
+    const retired = await api.call(
+      programmeAdmin,
+      'DELETE',
+      '/api/programme/organisations/voorbeeldstad/data-roles/sociaal-domein',
+    );
+    expect(retired.statusCode, retired.body).toBe(200);
+    expect(retired.json().holders).toBe(1);
+    const catalogue = await api.ctx.catalogue.current();
+    expect(catalogue.organisations.find((o) => o.id === 'voorbeeldstad')?.dataRoles.map((r) => r.id)).not.toContain(
+      'sociaal-domein',
+    );
+    expect(catalogue.services.find((s) => s.id === 'jeugdzorg-dashboard')?.dataRoles).toEqual([
+      'sociaal-domein_dijkstad',
+    ]);
+    expect(await api.ctx.backend.relations.list({ subject_id: holder.id, namespace: 'subdivisions' })).toEqual([]);
+    expect(await services()).not.toContain('jeugdzorg-dashboard');
+    const entries = await api.ctx.audit.list('voorbeeldstad', { size: 5 });
+    expect(entries[0]).toMatchObject({
+      action: 'programme.data_role.retire',
+      details: { role: 'sociaal-domein', holders: 1 },
+    });
+    const gone = () =>
+      api.call(programmeAdmin, 'DELETE', '/api/programme/organisations/voorbeeldstad/data-roles/sociaal-domein');
+    expect(await refusedWithoutWrites(gone)).toEqual({ status: 404, id: 'data_role_not_found' });
+  });
+
+  it('an invitation that offered a retired data role is accepted without it', async () => {
+    const guest = await api.person('gast@dijkstad.nl', 'dijkstad', [member('dijkstad')]);
+    const invited = await api.call(orgAdmin, 'POST', '/api/users', {
+      traits: { email: 'gast@dijkstad.nl' },
+      permissions: [{ namespace: 'subdivisions', object: 'financien_voorbeeldstad', relation: 'issuer' }],
+    });
+    expect(invited.json()).toMatchObject({ invitation: { id: expect.any(String) } });
+    await api.call(programmeAdmin, 'DELETE', '/api/programme/organisations/voorbeeldstad/data-roles/financien');
+    const [invitation] = await api.ctx.invitations.ofIdentity(guest.id);
+    const accepted = await api.call(guest, 'POST', `/api/invitations/${invitation!.id}/accept`);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const tuples = await api.ctx.backend.relations.list({ subject_id: guest.id });
+    expect(tuples.map((t) => `${t.namespace}:${t.object}`).sort()).toEqual([
+      'organizations:dijkstad',
+      'organizations:voorbeeldstad',
+    ]);
   });
 });

@@ -4,6 +4,9 @@ import { callerIn, programmeAdministrator } from '../http/guards.js';
 import { checked } from '../http/request-schema.js';
 import {
   administratorBody,
+  dataRoleChangesBody,
+  dataRoleParams,
+  newDataRoleBody,
   newOrganisationBody,
   organisationChangesBody,
   programmeOrganisationParams,
@@ -13,11 +16,16 @@ import {
   changeOrganisation,
   inviteAdministrator,
   organisationSummaries,
+  summaryOf,
 } from '../programme/programme-organisations.js';
+import { addDataRole, renameDataRole, retireDataRole } from '../programme/programme-data-roles.js';
 
 const CREATE = { body: newOrganisationBody };
 const CHANGE = { params: programmeOrganisationParams, body: organisationChangesBody };
 const INVITE = { params: programmeOrganisationParams, body: administratorBody };
+const ADD_ROLE = { params: programmeOrganisationParams, body: newDataRoleBody };
+const RENAME_ROLE = { params: dataRoleParams, body: dataRoleChangesBody };
+const ROLE = { params: dataRoleParams };
 
 /**
  * 'Programmabeheer': the organisations of the programme, for programme administrators only (at aal2, refusals
@@ -46,6 +54,41 @@ export function registerProgrammeRoutes(app: FastifyInstance, ctx: ApiContext): 
     async (request) => {
       const { params, body } = checked(request, CHANGE);
       return changeOrganisation(ctx, { caller: callerIn(request), request }, params.orgId, body);
+    },
+  );
+
+  app.post(
+    '/programme/organisations/:orgId/data-roles',
+    { schema: ADD_ROLE, preValidation: programmeAdministrator(ctx, 'programme.data_role.add') },
+    async (request, reply) => {
+      const { params, body } = checked(request, ADD_ROLE);
+      await addDataRole(ctx, { caller: callerIn(request), request }, params.orgId, body);
+      return reply.code(201).send(await summaryOf(ctx, params.orgId));
+    },
+  );
+
+  app.patch(
+    '/programme/organisations/:orgId/data-roles/:roleId',
+    { schema: RENAME_ROLE, preValidation: programmeAdministrator(ctx, 'programme.data_role.rename') },
+    async (request) => {
+      const { params, body } = checked(request, RENAME_ROLE);
+      await renameDataRole(ctx, { caller: callerIn(request), request }, params.orgId, params.roleId, body.label);
+      return summaryOf(ctx, params.orgId);
+    },
+  );
+
+  app.delete(
+    '/programme/organisations/:orgId/data-roles/:roleId',
+    { schema: ROLE, preValidation: programmeAdministrator(ctx, 'programme.data_role.retire') },
+    async (request) => {
+      const { params } = checked(request, ROLE);
+      const { holders } = await retireDataRole(
+        ctx,
+        { caller: callerIn(request), request },
+        params.orgId,
+        params.roleId,
+      );
+      return { holders, organisation: await summaryOf(ctx, params.orgId) };
     },
   );
 

@@ -2,7 +2,8 @@ import { auditAbout, type RequestOrigin } from '../audit/audit-about.js';
 import type { ApiContext } from '../context.js';
 import { errors } from '../api-error.js';
 import { expireInvitations } from '../invitations/expire-invitations.js';
-import type { Invitation } from '../invitations/invitation-store.js';
+import type { Invitation, InvitedRelation } from '../invitations/invitation-store.js';
+import { dataRoleObject, type Catalogue } from '../catalogue/catalogue.js';
 import { type Caller, organisationIn } from './caller.js';
 import { settledRecord } from './home-organisation.js';
 import { removalWithin } from './membership.js';
@@ -67,6 +68,14 @@ async function claimOwnInvitation(ctx: ApiContext, caller: Caller, id: string): 
   return invitation;
 }
 
+/** An invitation's relations but for data roles retired since it was sent ('Programmabeheer'). */
+const stillOffered = (catalogue: Catalogue, relations: InvitedRelation[]) =>
+  relations.filter(
+    (t) =>
+      t.namespace !== 'subdivisions' ||
+      catalogue.organisations.some((org) => org.dataRoles.some((role) => dataRoleObject(role.id, org.id) === t.object)),
+  );
+
 /**
  * Accepting is the person's consent: only now are the invited tuples written, all in one patch. The inviting
  * organisation becomes home when the person had none recorded. Answers the organisation joined.
@@ -76,9 +85,10 @@ export async function acceptInvitation(ctx: ApiContext, acting: PersonActing, id
   const self = caller.session.identity;
   const invitation = await claimOwnInvitation(ctx, caller, id);
   const orgId = invitation.organisationId;
-  const details = { relations: invitation.relations.map((t) => `${t.namespace}:${t.object}#${t.relation}`) };
+  const relations = stillOffered(await ctx.catalogue.current(), invitation.relations);
+  const details = { relations: relations.map((t) => `${t.namespace}:${t.object}#${t.relation}`) };
   await ctx.backend.atomically(async (ports) => {
-    await ports.relations.patch({ insert: invitation.relations.map((t) => ({ ...t, subject_id: self.id })) });
+    await ports.relations.patch({ insert: relations.map((t) => ({ ...t, subject_id: self.id })) });
     // The home is written now if it was only derived, so that the new membership cannot change it.
     await ports.identities.setOrganisationRecord(self.id, {
       ...caller.record,
