@@ -15,6 +15,7 @@ import {
 import { CatalogueError } from '@portaal/users-api';
 import { backup, restore } from './backup-commands.js';
 import { exportPerson } from './person-export.js';
+import { catalogue } from './catalogue-commands.js';
 import { mail } from './mail-commands.js';
 import { programmeAdmin } from './programme-commands.js';
 import { dutchReasonOf } from './cli-errors.js';
@@ -36,8 +37,11 @@ Opdrachten:
                       (zonder wachtwoord: de opdracht toont een link om het wachtwoord in te stellen)
   user export --email ADRES
                       schrijf alles wat over deze persoon is vastgelegd als JSON naar de standaarduitvoer (AVG art. 15)
-  catalogue load BESTAND
-                      laad de catalogus (organisaties, datarollen, datavoorzieningen) uit een JSON-bestand
+  catalogue load BESTAND [--dry-run]
+                      laad de catalogus (organisaties, datarollen, datavoorzieningen) uit een JSON-bestand; met
+                      --dry-run alleen tonen wat er verandert en wie een datarol zou verliezen
+  catalogue export BESTAND
+                      schrijf de catalogus die nu geldt als JSON-bestand (- voor de standaarduitvoer)
   programme-admin add --email ADRES | remove --email ADRES | list
                       wijs een programmabeheerder aan (beheert organisaties en datavoorzieningen in het portaal),
                       zet er een af, of toon wie het zijn
@@ -69,7 +73,7 @@ export async function runCli(argv: string[]): Promise<number> {
       case 'user':
         return await user(rest);
       case 'catalogue':
-        return await catalogue(rest);
+        return await catalogue(rest, cliLog());
       case 'audit':
         return await audit(rest);
       case 'oidc':
@@ -202,21 +206,6 @@ async function demo(): Promise<number> {
   const { created } = await withProduct(config, cliLog(), loadDemo);
   process.stdout.write(
     `${created} demo-account(s) aangemaakt.\n\n${demoAccountsText(config.idp.publicUrl, undefined)}\n`,
-  );
-  return 0;
-}
-
-async function catalogue(args: string[]): Promise<number> {
-  const [sub, file] = args;
-  if (sub !== 'load' || !file) {
-    process.stderr.write('Gebruik: portaal catalogue load BESTAND\n');
-    return 2;
-  }
-  const config = loadConfig();
-  const loaded = await withProduct(config, cliLog(), (product) => product.catalogue.loadFile(file));
-  process.stdout.write(
-    `Catalogus geladen: ${loaded.organisations.length} organisatie(s), ` +
-      `${loaded.services.length} datavoorziening(en).\n`,
   );
   return 0;
 }

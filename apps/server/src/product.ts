@@ -32,6 +32,7 @@ import {
   signInAuditor,
   withOrganisationRecord,
 } from '@portaal/users-api';
+import { loadCatalogueFile } from './catalogue-load.js';
 import type { ServerConfig } from './config.js';
 import { migrateAll } from './migrate-all.js';
 
@@ -137,7 +138,7 @@ export async function loadConfiguredCatalogue(
 ): Promise<void> {
   if (!file) return;
   try {
-    const catalogue = await product.catalogue.loadFile(file);
+    const { catalogue } = await loadCatalogueFile(product, file);
     log.info(
       { organisations: catalogue.organisations.length, services: catalogue.services.length },
       'catalogue loaded',

@@ -23,3 +23,4 @@ export { sessionLinks } from './oidc/session-links.js';
 export { endGrantsOfEndedSessions, startSingleLogout } from './oidc/single-logout.js';
 export { hashClientSecret } from './oidc/oidc-clients.js';
 export { PROGRAMME, programmeAdminTuple } from './programme/programme-role.js';
+export { catalogueDiff, catalogueFileOf, type CatalogueDiff } from './catalogue/catalogue-diff.js';
