@@ -1,4 +1,6 @@
+import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizationRequest, discoverClient, followWhileOnPortal } from '../support/oidc-relying-party.js';
 import { startDeployment, type Deployment } from '../support/deployment.js';
 import { uniqueEmail } from '../support/identities.js';
 import {
@@ -8,6 +10,7 @@ import {
   databaseSnapshot,
   portaalCommand,
   relationTuples,
+  signInAtAal1,
   signInAtAal2,
   writeTuple,
   type Person,
@@ -101,6 +104,48 @@ describe('Programmabeheer over the API', () => {
     expect(await relationTuples(portaal, { namespace: 'subdivisions', object: 'tijdelijk_dego' })).toEqual([]);
     expect(retired.body.organisation.dataRoles.map((r: { id: string }) => r.id)).not.toContain('tijdelijk');
   });
+
+  // The provider reads the portal's own session; the Ory run has the API part of this in the tests above.
+  it.skipIf(process.env.TEST_IDENTITY_BACKEND === 'ory')(
+    'a service added with a client signs a member in with its one-time secret; a rotation ends the old one',
+    async () => {
+      const id = `dienst-${Date.now().toString(36)}`;
+      const callback = 'http://127.0.0.1:9/callback';
+      const created = await api(portaal, staff.browser, 'POST', '/programme/services', {
+        id,
+        name: 'Testdienst',
+        url: 'http://127.0.0.1:9',
+        access: { organisations: ['dego'] },
+        forwardAuth: false,
+        oidc: { clientId: id, redirectUris: [callback] },
+      });
+      expect(created.status).toBe(201);
+      const secret = created.body.clientSecret as string;
+      const email = uniqueEmail('dienstgebruiker');
+      await createMember(portaal, { email, password: PASSWORD, org: 'dego' });
+      const member = await signInAtAal1(portaal, email, PASSWORD);
+      const config = await discoverClient(portaal.publicUrl, id, secret);
+      const { url, verifier, state } = await authorizationRequest(config, callback);
+      const back = await followWhileOnPortal(portaal.publicUrl, member.browser, url.href);
+      const tokens = await client.authorizationCodeGrant(config, back, {
+        pkceCodeVerifier: verifier,
+        expectedState: state,
+      });
+      expect(tokens.claims()?.email).toBe(email);
+      const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+
+      // Rotated without an overlap: the old secret is refused at once, the new one works.
+      const rotated = await api(portaal, staff.browser, 'POST', `/programme/services/${id}/client-secret`, {
+        overlapHours: 0,
+      });
+      expect(rotated.status).toBe(200);
+      const refused = await client.refreshTokenGrant(config, refreshed.refresh_token!).catch((error: unknown) => error);
+      // Client authentication in the Authorization header fails with a challenge (RFC 6749 5.2).
+      expect(refused).toMatchObject({ status: 401, cause: [{ parameters: { error: 'invalid_client' } }] });
+      const renewed = await discoverClient(portaal.publicUrl, id, rotated.body.clientSecret);
+      expect((await client.refreshTokenGrant(renewed, refreshed.refresh_token!)).access_token).toBeTruthy();
+    },
+  );
 
   it('the CLI lists the programme administrators and takes the role back', async () => {
     expect((await portaalCommand(portaal, ['programme-admin', 'list'], 'portal')).stdout).toContain(staffEmail);

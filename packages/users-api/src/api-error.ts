@@ -275,6 +275,22 @@ export const errors = {
     ),
   dataRoleNotFound: () =>
     new ApiError(404, 'data_role_not_found', 'The data role does not exist.', 'Deze datarol bestaat niet.'),
+  serviceExists: () =>
+    new ApiError(
+      409,
+      'service_exists',
+      'A data service with this id exists already.',
+      'Er bestaat al een datavoorziening met deze code.',
+    ),
+  noClientSecret: () =>
+    new ApiError(
+      409,
+      'no_client_secret',
+      'The data service has no confidential OpenID Connect client.',
+      'Deze datavoorziening heeft geen vertrouwelijke OpenID Connect-client, dus ook geen clientgeheim.',
+    ),
+  invalidService: (message: string) =>
+    new ApiError(400, 'invalid_request', `The data service is not valid: ${message}`, message),
   invalidOrganisationId: () =>
     new ApiError(
       400,

@@ -213,6 +213,36 @@ const WORDINGS: Record<string, Wording> = {
     done: '{a} heeft een datarol opgeheven',
     tried: '{a} probeerde een datarol op te heffen',
   },
+  'programme.service.list': {
+    label: 'Datavoorzieningen bekeken',
+    done: '{a} heeft de datavoorzieningen van het programma bekeken',
+    tried: '{a} probeerde de datavoorzieningen van het programma te bekijken',
+  },
+  'programme.service.create': {
+    label: 'Datavoorziening toegevoegd',
+    done: '{a} heeft een datavoorziening toegevoegd',
+    tried: '{a} probeerde een datavoorziening toe te voegen',
+  },
+  'programme.service.update': {
+    label: 'Datavoorziening gewijzigd',
+    done: '{a} heeft een datavoorziening gewijzigd',
+    tried: '{a} probeerde een datavoorziening te wijzigen',
+  },
+  'programme.service.remove': {
+    label: 'Datavoorziening verwijderd',
+    done: '{a} heeft een datavoorziening verwijderd',
+    tried: '{a} probeerde een datavoorziening te verwijderen',
+  },
+  'programme.service.rotate_secret': {
+    label: 'Clientgeheim vernieuwd',
+    done: '{a} heeft het clientgeheim van een datavoorziening vernieuwd',
+    tried: '{a} probeerde het clientgeheim van een datavoorziening te vernieuwen',
+  },
+  'catalogue.load': {
+    label: 'Catalogus geladen',
+    done: 'De catalogus is geladen',
+    tried: 'De catalogus is niet geladen',
+  },
   'programme.administrator.invite': {
     label: 'Beheerder uitgenodigd',
     done: '{a} heeft {o} als beheerder uitgenodigd',

@@ -15,6 +15,7 @@ export function catalogueFileOf(catalogue: Catalogue) {
       description: service.description,
       url: service.url,
       access: { organisations: service.organisations, dataRoles: service.dataRoles },
+      forwardAuth: service.forwardAuth,
       ...(service.oidc ? { oidc: service.oidc } : {}),
     })),
   };

@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { UsersApiDatabase } from '../db/schema.js';
-import { oidcClientSettings, type Catalogue, type Organisation } from './catalogue.js';
+import { oidcClientSettings, type Catalogue, type DataService, type Organisation } from './catalogue.js';
 
 type Db = Kysely<UsersApiDatabase>;
 
@@ -22,33 +22,53 @@ export async function replaceCatalogue(db: Db, catalogue: Catalogue): Promise<bo
     await trx.deleteFrom('catalogue_data_roles').execute();
     await trx.deleteFrom('catalogue_organisations').execute();
     for (const [position, org] of catalogue.organisations.entries()) await insertOrganisation(trx, org, position);
-    for (const [position, service] of catalogue.services.entries()) {
-      await trx
-        .insertInto('catalogue_services')
-        .values({ id: service.id, name: service.name, description: service.description, url: service.url, position })
-        .execute();
-      const access = [
-        ...service.organisations.map((object) => ({ service_id: service.id, kind: 'organisation', object })),
-        ...service.dataRoles.map((object) => ({ service_id: service.id, kind: 'data_role', object })),
-      ];
-      if (access.length > 0) await trx.insertInto('catalogue_service_access').values(access).execute();
-      if (service.oidc) {
-        await trx
-          .insertInto('catalogue_oidc_clients')
-          .values({
-            service_id: service.id,
-            client_id: service.oidc.clientId,
-            client_type: service.oidc.type,
-            redirect_uris: JSON.stringify(service.oidc.redirectUris),
-            post_logout_redirect_uris: JSON.stringify(service.oidc.postLogoutRedirectUris),
-            backchannel_logout_uri: service.oidc.backchannelLogoutUri ?? null,
-            initiate_login_uri: service.oidc.initiateLoginUri ?? null,
-          })
-          .execute();
-      }
-    }
+    for (const [position, service] of catalogue.services.entries()) await insertService(trx, service, position);
     return true;
   });
+}
+
+/** One data service with its access rule and OpenID Connect client, at `position` in the list. */
+export async function insertService(trx: Transaction<UsersApiDatabase>, service: DataService, position: number) {
+  await trx
+    .insertInto('catalogue_services')
+    .values({
+      id: service.id,
+      name: service.name,
+      description: service.description,
+      url: service.url,
+      position,
+      forward_auth: service.forwardAuth ? 1 : 0,
+    })
+    .execute();
+  const access = [
+    ...service.organisations.map((object) => ({ service_id: service.id, kind: 'organisation', object })),
+    ...service.dataRoles.map((object) => ({ service_id: service.id, kind: 'data_role', object })),
+  ];
+  if (access.length > 0) await trx.insertInto('catalogue_service_access').values(access).execute();
+  if (service.oidc) {
+    await trx
+      .insertInto('catalogue_oidc_clients')
+      .values({
+        service_id: service.id,
+        client_id: service.oidc.clientId,
+        client_type: service.oidc.type,
+        redirect_uris: JSON.stringify(service.oidc.redirectUris),
+        post_logout_redirect_uris: JSON.stringify(service.oidc.postLogoutRedirectUris),
+        backchannel_logout_uri: service.oidc.backchannelLogoutUri ?? null,
+        initiate_login_uri: service.oidc.initiateLoginUri ?? null,
+      })
+      .execute();
+  }
+}
+
+/** Removes one data service with its access rule and client; answers its position, or undefined when absent. */
+export async function deleteService(trx: Transaction<UsersApiDatabase>, id: string): Promise<number | undefined> {
+  const found = await trx.selectFrom('catalogue_services').select('position').where('id', '=', id).executeTakeFirst();
+  if (!found) return undefined;
+  await trx.deleteFrom('catalogue_service_access').where('service_id', '=', id).execute();
+  await trx.deleteFrom('catalogue_oidc_clients').where('service_id', '=', id).execute();
+  await trx.deleteFrom('catalogue_services').where('id', '=', id).execute();
+  return Number(found.position);
 }
 
 /** One organisation with its data roles, at `position` in the list. */
@@ -110,6 +130,7 @@ export async function readCatalogue(db: Db): Promise<Catalogue> {
       url: s.url,
       organisations: access.filter((a) => a.service_id === s.id && a.kind === 'organisation').map((a) => a.object),
       dataRoles: access.filter((a) => a.service_id === s.id && a.kind === 'data_role').map((a) => a.object),
+      forwardAuth: Number(s.forward_auth) === 1,
       ...clientOf(s.id),
     })),
   };

@@ -1,14 +1,15 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { UsersApiDatabase } from '../db/schema.js';
-import { insertOrganisation, lockCatalogue } from './catalogue-repository.js';
-import { dataRoleObject, type DataRole, type Organisation } from './catalogue.js';
+import { createClientSecretWrites, type ClientSecretPort } from '../oidc/client-secret-store.js';
+import { deleteService, insertOrganisation, insertService, lockCatalogue } from './catalogue-repository.js';
+import { dataRoleObject, type DataRole, type DataService, type Organisation } from './catalogue.js';
 
 /**
  * Changes to one entry of the catalogue, as programme administrators make them in 'Programmabeheer'
  * (programme/programme-organisations.ts). Each takes the catalogue's lock, so a whole-file load
  * (`replaceCatalogue`) and a change never interleave; inside `atomically` they commit with their audit entry.
  */
-export interface CataloguePort {
+export interface CataloguePort extends ClientSecretPort {
   /** Adds an organisation after the others; false when its id is taken, and then nothing is written. */
   addOrganisation(org: Organisation): Promise<boolean>;
   /** Changes an organisation's name or second-factor rule; false when there is no such organisation. */
@@ -22,6 +23,10 @@ export interface CataloguePort {
    * Who holds it is the relations' side (programme/programme-data-roles.ts).
    */
   retireDataRole(orgId: string, roleId: string): Promise<boolean>;
+  /** Adds a data service after the others, or replaces the one with its id in its place; answers which. */
+  putService(service: DataService): Promise<'added' | 'changed'>;
+  /** Removes a data service; false when there is none with this id. */
+  removeService(id: string): Promise<boolean>;
 }
 
 type Db = Kysely<UsersApiDatabase>;
@@ -33,6 +38,27 @@ const inTransaction = <T>(db: Db, work: (trx: Transaction<UsersApiDatabase>) => 
 export function createCatalogueWrites<DB>(db: Kysely<DB>): CataloguePort {
   const typed = db as unknown as Db;
   return {
+    ...createClientSecretWrites(db),
+    putService: (service) =>
+      inTransaction(typed, async (trx) => {
+        await lockCatalogue(trx);
+        const position = await deleteService(trx, service.id);
+        if (position !== undefined) {
+          await insertService(trx, service, position);
+          return 'changed';
+        }
+        const { last } = await trx
+          .selectFrom('catalogue_services')
+          .select(sql<number | null>`max(position)`.as('last'))
+          .executeTakeFirstOrThrow();
+        await insertService(trx, service, (last === null ? -1 : Number(last)) + 1);
+        return 'added';
+      }),
+    removeService: (id) =>
+      inTransaction(typed, async (trx) => {
+        await lockCatalogue(trx);
+        return (await deleteService(trx, id)) !== undefined;
+      }),
     addOrganisation: (org) =>
       inTransaction(typed, async (trx) => {
         await lockCatalogue(trx);

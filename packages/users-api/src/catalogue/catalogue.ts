@@ -27,7 +27,7 @@ const organisation = z
     dataRoles: z.array(dataRole).default([]),
   })
   .strict();
-const serviceUrl = z.url({ protocol: /^https?$/ });
+const serviceUrl = z.url({ protocol: /^https?$/, error: 'geen geldig adres dat met https:// of http:// begint' });
 // Never a secret here: a confidential client's secret comes from the environment or a secrets file
 // (docs/architecture.md#single-sign-on-for-the-data-services).
 const oidcClient = z
@@ -43,7 +43,8 @@ const oidcClient = z
     initiateLoginUri: serviceUrl.optional(),
   })
   .strict();
-const service = z
+/** A data service as the catalogue file writes it; 'Programmabeheer' takes the same shape. */
+export const catalogueService = z
   .object({
     id: catalogueId,
     name: catalogueLabel,
@@ -62,12 +63,15 @@ const service = z
           .default([]),
       })
       .strict(),
+    // Whether a reverse proxy may ask about it (`GET /api/forward-auth`); a service that only signs in through OpenID
+    // Connect can be closed to it.
+    forwardAuth: z.boolean().default(true),
     oidc: oidcClient.optional(),
   })
   .strict();
 
 const catalogueFileSchema = z
-  .object({ organisations: z.array(organisation), services: z.array(service).default([]) })
+  .object({ organisations: z.array(organisation), services: z.array(catalogueService).default([]) })
   .strict();
 
 export interface DataRole {
@@ -96,6 +100,8 @@ export interface DataService {
   url: string;
   organisations: string[];
   dataRoles: string[];
+  /** Answered by forward authentication; when false, `GET /api/forward-auth` does not know the service. */
+  forwardAuth: boolean;
   oidc?: OidcClientSettings;
 }
 export interface Catalogue {
@@ -165,6 +171,7 @@ export function parseCatalogue(raw: unknown): Catalogue {
       url: item.url,
       organisations: item.access.organisations,
       dataRoles: item.access.dataRoles,
+      forwardAuth: item.forwardAuth,
       ...(item.oidc ? { oidc: oidcClientSettings(item.oidc) } : {}),
     };
   });

@@ -18,6 +18,17 @@ export interface CatalogueServicesTable {
   description: string;
   url: string;
   position: number;
+  /** 1 when the service is reached through forward authentication (`GET /api/forward-auth`), 0 when not. */
+  forward_auth: number;
+}
+
+export interface OidcClientSecretsTable {
+  client_id: string;
+  /** SHA-256 (hex) of the secret the portal generated (oidc/oidc-clients.ts). */
+  hash: string;
+  created_at: string;
+  /** Until when a rotated secret stays valid; null while it is the newest. */
+  expires_at: string | null;
 }
 
 export interface CatalogueServiceAccessTable {
@@ -172,6 +183,7 @@ export interface UsersApiDatabase {
   catalogue_services: CatalogueServicesTable;
   catalogue_service_access: CatalogueServiceAccessTable;
   catalogue_oidc_clients: CatalogueOidcClientsTable;
+  oidc_client_secrets: OidcClientSecretsTable;
   oidc_payloads: OidcPayloadsTable;
   oidc_session_links: OidcSessionLinksTable;
   oidc_key_announcements: OidcKeyAnnouncementsTable;

@@ -81,7 +81,7 @@ function servicesByHost(catalogue: Catalogue): Map<string, OnHost[]> {
   let index = byHost.get(catalogue);
   if (!index) {
     index = new Map();
-    for (const service of catalogue.services) {
+    for (const service of catalogue.services.filter((s) => s.forwardAuth)) {
       const url = new URL(service.url);
       const onHost = index.get(url.host) ?? [];
       onHost.push({ service, servicePath: servicePathOf(url) });
@@ -93,15 +93,16 @@ function servicesByHost(catalogue: Catalogue): Map<string, OnHost[]> {
 }
 
 /**
- * The catalogue service a forward-auth check is for: the one `?service=` names, or else the one whose `url` has the
- * forwarded host; several services on one host are told apart by the longest path of their `url` that the
- * forwarded path, as the proxy routes it, lies under. Unknown → 404, nothing to go by or no single answer → 400, a
- * path that can be read in two ways → 400 `service_path_refused`; never a guess. Where the host has one service, at
- * its root, the path decides nothing and is not read: a service of its own may use `%2f` in its paths.
+ * The catalogue service a forward-auth check is for, among those open to it (`forwardAuth`): the one `?service=` names,
+ * or else the one whose `url` has the forwarded host; several services on one host are told apart by the longest path
+ * of their `url` that the forwarded path, as the proxy routes it, lies under. Unknown → 404, nothing to go by or no
+ * single answer → 400, a path that can be read in two ways → 400 `service_path_refused`; never a guess. Where the host
+ * has one service, at its root, the path decides nothing and is not read: a service of its own may use `%2f` in its
+ * paths.
  */
 export function chooseService(catalogue: Catalogue, asked: ServiceAsked): DataService {
   if (asked.serviceId !== undefined) {
-    const named = catalogue.services.find((s) => s.id === asked.serviceId);
+    const named = catalogue.services.find((s) => s.id === asked.serviceId && s.forwardAuth);
     if (!named) throw errors.serviceNotFound();
     return named;
   }

@@ -7,7 +7,7 @@ import { UUID } from '../users/user-id.js';
 import { SORT_KEYS } from '../users/user-order.js';
 import { STATUS_KEYS } from '../users/user-status.js';
 import { type ApiError, errors } from '../api-error.js';
-import { catalogueId, catalogueLabel } from '../catalogue/catalogue.js';
+import { catalogueId, catalogueLabel, catalogueService } from '../catalogue/catalogue.js';
 import {
   createUserSchema,
   emailSchema,
@@ -125,6 +125,17 @@ export const newDataRoleBody = new RequestSchema(
 export const dataRoleChangesBody = new RequestSchema(z.object({ label: catalogueLabel }).strict(), organisationRefusal);
 export const dataRoleParams = new RequestSchema(z.object({ orgId: catalogueId, roleId: catalogueId }), () =>
   errors.dataRoleNotFound(),
+);
+/** A data service as the catalogue file has it, refused with the path and the catalogue's words. */
+export const serviceBody = new RequestSchema(catalogueService, (issue) =>
+  errors.invalidService(`${issue.path.join('.') || 'de datavoorziening'}: ${issue.message}`),
+);
+export const serviceParams = new RequestSchema(z.object({ serviceId: catalogueId }), () => errors.serviceNotFound());
+/** How long the previous client secrets stay valid after a rotation: at most 30 days. */
+export const rotationBody = new RequestSchema(
+  z.object({ overlapHours: z.number().int().min(0).max(720).default(24) }).strict(),
+  () => errors.invalidService('overlapHours: een geheel aantal uren van 0 tot en met 720'),
+  {},
 );
 export const programmeOrganisationParams = new RequestSchema(z.object({ orgId: catalogueId }), () =>
   errors.organisationNotFound(),

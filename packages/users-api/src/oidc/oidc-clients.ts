@@ -11,23 +11,32 @@ export type ClientSecretHashes = (clientId: string) => string | undefined;
  */
 export const hashClientSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-/** Whether `presented` is the secret whose hash is `stored`, in constant time. */
+/**
+ * Whether `presented` is one of the secrets whose hashes `stored` holds (comma-separated: a secret configured in the
+ * environment and those generated in 'Programmabeheer', a rotated one during its overlap), each in constant time.
+ */
 export function secretMatches(stored: string, presented: string): boolean {
-  const expected = Buffer.from(stored, 'hex');
   const actual = Buffer.from(hashClientSecret(presented), 'hex');
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return stored.split(',').some((hash) => {
+    const expected = Buffer.from(hash, 'hex');
+    return expected.length === actual.length && timingSafeEqual(expected, actual);
+  });
 }
 
 export const serviceOfClient = (catalogue: Catalogue, clientId: string): DataService | undefined =>
   catalogue.services.find((s) => s.oidc?.clientId === clientId);
 
 /**
- * node-oidc-provider's client metadata for a data service with an `oidc` block. A confidential client's
- * `client_secret` is the hash of its secret: the provider compares through `secretMatches` (oidc-provider.ts), and
- * no algorithm that would key on the secret (HS256, symmetric encryption) is enabled. A confidential client without
- * a configured secret cannot sign in.
+ * node-oidc-provider's client metadata for a data service with an `oidc` block. A confidential client's `client_secret`
+ * holds the hashes of its valid secrets (`generated`: those of `oidc_client_secrets`): the provider compares through
+ * `secretMatches` (oidc-provider.ts), and no algorithm that would key on the secret (HS256, symmetric encryption) is
+ * enabled. A confidential client without a configured secret cannot sign in.
  */
-export function clientMetadata(service: DataService, secrets: ClientSecretHashes): ClientMetadata | undefined {
+export function clientMetadata(
+  service: DataService,
+  secrets: ClientSecretHashes,
+  generated: string[] = [],
+): ClientMetadata | undefined {
   const settings = service.oidc;
   if (!settings) return undefined;
   const common: ClientMetadata = {
@@ -44,11 +53,11 @@ export function clientMetadata(service: DataService, secrets: ClientSecretHashes
   if (settings.type === 'public') {
     return { ...common, token_endpoint_auth_method: 'none', grant_types: ['authorization_code'] };
   }
-  const secret = secrets(settings.clientId);
-  if (!secret) return undefined;
+  const hashes = [secrets(settings.clientId), ...generated].filter((hash): hash is string => Boolean(hash));
+  if (hashes.length === 0) return undefined;
   return {
     ...common,
-    client_secret: secret,
+    client_secret: hashes.join(','),
     token_endpoint_auth_method: 'client_secret_basic',
     grant_types: ['authorization_code', 'refresh_token'],
   };

@@ -1,3 +1,4 @@
+import { validSecretHashes } from './client-secret-store.js';
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -54,11 +55,12 @@ export async function createOidcProvider<DB>(
   const ProviderClass = await loadProvider();
   const { interactionPolicy } = await import('oidc-provider');
   const stateAdapter = oidcStateAdapter(db, Date.now, { codeIssued: (grantId, sid) => links.recordSid(grantId, sid) });
-  // Clients are the catalogue's services with an `oidc` block, read through the catalogue's cache.
+  // Clients are the catalogue's services with an `oidc` block, read through the catalogue's cache, with the secrets
+  // generated for them in 'Programmabeheer' read at each use, so a rotation counts at once.
   const clientAdapter = {
     async find(id: string) {
       const service = serviceOfClient(await ctx.catalogue.current(), id);
-      return service ? clientMetadata(service, options.clientSecrets) : undefined;
+      return service ? clientMetadata(service, options.clientSecrets, await validSecretHashes(db, id)) : undefined;
     },
   };
 

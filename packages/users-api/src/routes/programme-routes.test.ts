@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UserIdentity } from '../ports.js';
+import { validSecretHashes } from '../oidc/client-secret-store.js';
+import { hashClientSecret } from '../oidc/oidc-clients.js';
 import { programmeAdminTuple } from '../programme/programme-role.js';
 import { CALLER_HEADER, METHODS_HEADER, type InProcessApi, inProcessUsersApi } from '../test-support/in-process-api.js';
 
@@ -282,5 +284,90 @@ describe('Programmabeheer: data roles', () => {
       'organizations:dijkstad',
       'organizations:voorbeeldstad',
     ]);
+  });
+});
+
+describe('Programmabeheer: data services', () => {
+  const dashboard = {
+    id: 'kaartviewer',
+    name: 'Kaartviewer',
+    description: 'Kaarten van de wijken.',
+    url: 'https://kaart.voorbeeld.nl',
+    access: { organisations: ['voorbeeldstad'], dataRoles: ['ruimte_voorbeeldstad'] },
+    oidc: { clientId: 'kaartviewer', redirectUris: ['https://kaart.voorbeeld.nl/callback'] },
+  };
+  const create = (body: object) => api.call(programmeAdmin, 'POST', '/api/programme/services', body);
+
+  it('adds a service with a confidential client: its secret is answered once and kept as a hash', async () => {
+    const answer = await create(dashboard);
+    expect(answer.statusCode, answer.body).toBe(201);
+    const { service, clientSecret } = answer.json() as { service: { forwardAuth: boolean }; clientSecret: string };
+    expect(clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(service.forwardAuth).toBe(true);
+    const stored = JSON.stringify(await api.stored());
+    expect(stored).not.toContain(clientSecret);
+    expect(await validSecretHashes(api.db.kysely, 'kaartviewer')).toEqual([hashClientSecret(clientSecret)]);
+    const listed = (await api.call(programmeAdmin, 'GET', '/api/programme/services')).json() as {
+      services: { id: string }[];
+    };
+    expect(listed.services.map((s) => s.id)).toContain('kaartviewer');
+    // The same again is taken: 409, nothing written.
+    expect(await refusedWithoutWrites(() => create(dashboard))).toEqual({ status: 409, id: 'service_exists' });
+  });
+
+  it("refuses an unknown data role and a client id another service has, with the catalogue's words", async () => {
+    const unknownRole = await refusedWithoutWrites(() =>
+      create({ ...dashboard, access: { dataRoles: ['toerisme_voorbeeldstad'] } }),
+    );
+    expect(unknownRole).toEqual({ status: 400, id: 'invalid_request' });
+    const answer = await create({ ...dashboard, access: { dataRoles: ['toerisme_voorbeeldstad'] } });
+    expect(answer.json().error.message).toBe("access.dataRoles[0]: onbekende datarol 'toerisme_voorbeeldstad'");
+    await create(dashboard);
+    const twice = await create({ ...dashboard, id: 'tweede', oidc: { ...dashboard.oidc } });
+    expect(twice.json().error.message).toBe("oidc.clientId: 'kaartviewer' komt vaker voor");
+    const badUrl = await create({ ...dashboard, id: 'derde', url: 'ftp://kaart' });
+    expect(badUrl.json().error.message).toBe('url: geen geldig adres dat met https:// of http:// begint');
+  });
+
+  it('rotates the secret: the previous one stays valid for the overlap, then only the new one', async () => {
+    const { clientSecret: first } = (await create(dashboard)).json() as { clientSecret: string };
+    const rotated = await api.call(programmeAdmin, 'POST', '/api/programme/services/kaartviewer/client-secret', {
+      overlapHours: 24,
+    });
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    const { clientSecret: second, previousValidUntil } = rotated.json() as {
+      clientSecret: string;
+      previousValidUntil: string;
+    };
+    expect(second).not.toBe(first);
+    expect(await validSecretHashes(api.db.kysely, 'kaartviewer')).toEqual([
+      hashClientSecret(second),
+      hashClientSecret(first),
+    ]);
+    const afterOverlap = new Date(Date.parse(previousValidUntil) + 1);
+    expect(await validSecretHashes(api.db.kysely, 'kaartviewer', afterOverlap)).toEqual([hashClientSecret(second)]);
+    const publicClient = {
+      ...dashboard,
+      id: 'open',
+      oidc: { clientId: 'open', type: 'public', redirectUris: [dashboard.url] },
+    };
+    expect((await create(publicClient)).json().clientSecret).toBeUndefined();
+    const noSecret = () => api.call(programmeAdmin, 'POST', '/api/programme/services/open/client-secret', {});
+    expect(await refusedWithoutWrites(noSecret)).toEqual({ status: 409, id: 'no_client_secret' });
+  });
+
+  it('closes a service to forward authentication, and removes it with its secrets', async () => {
+    await create({ ...dashboard, forwardAuth: false });
+    const lid = await api.person('lid@voorbeeldstad.nl', 'voorbeeldstad', [member('voorbeeldstad')]);
+    const asked = await api.call(lid, 'GET', '/api/forward-auth?service=kaartviewer');
+    expect(asked.statusCode).toBe(404);
+    const changed = await api.call(programmeAdmin, 'PUT', '/api/programme/services/kaartviewer', dashboard);
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().clientSecret).toBeUndefined();
+    expect((await api.call(lid, 'GET', '/api/forward-auth?service=kaartviewer')).statusCode).toBe(200);
+    const removed = await api.call(programmeAdmin, 'DELETE', '/api/programme/services/kaartviewer');
+    expect(removed.statusCode).toBe(204);
+    expect(await validSecretHashes(api.db.kysely, 'kaartviewer')).toEqual([]);
+    expect((await api.ctx.catalogue.current()).services.map((s) => s.id)).not.toContain('kaartviewer');
   });
 });

@@ -10,7 +10,12 @@ import {
   newOrganisationBody,
   organisationChangesBody,
   programmeOrganisationParams,
+  rotationBody,
+  serviceBody,
+  serviceParams,
 } from '../http/validation.js';
+import { errors } from '../api-error.js';
+import { listServices, removeService, rotateClientSecret, saveService } from '../programme/programme-services.js';
 import {
   addOrganisation,
   changeOrganisation,
@@ -26,6 +31,10 @@ const INVITE = { params: programmeOrganisationParams, body: administratorBody };
 const ADD_ROLE = { params: programmeOrganisationParams, body: newDataRoleBody };
 const RENAME_ROLE = { params: dataRoleParams, body: dataRoleChangesBody };
 const ROLE = { params: dataRoleParams };
+const NEW_SERVICE = { body: serviceBody };
+const SERVICE = { params: serviceParams, body: serviceBody };
+const ROTATE = { params: serviceParams, body: rotationBody };
+const ONE_SERVICE = { params: serviceParams };
 
 /**
  * 'Programmabeheer': the organisations of the programme, for programme administrators only (at aal2, refusals
@@ -89,6 +98,51 @@ export function registerProgrammeRoutes(app: FastifyInstance, ctx: ApiContext): 
         params.roleId,
       );
       return { holders, organisation: await summaryOf(ctx, params.orgId) };
+    },
+  );
+
+  app.get(
+    '/programme/services',
+    { preValidation: programmeAdministrator(ctx, 'programme.service.list') },
+    async () => ({ services: await listServices(ctx) }),
+  );
+
+  app.post(
+    '/programme/services',
+    { schema: NEW_SERVICE, preValidation: programmeAdministrator(ctx, 'programme.service.create') },
+    async (request, reply) => {
+      const acting = { caller: callerIn(request), request };
+      return reply.code(201).send(await saveService(ctx, acting, checked(request, NEW_SERVICE).body, 'create'));
+    },
+  );
+
+  app.put(
+    '/programme/services/:serviceId',
+    { schema: SERVICE, preValidation: programmeAdministrator(ctx, 'programme.service.update') },
+    async (request) => {
+      const { params, body } = checked(request, SERVICE);
+      if (body.id !== params.serviceId)
+        throw errors.invalidService('id: de code van een datavoorziening verandert niet');
+      return saveService(ctx, { caller: callerIn(request), request }, body, 'update');
+    },
+  );
+
+  app.delete(
+    '/programme/services/:serviceId',
+    { schema: ONE_SERVICE, preValidation: programmeAdministrator(ctx, 'programme.service.remove') },
+    async (request, reply) => {
+      await removeService(ctx, { caller: callerIn(request), request }, checked(request, ONE_SERVICE).params.serviceId);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/programme/services/:serviceId/client-secret',
+    { schema: ROTATE, preValidation: programmeAdministrator(ctx, 'programme.service.rotate_secret') },
+    async (request) => {
+      const { params, body } = checked(request, ROTATE);
+      const acting = { caller: callerIn(request), request };
+      return rotateClientSecret(ctx, acting, params.serviceId, body.overlapHours);
     },
   );
 

@@ -83,6 +83,7 @@ const USERS_API_TABLES = [
   'catalogue_services',
   'catalogue_service_access',
   'catalogue_oidc_clients',
+  'oidc_client_secrets',
 ];
 
 export async function inProcessUsersApi(): Promise<InProcessApi> {
