@@ -7,6 +7,7 @@ export function catalogueFileOf(catalogue: Catalogue) {
       id: org.id,
       label: org.label,
       requiresAal2: org.requiresAal2,
+      active: org.active,
       dataRoles: org.dataRoles.map((role) => ({ id: role.id, label: role.label })),
     })),
     services: catalogue.services.map((service) => ({
@@ -46,6 +47,8 @@ export function catalogueDiff(current: Catalogue, next: Catalogue): CatalogueDif
     else {
       if (before.label !== org.label)
         lines.push(`~ organisatie ${org.id}: naam '${before.label}' wordt '${org.label}'`);
+      if (before.active !== org.active)
+        lines.push(`~ organisatie ${org.id}: wordt ${org.active ? 'weer actief' : 'gedeactiveerd'}`);
       if (before.requiresAal2 !== org.requiresAal2)
         lines.push(
           `~ organisatie ${org.id}: tweede factor ${org.requiresAal2 ? 'wordt verplicht' : 'niet meer verplicht'}`,

@@ -75,7 +75,13 @@ export async function deleteService(trx: Transaction<UsersApiDatabase>, id: stri
 export async function insertOrganisation(trx: Transaction<UsersApiDatabase>, org: Organisation, position: number) {
   await trx
     .insertInto('catalogue_organisations')
-    .values({ id: org.id, label: org.label, requires_aal2: org.requiresAal2 ? 1 : 0, position })
+    .values({
+      id: org.id,
+      label: org.label,
+      requires_aal2: org.requiresAal2 ? 1 : 0,
+      position,
+      active: org.active ? 1 : 0,
+    })
     .execute();
   for (const [rolePosition, role] of org.dataRoles.entries()) {
     await trx
@@ -121,6 +127,7 @@ export async function readCatalogue(db: Db): Promise<Catalogue> {
       id: org.id,
       label: org.label,
       requiresAal2: org.requires_aal2 === 1,
+      active: Number(org.active) === 1,
       dataRoles: roles.filter((r) => r.organisation_id === org.id).map((r) => ({ id: r.role_id, label: r.label })),
     })),
     services: services.map((s) => ({

@@ -13,7 +13,10 @@ export interface CataloguePort extends ClientSecretPort {
   /** Adds an organisation after the others; false when its id is taken, and then nothing is written. */
   addOrganisation(org: Organisation): Promise<boolean>;
   /** Changes an organisation's name or second-factor rule; false when there is no such organisation. */
-  changeOrganisation(id: string, changes: { label?: string; requiresAal2?: boolean }): Promise<boolean>;
+  changeOrganisation(
+    id: string,
+    changes: { label?: string; requiresAal2?: boolean; active?: boolean },
+  ): Promise<boolean>;
   /** Adds a data role after the organisation's others; what stood in the way, if anything (then nothing is written). */
   addDataRole(orgId: string, role: DataRole): Promise<'added' | 'no_organisation' | 'taken'>;
   /** Renames a data role; false when the organisation has no such role. */
@@ -79,7 +82,7 @@ export function createCatalogueWrites<DB>(db: Kysely<DB>): CataloguePort {
     changeOrganisation: (id, changes) =>
       inTransaction(typed, async (trx) => {
         await lockCatalogue(trx);
-        if (changes.label === undefined && changes.requiresAal2 === undefined) {
+        if (Object.values(changes).every((value) => value === undefined)) {
           return Boolean(
             await trx.selectFrom('catalogue_organisations').select('id').where('id', '=', id).executeTakeFirst(),
           );
@@ -89,6 +92,7 @@ export function createCatalogueWrites<DB>(db: Kysely<DB>): CataloguePort {
           .set({
             ...(changes.label === undefined ? {} : { label: changes.label }),
             ...(changes.requiresAal2 === undefined ? {} : { requires_aal2: changes.requiresAal2 ? 1 : 0 }),
+            ...(changes.active === undefined ? {} : { active: changes.active ? 1 : 0 }),
           })
           .where('id', '=', id)
           .executeTakeFirst();

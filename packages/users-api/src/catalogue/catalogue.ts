@@ -24,6 +24,8 @@ const organisation = z
     id: catalogueId,
     label: catalogueLabel,
     requiresAal2: z.boolean().default(true),
+    // A deactivated organisation keeps everything, but admits nobody to a data service.
+    active: z.boolean().default(true),
     dataRoles: z.array(dataRole).default([]),
   })
   .strict();
@@ -82,6 +84,8 @@ export interface Organisation {
   id: string;
   label: string;
   requiresAal2: boolean;
+  /** False once deactivated: its membership and data roles admit nobody to a data service. */
+  active: boolean;
   dataRoles: DataRole[];
 }
 /** A service that signs in through the portal's OpenID Connect provider: its client registration. */

@@ -13,6 +13,7 @@ import * as peopleStatusChanges from './migrations/0011_people_status_changes.js
 import * as accessReviews from './migrations/0012_access_reviews.js';
 import * as peopleImports from './migrations/0013_people_imports.js';
 import * as programmeServices from './migrations/0014_programme_services.js';
+import * as organisationActive from './migrations/0015_organisation_active.js';
 
 const migrations: Record<string, Migration> = {
   '0001_catalogue_and_audit': catalogueAndAudit,
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0012_access_reviews': accessReviews,
   '0013_people_imports': peopleImports,
   '0014_programme_services': programmeServices,
+  '0015_organisation_active': organisationActive,
 };
 
 /** Applies the Users API's migrations (catalogue, audit log, invitations, OpenID Connect), in their own table. */

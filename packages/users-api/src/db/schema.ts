@@ -3,6 +3,8 @@ export interface CatalogueOrganisationsTable {
   label: string;
   requires_aal2: number;
   position: number;
+  /** 0 once deactivated in 'Programmabeheer': its members and data roles admit nobody to a data service. */
+  active: number;
 }
 
 export interface CatalogueDataRolesTable {

@@ -72,7 +72,7 @@ export async function checkForwardAuth(
     // or, with a passkey only, to sign in again with it.
     return signIn(true, hasSecondStep(session.identity.credentials));
   }
-  if (!mayUse(service, caller.tuples)) {
+  if (!mayUse(service, caller.tuples, catalogue)) {
     refused(request, caller, service, memory, 'no access to the service');
     throw errors.serviceDenied();
   }

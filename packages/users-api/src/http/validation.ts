@@ -111,9 +111,9 @@ export const newOrganisationBody = new RequestSchema(
 );
 export const organisationChangesBody = new RequestSchema(
   z
-    .object({ label: catalogueLabel.optional(), requiresAal2: z.boolean().optional() })
+    .object({ label: catalogueLabel.optional(), requiresAal2: z.boolean().optional(), active: z.boolean().optional() })
     .strict()
-    .refine((changes) => changes.label !== undefined || changes.requiresAal2 !== undefined, 'nothing to change'),
+    .refine((changes) => Object.values(changes).some((value) => value !== undefined), 'nothing to change'),
   organisationRefusal,
 );
 /** The first administrator of an organisation: as the new-user form, without permissions (they are the form's). */

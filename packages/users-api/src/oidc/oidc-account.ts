@@ -60,8 +60,9 @@ export function accountFinder(ctx: ApiContext, links: SessionLinks) {
     if (identity?.state !== 'active') return undefined;
     const person = await personOf(ctx, identity);
     const clientId = koa.oidc.client?.clientId;
-    const service = clientId ? serviceOfClient(await ctx.catalogue.current(), clientId) : undefined;
-    if (clientId && !(service && mayUse(service, person.tuples))) return undefined;
+    const catalogue = await ctx.catalogue.current();
+    const service = clientId ? serviceOfClient(catalogue, clientId) : undefined;
+    if (clientId && !(service && mayUse(service, person.tuples, catalogue))) return undefined;
     return { accountId: sub, claims: () => personClaims(person, service) };
   };
 }

@@ -97,7 +97,7 @@ async function completeInteraction(
     return see(reply, loginAddress(ctx, interaction, secondStep ? 'aal2' : 'first'));
   }
   const details = { service: service.id, clientId };
-  if (!mayUse(service, caller.tuples)) {
+  if (!mayUse(service, caller.tuples, catalogue)) {
     await ctx.audit.record(auditAbout(caller, request, 'service.sign_in', null, 'denied', details));
     return html(
       reply,

@@ -17,6 +17,8 @@ export interface OrganisationSummary {
   id: string;
   label: string;
   requiresAal2: boolean;
+  /** False once deactivated: nobody is admitted to a data service through it. */
+  active: boolean;
   /** With how many people hold each: what retiring it would take from them. */
   dataRoles: { id: string; label: string; holders: number }[];
   members: number;
@@ -60,6 +62,7 @@ export async function organisationSummaries(ctx: ApiContext): Promise<Organisati
       id: org.id,
       label: org.label,
       requiresAal2: org.requiresAal2,
+      active: org.active,
       dataRoles: org.dataRoles.map((role) => ({
         id: role.id,
         label: role.label,
@@ -87,7 +90,7 @@ export async function addOrganisation(
   acting: ProgrammeActing,
   input: { id: string; label: string; requiresAal2: boolean },
 ): Promise<OrganisationSummary> {
-  const org: Organisation = { ...input, dataRoles: [] };
+  const org: Organisation = { ...input, active: true, dataRoles: [] };
   const details = { label: input.label, requiresAal2: input.requiresAal2 };
   await ctx.backend.atomically(async (ports) => {
     if (!(await ports.catalogue.addOrganisation(org))) throw errors.organisationExists();
@@ -98,12 +101,15 @@ export async function addOrganisation(
   return summaryOf(ctx, org.id);
 }
 
-/** A new name or second-factor rule; 404 `organisation_not_found` when there is no such organisation. */
+/**
+ * A new name or second-factor rule, or deactivated (or active again); 404 `organisation_not_found` when there is no
+ * such organisation.
+ */
 export async function changeOrganisation(
   ctx: ApiContext,
   acting: ProgrammeActing,
   id: string,
-  changes: { label?: string; requiresAal2?: boolean },
+  changes: { label?: string; requiresAal2?: boolean; active?: boolean },
 ): Promise<OrganisationSummary> {
   await ctx.backend.atomically(async (ports) => {
     if (!(await ports.catalogue.changeOrganisation(id, changes))) throw errors.organisationNotFound();

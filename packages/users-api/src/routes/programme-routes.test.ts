@@ -105,6 +105,7 @@ describe('Programmabeheer: organisations', () => {
       id: 'voorbeeldstad',
       label: 'Gemeente Voorbeeldstad',
       requiresAal2: true,
+      active: true,
       dataRoles: expect.arrayContaining([{ id: 'sociaal-domein', label: 'Sociaal domein', holders: 0 }]),
       members: 1,
       administrators: 1,
@@ -123,7 +124,13 @@ describe('Programmabeheer: organisations', () => {
     expect(answer.statusCode, answer.body).toBe(201);
     expect(answer.json()).toMatchObject({ id: 'nieuwstad', label: 'Gemeente Nieuwstad', members: 0, lastSignIn: null });
     const org = (await api.ctx.catalogue.current()).organisations.find((o) => o.id === 'nieuwstad');
-    expect(org).toEqual({ id: 'nieuwstad', label: 'Gemeente Nieuwstad', requiresAal2: false, dataRoles: [] });
+    expect(org).toEqual({
+      id: 'nieuwstad',
+      label: 'Gemeente Nieuwstad',
+      requiresAal2: false,
+      active: true,
+      dataRoles: [],
+    });
     const entries = await api.ctx.audit.list('nieuwstad', { size: 10 });
     expect(entries.map((e) => [e.action, e.actorEmail, e.result, e.details])).toEqual([
       [
@@ -369,5 +376,32 @@ describe('Programmabeheer: data services', () => {
     expect(removed.statusCode).toBe(204);
     expect(await validSecretHashes(api.db.kysely, 'kaartviewer')).toEqual([]);
     expect((await api.ctx.catalogue.current()).services.map((s) => s.id)).not.toContain('kaartviewer');
+  });
+});
+
+describe('Programmabeheer: deactivating an organisation', () => {
+  it('admits nobody to a data service through it until it is active again; nothing is deleted', async () => {
+    const anne = await api.person('anne@voorbeeldstad.nl', 'voorbeeldstad', [
+      member('voorbeeldstad'),
+      { namespace: 'subdivisions', object: 'sociaal-domein_voorbeeldstad', relation: 'issuer' },
+    ]);
+    const dashboard = async () =>
+      (await api.call(anne, 'GET', '/api/forward-auth?service=jeugdzorg-dashboard')).statusCode;
+    const listed = async () =>
+      ((await api.call(anne, 'GET', '/api/services')).json() as { services: unknown[] }).services.length;
+    expect(await dashboard()).toBe(200);
+    expect(await listed()).toBeGreaterThan(0);
+    const tuplesBefore = await api.ctx.backend.relations.list({ subject_id: anne.id });
+
+    const off = await api.call(programmeAdmin, 'PATCH', '/api/programme/organisations/voorbeeldstad', {
+      active: false,
+    });
+    expect([off.statusCode, off.json().active]).toEqual([200, false]);
+    expect(await dashboard()).toBe(403);
+    expect(await listed()).toBe(0);
+    expect(await api.ctx.backend.relations.list({ subject_id: anne.id })).toEqual(tuplesBefore);
+
+    await api.call(programmeAdmin, 'PATCH', '/api/programme/organisations/voorbeeldstad', { active: true });
+    expect(await dashboard()).toBe(200);
   });
 });

@@ -28,7 +28,13 @@ export interface Caller {
 
 /** An organisation named in a tuple but missing from the catalogue still counts, with its id as label. */
 export const organisationIn = (catalogue: Catalogue, id: string): Organisation =>
-  catalogue.organisations.find((o) => o.id === id) ?? { id, label: id, requiresAal2: true, dataRoles: [] };
+  catalogue.organisations.find((o) => o.id === id) ?? {
+    id,
+    label: id,
+    requiresAal2: true,
+    active: true,
+    dataRoles: [],
+  };
 
 export const administers = (tuples: RelationTuple[], orgId: string) =>
   tuples.some((t) => t.namespace === 'organizations' && t.object === orgId && t.relation === 'admin');

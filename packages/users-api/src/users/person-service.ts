@@ -1,7 +1,7 @@
 import { clientAddressKey } from '@portaal/idp';
 import { recoveryLinkMail } from '@portaal/nl';
 import type { RelationTuple } from '@portaal/relations';
-import { type DataService, dataRoleObject, type Organisation } from '../catalogue/catalogue.js';
+import { type Catalogue, type DataService, dataRoleObject, type Organisation } from '../catalogue/catalogue.js';
 import type { ApiContext } from '../context.js';
 import type { RequestOrigin } from '../audit/audit-about.js';
 import { expireInvitations } from '../invitations/expire-invitations.js';
@@ -22,20 +22,41 @@ export const holds = (tuples: RelationTuple[], namespace: string, object: string
  * The access rule of a data service: a person may use it through one of its organisations or one of its data roles.
  * `GET /services` lists by it and `GET /forward-auth` decides by it.
  */
-export const mayUse = (service: DataService, tuples: RelationTuple[]) =>
-  service.organisations.some((orgId) => holds(tuples, 'organizations', orgId)) ||
-  service.dataRoles.some((object) => holds(tuples, 'subdivisions', object));
+export const mayUse = (service: DataService, tuples: RelationTuple[], catalogue: Catalogue) => {
+  const inactive = inactiveOf(catalogue);
+  return (
+    service.organisations.some((orgId) => !inactive.has(orgId) && holds(tuples, 'organizations', orgId)) ||
+    service.dataRoles.some(
+      (object) => !inactive.has(organisationOfDataRole(object)) && holds(tuples, 'subdivisions', object),
+    )
+  );
+};
+
+/** The deactivated organisations of each catalogue, found once: forward authentication asks on every request. */
+const inactiveSets = new WeakMap<Catalogue, Set<string>>();
+function inactiveOf(catalogue: Catalogue): Set<string> {
+  let found = inactiveSets.get(catalogue);
+  if (!found) {
+    found = new Set(catalogue.organisations.filter((org) => !org.active).map((org) => org.id));
+    inactiveSets.set(catalogue, found);
+  }
+  return found;
+}
+
+/** The organisation a data role's object (`roleId_orgId`) belongs to. */
+const organisationOfDataRole = (object: string) => object.slice(object.indexOf('_') + 1);
 
 /**
  * The access rule within one organisation: through that organisation or one of its data roles. `GET /services`
  * lists by it, so that a person of several organisations sees the services of the one they work for now.
  */
 const mayUseWithin = (service: DataService, tuples: RelationTuple[], org: Organisation) =>
-  (service.organisations.includes(org.id) && holds(tuples, 'organizations', org.id)) ||
-  org.dataRoles.some((role) => {
-    const object = dataRoleObject(role.id, org.id);
-    return service.dataRoles.includes(object) && holds(tuples, 'subdivisions', object);
-  });
+  org.active &&
+  ((service.organisations.includes(org.id) && holds(tuples, 'organizations', org.id)) ||
+    org.dataRoles.some((role) => {
+      const object = dataRoleObject(role.id, org.id);
+      return service.dataRoles.includes(object) && holds(tuples, 'subdivisions', object);
+    }));
 
 /** The person's pending invitations, as the portal shows them to accept or decline. */
 async function invitationsOf(ctx: ApiContext, identityId: string) {
