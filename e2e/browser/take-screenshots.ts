@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { startPortaal } from '../support/portaal.js';
-import { DEMO_PASSWORD, signInAtAal2 } from '../support/portal-users.js';
+import { createMember, DEMO_PASSWORD, portaalCli, signInAtAal2 } from '../support/portal-users.js';
 import { launchChromium } from './support/chromium.js';
 import { enterTotpCode, signInWithPassword } from './support/sign-in.js';
 
@@ -167,6 +167,28 @@ try {
   await page.getByRole('button', { name: 'Ja, uitloggen' }).click();
   await page.getByRole('heading', { name: 'Je bent uitgelogd' }).waitFor();
   await shoot(page, 'uitgelogd');
+
+  // 'Programmabeheer': a programme administrator, made one with the CLI as an operator does, sees the organisations.
+  const PROGRAMME_ADMIN = 'programmabeheerder@dego.nl';
+  await createMember(portaal, {
+    email: PROGRAMME_ADMIN,
+    password: DEMO_PASSWORD,
+    org: 'dego',
+    first: 'Pim',
+    last: 'Programma',
+  });
+  const granted = portaalCli(portaal, ['programme-admin', 'add', '--email', PROGRAMME_ADMIN]);
+  if (granted.status !== 0) throw new Error(`programme-admin add failed:\n${granted.stdout}${granted.stderr}`);
+  const programme = await signInAtAal2(portaal, PROGRAMME_ADMIN, DEMO_PASSWORD);
+  const programmePage = await (
+    await browser.newContext({ baseURL: portaal.publicUrl, locale: 'nl-NL', viewport: LAPTOP })
+  ).newPage();
+  await signInWithPassword(programmePage, PROGRAMME_ADMIN, DEMO_PASSWORD);
+  await enterTotpCode(programmePage, programme.secret);
+  await programmePage.waitForURL((url) => url.pathname !== '/login');
+  await programmePage.goto('/programmabeheer');
+  await programmePage.getByRole('table').waitFor();
+  await shoot(programmePage, 'programmabeheer');
 
   // A colleague without an authenticator app is asked to link one first.
   const colleague = await browser.newContext({

@@ -30,6 +30,7 @@ export const APP_ROUTES: ReadonlySet<string> = new Set([
   '/logboek',
   '/toegangsreview',
   '/importeren',
+  '/programmabeheer',
 ]);
 
 const PAGE_HEADERS = {

@@ -77,6 +77,7 @@ const AccessibilityStatementScreen = lazyScreen(() => import('./statement/Access
 const AuditLogScreen = lazyScreen(() => import('./audit/AuditLogScreen'));
 const AccessReviewScreen = lazyScreen(() => import('./review/AccessReviewScreen'));
 const ImportScreen = lazyScreen(() => import('./imports/ImportScreen'));
+const ProgrammeScreen = lazyScreen(() => import('./programme/ProgrammeScreen'));
 
 /** A path containing 'admin' (such as /admin-login) is the sign-in with the administrator text. */
 function UnknownPath() {
@@ -98,6 +99,7 @@ const LAZY_SCREENS: Record<string, LazyScreen> = {
   '/logboek': AuditLogScreen,
   '/toegangsreview': AccessReviewScreen,
   '/importeren': ImportScreen,
+  '/programmabeheer': ProgrammeScreen,
 };
 
 /**

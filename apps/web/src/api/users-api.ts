@@ -221,6 +221,8 @@ export interface CurrentUser {
   permissions: Permission[];
   activeOrg: { id: string; label: string; subdivisions: { id: string; label: string }[] } | null;
   isAdmin: boolean;
+  /** Holds the programme administrator's role ('Programmabeheer'); absent from older servers. */
+  isProgrammeAdmin?: boolean;
   authenticator_assurance_level: 'aal0' | 'aal1' | 'aal2';
   /** The session's authentication methods by name: `password`, `totp`, `passkey`, `webauthn`, … */
   authentication_methods?: string[];

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import axe from 'axe-core';
 import { fakeNetwork, renderAt } from '../test-support';
 import { whoamiOf } from '../test-users-api';
+import { useSecondFactorReason } from '../organisations/second-factor-reason';
 import { Shell } from './Shell';
 
 const me = (
@@ -42,6 +43,11 @@ function network(isAdmin: boolean, session?: Parameters<typeof me>[1]) {
 }
 
 afterEach(() => vi.unstubAllGlobals());
+
+/** The second-factor gate's screen, saying why the sidebar layout sent the person there. */
+function Gate() {
+  return <p>Koppelen. {useSecondFactorReason()}</p>;
+}
 
 describe('Shell', () => {
   it('shows who is signed in as administrator, the four links, 2 administrator and 1 feedback address', async () => {
@@ -162,5 +168,81 @@ describe('Shell', () => {
     renderAt('/permissies?return_to=%2Fsettings#boven', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
     await screen.findByText('Bea Beheerder');
     expect(window.localStorage.getItem('dvp-return-to')).toBeNull();
+  });
+
+  it("shows 'Programmabeheer' in the menu to programme administrators only", async () => {
+    fakeNetwork((url) => {
+      if (url.pathname === '/api/users/whoami') return { status: 200, body: { ...me(true), isProgrammeAdmin: true } };
+      if (url.pathname === '/api/users/admins') return { status: 200, body: [] };
+      return undefined;
+    });
+    renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
+    const menu = await screen.findByRole('navigation', { name: 'Hoofdmenu' });
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['Administratie dashboard', 'Datavoorzieningen', 'Programmabeheer', 'Account instellingen', 'Uitloggen']);
+    expect(within(menu).getByRole('link', { name: 'Programmabeheer' })).toHaveAttribute('href', '/programmabeheer');
+    vi.unstubAllGlobals();
+    cleanup();
+
+    network(true);
+    renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
+    const other = await screen.findByRole('navigation', { name: 'Hoofdmenu' });
+    expect(within(other).getByRole('link', { name: 'Datavoorzieningen' })).toBeInTheDocument();
+    expect(within(other).queryByRole('link', { name: 'Programmabeheer' })).toBeNull();
+  });
+
+  it('lets in a programme administrator of no organisation, after the second factor the role asks for', async () => {
+    const pim = (session: { authenticator_assurance_level: string; credentials: string[] }) =>
+      whoamiOf({
+        identity: {
+          id: 'pim',
+          traits: { email: 'pim@programma.nl', name: { first: 'Pim', last: 'Programma' } },
+          credentials: session.credentials,
+        },
+        activeOrg: null,
+        isAdmin: false,
+        organisations: [],
+        isProgrammeAdmin: true,
+        aal2Required: true,
+        authenticator_assurance_level: session.authenticator_assurance_level,
+      });
+    const calls = fakeNetwork((url) =>
+      url.pathname === '/api/users/whoami'
+        ? { status: 200, body: pim({ authenticator_assurance_level: 'aal2', credentials: ['password', 'totp'] }) }
+        : undefined,
+    );
+    renderAt('/permissies', <Route path="/permissies" element={<Shell>inhoud</Shell>} />);
+    expect(await screen.findByText('Je bent ingelogd als programmabeheerder')).toBeInTheDocument();
+    expect(screen.queryByText(/ingelogd.* voor /)).toBeNull();
+    const menu = screen.getByRole('navigation', { name: 'Hoofdmenu' });
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['Datavoorzieningen', 'Programmabeheer', 'Account instellingen', 'Uitloggen']);
+    // No organisation: no administrators to ask.
+    expect(calls.some((call) => call.url.pathname === '/api/users/admins')).toBe(false);
+    vi.unstubAllGlobals();
+    cleanup();
+
+    // Without a second factor yet: linking one comes first, and the gate says why.
+    fakeNetwork((url) =>
+      url.pathname === '/api/users/whoami'
+        ? { status: 200, body: pim({ authenticator_assurance_level: 'aal1', credentials: ['password'] }) }
+        : undefined,
+    );
+    renderAt(
+      '/programmabeheer',
+      <>
+        <Route path="/programmabeheer" element={<Shell>inhoud</Shell>} />
+        <Route path="/settings/2fa-app" element={<Gate />} />
+      </>,
+    );
+    expect(
+      await screen.findByText('Koppelen. Als programmabeheerder log je altijd in met een tweede factor.'),
+    ).toBeInTheDocument();
   });
 });

@@ -17,8 +17,9 @@ interface NavItem {
 }
 
 /**
- * The sidebar layout: who is signed in, the four links, questions and feedback addresses; for people in
- * several organisations the switch between them, and above the content the invitations waiting for an answer.
+ * The sidebar layout: who is signed in, the four links (and 'Programmabeheer' for a programme administrator),
+ * questions and feedback addresses; for people in several organisations the switch between them, and above the
+ * content the invitations waiting for an answer.
  * Under the medium breakpoint the sidebar is a band under the header: the person and the switch, and a 'Menu' button
  * that opens the links and addresses (MobileNav). The landmarks have names of their own: 'Account' (the sidebar),
  * 'Hoofdmenu' (the links) and 'Uitnodigingen' (InvitationNotice).
@@ -53,6 +54,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const navItems: NavItem[] = [
     ...(me.isAdmin ? [{ to: '/', label: 'Administratie dashboard' }] : []),
     { to: '/permissies', label: 'Datavoorzieningen' },
+    ...(me.isProgrammeAdmin ? [{ to: '/programmabeheer', label: 'Programmabeheer' }] : []),
     { to: '/settings', label: 'Account instellingen' },
     { to: '/uitloggen', label: 'Uitloggen' },
   ];
@@ -72,6 +74,8 @@ export function Shell({ children }: { children: ReactNode }) {
               Je bent ingelogd{administers ? ' als beheerder' : ''} voor {org.label}
             </p>
           )}
+          {/* A programme administrator may belong to no organisation: then the role is what they are signed in as. */}
+          {!org && me.isProgrammeAdmin && <p className="utrecht-paragraph">Je bent ingelogd als programmabeheerder</p>}
         </div>
         <div className="dvp-sidebar__switcher">
           <OrganisationSwitcher organisations={me.organisations ?? []} />

@@ -2,9 +2,9 @@ import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { usersApi, UsersApiError, type CurrentUser, type PortalUser } from '../api/users-api';
 import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
+import { FormDialog } from '../components/FormDialog';
 import { TextField } from '../components/TextField';
 import { DialogError, failureOf, useFocusOnFailure, type DialogFailure } from './DialogError';
 
@@ -213,126 +213,100 @@ export function UserFormDialog({ me, user, onClose, onDone }: UserFormDialogProp
   const submitting = form.formState.isSubmitting;
   const submit = form.handleSubmit(save);
   return (
-    <ModalOverlay className="dvp-modal-overlay" isOpen isDismissable onOpenChange={(open) => !open && onClose()}>
-      <Modal className="dvp-modal">
-        <Dialog>
-          <Heading slot="title" className="utrecht-heading-2">
-            {mode === 'create' ? 'Nieuwe gebruiker toevoegen' : 'Gebruiker bewerken'}
-          </Heading>
-          <form
-            className="dvp-form"
-            noValidate
-            onSubmit={(event) => {
-              if (!submitting) return void submit(event);
-              event.preventDefault();
+    <FormDialog
+      title={mode === 'create' ? 'Nieuwe gebruiker toevoegen' : 'Gebruiker bewerken'}
+      summary={
+        <ErrorSummary
+          messages={messagesOf(errors, ['email', 'firstName', 'surname'])}
+          focusOn={form.formState.submitCount}
+        />
+      }
+      failure={failure && <DialogError ref={errorRef} failure={failure} />}
+      submitLabel={mode === 'create' ? 'Toevoegen' : 'Opslaan'}
+      submitting={submitting}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      {guest ? (
+        <GuestDetails user={user!} organisation={org.label} />
+      ) : (
+        <>
+          <TextField
+            label="E-mailadres"
+            type="email"
+            autoComplete="off"
+            error={errors.email?.message}
+            description={
+              exists === true
+                ? 'Deze gebruiker heeft al een account.'
+                : exists === false
+                  ? 'E-mailadres is nog niet in gebruik.'
+                  : checkFailed
+                    ? 'Kon momenteel de gebruiker niet ophalen. Probeer het later nog eens.'
+                    : undefined
+            }
+            readOnly={exists === true}
+            {...emailField}
+            onBlur={(event) => {
+              void emailField.onBlur(event);
+              void checkEmail(event.target.value);
             }}
-            aria-busy={submitting}
-          >
-            <ErrorSummary
-              messages={messagesOf(errors, ['email', 'firstName', 'surname'])}
-              focusOn={form.formState.submitCount}
+          />
+          {/* Read-only, not disabled: a field that has the focus when the check answers keeps it. */}
+          <TextField
+            label="Voornaam"
+            autoComplete="off"
+            readOnly={exists === true}
+            description={exists === true ? KEEPS_NAME : undefined}
+            error={errors.firstName?.message}
+            {...form.register('firstName')}
+          />
+          <TextField
+            label="Achternaam"
+            autoComplete="off"
+            readOnly={exists === true}
+            description={exists === true ? KEEPS_NAME : undefined}
+            error={errors.surname?.message}
+            {...form.register('surname')}
+          />
+        </>
+      )}
+      <fieldset className="utrecht-form-fieldset dvp-choices">
+        <legend className="utrecht-form-fieldset__legend">Datarollen</legend>
+        <div className="utrecht-alert utrecht-alert--warning">
+          <p className="utrecht-paragraph">
+            Let op: met een datarol krijgt de gebruiker toegang tot beschermde gegevens. Geef alleen de datarollen die
+            nodig zijn.
+          </p>
+        </div>
+        {org.subdivisions.map((role) => (
+          <div key={role.id} className="utrecht-form-field utrecht-form-field--checkbox">
+            <input
+              id={`rol-${role.id}`}
+              type="checkbox"
+              className="utrecht-checkbox utrecht-checkbox--html-input"
+              value={role.id}
+              {...form.register('subdivisions')}
             />
-            {guest ? (
-              <GuestDetails user={user!} organisation={org.label} />
-            ) : (
-              <>
-                <TextField
-                  label="E-mailadres"
-                  type="email"
-                  autoComplete="off"
-                  error={errors.email?.message}
-                  description={
-                    exists === true
-                      ? 'Deze gebruiker heeft al een account.'
-                      : exists === false
-                        ? 'E-mailadres is nog niet in gebruik.'
-                        : checkFailed
-                          ? 'Kon momenteel de gebruiker niet ophalen. Probeer het later nog eens.'
-                          : undefined
-                  }
-                  readOnly={exists === true}
-                  {...emailField}
-                  onBlur={(event) => {
-                    void emailField.onBlur(event);
-                    void checkEmail(event.target.value);
-                  }}
-                />
-                {/* Read-only, not disabled: a field that has the focus when the check answers keeps it. */}
-                <TextField
-                  label="Voornaam"
-                  autoComplete="off"
-                  readOnly={exists === true}
-                  description={exists === true ? KEEPS_NAME : undefined}
-                  error={errors.firstName?.message}
-                  {...form.register('firstName')}
-                />
-                <TextField
-                  label="Achternaam"
-                  autoComplete="off"
-                  readOnly={exists === true}
-                  description={exists === true ? KEEPS_NAME : undefined}
-                  error={errors.surname?.message}
-                  {...form.register('surname')}
-                />
-              </>
-            )}
-            <fieldset className="utrecht-form-fieldset dvp-choices">
-              <legend className="utrecht-form-fieldset__legend">Datarollen</legend>
-              <div className="utrecht-alert utrecht-alert--warning">
-                <p className="utrecht-paragraph">
-                  Let op: met een datarol krijgt de gebruiker toegang tot beschermde gegevens. Geef alleen de datarollen
-                  die nodig zijn.
-                </p>
-              </div>
-              {org.subdivisions.map((role) => (
-                <div key={role.id} className="utrecht-form-field utrecht-form-field--checkbox">
-                  <input
-                    id={`rol-${role.id}`}
-                    type="checkbox"
-                    className="utrecht-checkbox utrecht-checkbox--html-input"
-                    value={role.id}
-                    {...form.register('subdivisions')}
-                  />
-                  <label className="utrecht-form-label utrecht-form-label--checkbox" htmlFor={`rol-${role.id}`}>
-                    {role.label}
-                  </label>
-                </div>
-              ))}
-            </fieldset>
-            <div className="utrecht-form-field utrecht-form-field--checkbox">
-              <input
-                id="is-admin"
-                type="checkbox"
-                className="utrecht-checkbox utrecht-checkbox--html-input"
-                disabled={editingSelf}
-                {...form.register('isAdmin')}
-              />
-              <label className="utrecht-form-label utrecht-form-label--checkbox" htmlFor="is-admin">
-                Administrator
-              </label>
-            </div>
-            {failure && <DialogError ref={errorRef} failure={failure} />}
-            <div className="dvp-modal__actions">
-              <button type="button" className="utrecht-button utrecht-button--secondary-action" onClick={onClose}>
-                Annuleren
-              </button>
-              {/* Only marked disabled while saving: a disabled button would drop the focus to the page. */}
-              <button
-                type="submit"
-                className={
-                  submitting
-                    ? 'utrecht-button utrecht-button--primary-action utrecht-button--disabled'
-                    : 'utrecht-button utrecht-button--primary-action'
-                }
-                aria-disabled={submitting || undefined}
-              >
-                {mode === 'create' ? 'Toevoegen' : 'Opslaan'}
-              </button>
-            </div>
-          </form>
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+            <label className="utrecht-form-label utrecht-form-label--checkbox" htmlFor={`rol-${role.id}`}>
+              {role.label}
+            </label>
+          </div>
+        ))}
+      </fieldset>
+      <div className="utrecht-form-field utrecht-form-field--checkbox">
+        <input
+          id="is-admin"
+          type="checkbox"
+          className="utrecht-checkbox utrecht-checkbox--html-input"
+          disabled={editingSelf}
+          {...form.register('isAdmin')}
+        />
+        <label className="utrecht-form-label utrecht-form-label--checkbox" htmlFor="is-admin">
+          Administrator
+        </label>
+      </div>
+    </FormDialog>
   );
 }
 

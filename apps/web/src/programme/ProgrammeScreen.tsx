@@ -1,0 +1,161 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Navigate } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCurrentUser } from '../api/queries';
+import { reasonOf, secondFactorGate, UsersApiError } from '../api/users-api';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { Loading } from '../components/Loading';
+import { useToast } from '../components/Toasts';
+import { Shell } from '../layout/Shell';
+import { usePageTitle } from '../layout/use-page-title';
+import { InviteAdministratorDialog } from './InviteAdministratorDialog';
+import { OrganisationDialog } from './OrganisationDialog';
+import { type OrganisationAction, OrganisationsTable } from './OrganisationsTable';
+import {
+  type AdministratorOutcome,
+  type NewAdministrator,
+  type OrganisationSummary,
+  programmeOrganisations,
+} from './programme-api';
+import './programme.css';
+
+type Open = { kind: 'new' } | { kind: OrganisationAction; organisation: OrganisationSummary } | undefined;
+
+const NOT_PROGRAMME_ADMIN = 'Alleen programmabeheerders mogen dit doen.';
+const QUERY_KEY = ['programme-organisations'];
+
+const collator = new Intl.Collator('nl', { sensitivity: 'base', numeric: true });
+
+/** What inviting did, in one sentence: 'Noor de Vries is nu beheerder van Gemeente Nieuwstad.' */
+function invitedText(outcome: AdministratorOutcome, person: NewAdministrator, organisation: string): string {
+  const name = `${person.first.trim()} ${person.last.trim()}`;
+  if (outcome === 'created') return `${name} is uitgenodigd als beheerder van ${organisation}.`;
+  if (outcome === 'invited')
+    return `${name} heeft een uitnodiging gekregen om beheerder van ${organisation} te worden.`;
+  return `${name} is nu beheerder van ${organisation}.`;
+}
+
+/** A refusal (4xx) is the answer; only a failure to reach the server is worth asking again. */
+const retryUnlessRefused = (failures: number, error: unknown) =>
+  !(error instanceof UsersApiError && error.status < 500) && failures < 2;
+
+/**
+ * 'Programmabeheer' at `/programmabeheer`, for programme administrators only (issue 31): the organisations of the
+ * programme with their members, administrators, open invitations, latest sign-in and second-factor rule
+ * (`GET /api/programme/organisations`); an organisation is added ('Organisatie toevoegen'), renamed or its rule
+ * changed ('Wijzigen'), and its administrator invited ('Beheerder uitnodigen'). The server decides and audits; after
+ * each answer the list is fetched again, a toast says what was done, and the focus returns to what opened the dialog.
+ */
+export default function ProgrammeScreen() {
+  usePageTitle('Programmabeheer');
+  const me = useCurrentUser();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const allowed = Boolean(me.data?.isProgrammeAdmin) && me.data !== undefined && !secondFactorGate(me.data);
+  const organisations = useQuery({
+    queryKey: QUERY_KEY,
+    queryFn: ({ signal }) => programmeOrganisations(signal),
+    enabled: allowed,
+    retry: retryUnlessRefused,
+  });
+  const [open, setOpen] = useState<Open>();
+  // Focus returns to what opened a dialog ('Organisatie toevoegen' or the row's button) once the dialog is gone.
+  const opener = useRef<HTMLElement | null>(null);
+  const addButton = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
+  const show = useCallback((next: Open) => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setOpen(next);
+  }, []);
+  const close = () => {
+    returnFocus.current = true;
+    setOpen(undefined);
+  };
+  // After the dialog is gone (its focus trap included), so nothing pulls the focus back into it.
+  useEffect(() => {
+    if (open || !returnFocus.current) return;
+    returnFocus.current = false;
+    const frame = window.requestAnimationFrame(() =>
+      (opener.current?.isConnected ? opener.current : addButton.current)?.focus(),
+    );
+    return () => window.cancelAnimationFrame(frame);
+  }, [open]);
+
+  if (me.isPending) return null;
+  if (me.isError || !me.data) return <Navigate to="/login" replace />;
+
+  // The toast follows the list fetched again, so that what it says is what the table shows.
+  const done = async (message: string) => {
+    close();
+    await queryClient.invalidateQueries({ queryKey: QUERY_KEY });
+    toast({ title: message, variant: 'success' });
+  };
+  const list = [...(organisations.data?.organisations ?? [])].sort((a, b) => collator.compare(a.label, b.label));
+  const refusal = organisations.isError ? reasonOf(organisations.error) : undefined;
+
+  return (
+    // The sidebar layout sends a person without their second factor to it first, saying why (gateState).
+    <Shell>
+      <main className="dvp-main" id="inhoud">
+        <h1 className="utrecht-heading-1">Programmabeheer</h1>
+        <p className="utrecht-paragraph">
+          Hier beheer je de organisaties van het programma: voeg er een toe, wijzig een naam of de regel voor de tweede
+          factor, en nodig een beheerder uit. Die voegt daarna zelf de mensen van de organisatie toe.
+        </p>
+        {!me.data.isProgrammeAdmin && <ErrorAlert text={NOT_PROGRAMME_ADMIN} />}
+        {me.data.isProgrammeAdmin && (
+          <section className="dvp-programme-section" aria-labelledby="programma-organisaties">
+            <h2 id="programma-organisaties" className="utrecht-heading-2">
+              Organisaties
+            </h2>
+            {organisations.isPending && <Loading text="Organisaties laden…" />}
+            {organisations.isError &&
+              (refusal ? (
+                <ErrorAlert text={refusal} />
+              ) : (
+                <ErrorAlert support>
+                  <p className="utrecht-paragraph">Er is iets misgegaan.</p>
+                  <p className="utrecht-paragraph">Kan de organisaties niet ophalen, probeer het later nog eens.</p>
+                </ErrorAlert>
+              ))}
+            {organisations.data && (
+              <>
+                <div className="dvp-toolbar">
+                  <button
+                    ref={addButton}
+                    type="button"
+                    className="utrecht-button utrecht-button--primary-action"
+                    onClick={() => show({ kind: 'new' })}
+                  >
+                    Organisatie toevoegen
+                  </button>
+                </div>
+                <OrganisationsTable
+                  organisations={list}
+                  busy={organisations.isFetching}
+                  onAction={(kind, organisation) => show({ kind, organisation })}
+                />
+              </>
+            )}
+          </section>
+        )}
+        {(open?.kind === 'new' || open?.kind === 'edit') && (
+          <OrganisationDialog
+            organisation={open.kind === 'edit' ? open.organisation : undefined}
+            onClose={close}
+            onDone={(saved) =>
+              void done(`Organisatie ${saved.label} ${open.kind === 'new' ? 'toegevoegd' : 'gewijzigd'}.`)
+            }
+          />
+        )}
+        {open?.kind === 'invite' && (
+          <InviteAdministratorDialog
+            organisation={open.organisation}
+            onClose={close}
+            onDone={(outcome, person) => void done(invitedText(outcome, person, open.organisation.label))}
+          />
+        )}
+      </main>
+    </Shell>
+  );
+}
