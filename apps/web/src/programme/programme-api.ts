@@ -13,7 +13,7 @@ export interface OrganisationSummary {
   dataRoles: { id: string; label: string; holders: number }[];
   members: number;
   administrators: number;
-  /** Invitations not yet answered, and members who never signed in. */
+  /** Invitations to join not yet answered, and new accounts whose invitation mail was not followed yet. */
   pendingInvitations: number;
   /** The latest sign-in of any member (ISO 8601), or null when nobody has signed in yet. */
   lastSignIn: string | null;

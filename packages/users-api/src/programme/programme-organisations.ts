@@ -23,15 +23,15 @@ export interface OrganisationSummary {
   dataRoles: { id: string; label: string; holders: number }[];
   members: number;
   administrators: number;
-  /** Invitations to join not yet answered, and members who never signed in (their invitation mail not followed). */
+  /** Invitations to join not yet answered, and new accounts whose invitation mail was not followed yet. */
   pendingInvitations: number;
   /** The latest sign-in of any member (ISO 8601), or null when nobody has signed in yet. */
   lastSignIn: string | null;
 }
 
 /**
- * Every organisation of the catalogue with its counts, in four reads whatever their number: the organisations' and
- * the data roles' tuples, the pending invitations and the members' last sign-ins.
+ * Every organisation of the catalogue with its counts, in five reads whatever their number: the organisations' and
+ * the data roles' tuples, the pending invitations, and the members' last sign-ins and accounts.
  */
 export async function organisationSummaries(ctx: ApiContext): Promise<OrganisationSummary[]> {
   const [catalogue, tuples, roleTuples, invitations] = await Promise.all([
@@ -53,8 +53,13 @@ export async function organisationSummaries(ctx: ApiContext): Promise<Organisati
     if (!into) continue;
     into.set(tuple.object, (into.get(tuple.object) ?? new Set<string>()).add(tuple.subject_id));
   }
-  const everyone = new Set([...members.values()].flatMap((set) => [...set]));
-  const lastSignIns = await ctx.lastSignIns.of([...everyone]);
+  const everyone = [...new Set([...members.values()].flatMap((set) => [...set]))];
+  const [lastSignIns, people] = await Promise.all([ctx.lastSignIns.of(everyone), ctx.backend.identities.get(everyone)]);
+  // A new account's invitation is followed once its address is verified (users/user-service.ts `createUser`); who
+  // has signed in has followed it whatever their address says.
+  const invited = new Set(
+    people.filter((p) => !p.verified && p.state === 'active' && !lastSignIns.has(p.id)).map((p) => p.id),
+  );
   return catalogue.organisations.map((org) => {
     const ids = [...(members.get(org.id) ?? [])];
     const signIns = ids.map((id) => lastSignIns.get(id)).filter((at): at is string => at !== undefined);
@@ -70,7 +75,7 @@ export async function organisationSummaries(ctx: ApiContext): Promise<Organisati
       })),
       members: ids.length,
       administrators: [...(admins.get(org.id) ?? [])].filter((id) => members.get(org.id)?.has(id)).length,
-      pendingInvitations: (invitations.get(org.id) ?? 0) + (ids.length - signIns.length),
+      pendingInvitations: (invitations.get(org.id) ?? 0) + ids.filter((id) => invited.has(id)).length,
       // ISO 8601 times in UTC sort as text.
       lastSignIn: signIns.sort().at(-1) ?? null,
     };
