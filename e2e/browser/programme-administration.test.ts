@@ -14,7 +14,9 @@ import {
 
 // Journey 32: 'Programmabeheer'. A programme administrator (made by the operator's CLI) adds a new municipality with
 // the keyboard and invites its first administrator; she follows the mail, chooses a password, links an app, finds
-// herself administrator of the new municipality and adds a colleague; the programme's list then counts them.
+// herself administrator of the new municipality and adds a colleague; the programme's list then counts them. The
+// programme administrator then gives the municipality a data role and retires it, and deactivates the municipality
+// and makes it active again, each after a confirmation.
 
 const journey = useJourney();
 
@@ -95,5 +97,67 @@ describe("journey 32: 'Programmabeheer'", () => {
     await expect
       .poll(async () => (await counted.getByRole('cell').allTextContents()).slice(1, 4))
       .toEqual(['2', '1', '1']);
+
+    // A data role for the new municipality, with the keyboard: added, and retired again (nobody holds it yet).
+    await counted.getByRole('button', { name: 'Datarollen: Gemeente Nieuwstad' }).focus();
+    await page.keyboard.press('Enter');
+    const roles = page.getByRole('dialog', { name: 'Datarollen van Gemeente Nieuwstad' });
+    await roles.getByText('Gemeente Nieuwstad heeft nog geen datarollen.').waitFor();
+    await expectAccessible(page, "'Datarollen'");
+    await roles.getByRole('button', { name: 'Datarol toevoegen' }).focus();
+    await page.keyboard.press('Enter');
+    const addRole = page.getByRole('dialog', { name: 'Datarol toevoegen' });
+    await addRole.getByLabel('Code').focus();
+    await page.keyboard.type('wonen');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Wonen');
+    await page.keyboard.press('Enter');
+    await roles.getByRole('status').getByText('Datarol Wonen toegevoegd.').waitFor();
+    const wonen = roles.getByRole('listitem').filter({ hasText: 'Wonen' });
+    await wonen.getByText('Niemand heeft deze datarol').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Datarol toevoegen');
+    await expectAccessible(page, "'Datarollen' with a data role");
+    await atBothWidths(page, () => expectDialogFits(page, roles, "'Datarollen'"));
+
+    await wonen.getByRole('button', { name: 'Opheffen: Wonen' }).focus();
+    await page.keyboard.press('Enter');
+    const retire = page.getByRole('alertdialog', { name: 'Datarol opheffen' });
+    await retire.getByText(/^Niemand heeft deze datarol\. Als je Wonen opheft,/).waitFor();
+    await retire.getByRole('button', { name: 'Opheffen' }).focus();
+    await page.keyboard.press('Enter');
+    await roles.getByRole('status').getByText('Datarol Wonen opgeheven.').waitFor();
+    await roles.getByText('Gemeente Nieuwstad heeft nog geen datarollen.').waitFor();
+    await page.keyboard.press('Escape');
+    await roles.waitFor({ state: 'detached' });
+
+    // Deactivated: nothing is deleted, the list says so; then active again.
+    await counted.getByRole('button', { name: 'Deactiveren: Gemeente Nieuwstad' }).focus();
+    await page.keyboard.press('Enter');
+    const deactivate = page.getByRole('alertdialog', { name: 'Organisatie deactiveren' });
+    await deactivate
+      .getByText(
+        'Leden van Gemeente Nieuwstad kunnen dan geen datavoorzieningen meer gebruiken via deze organisatie. Er ' +
+          'wordt niets verwijderd; je kunt de organisatie later weer activeren.',
+      )
+      .waitFor();
+    await expectAccessible(page, "'Organisatie deactiveren'");
+    await deactivate.getByRole('button', { name: 'Deactiveren' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Gemeente Nieuwstad is gedeactiveerd.').waitFor();
+    await counted.getByText('Gedeactiveerd', { exact: true }).waitFor();
+    await expectAccessible(page, "'Programmabeheer' with a deactivated organisation");
+    // On a laptop the list is still a table, its badge and four buttons a row included (components/use-cards.ts).
+    expect(page.viewportSize()!.width).toBe(1280);
+    expect(await page.locator('.dvp-table-scroll--cards').count()).toBe(0);
+    const activate = counted.getByRole('button', { name: 'Activeren: Gemeente Nieuwstad' });
+    await expect.poll(() => activate.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('alertdialog', { name: 'Organisatie activeren' })
+      .getByRole('button', { name: 'Activeren' })
+      .click();
+    await page.getByText('Gemeente Nieuwstad is weer actief.').waitFor();
+    await expect.poll(() => counted.getByText('Gedeactiveerd', { exact: true }).count()).toBe(0);
+    await counted.getByRole('button', { name: 'Deactiveren: Gemeente Nieuwstad' }).waitFor();
   });
 });

@@ -1,42 +1,25 @@
-import { useState } from 'react';
+import { useCatalogueRefusals } from './use-catalogue-refusals';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { reasonOf, UsersApiError } from '../api/users-api';
 import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
 import { FormDialog } from '../components/FormDialog';
-import { TextField } from '../components/TextField';
-import { DialogError, type DialogFailure, failureOf, useFocusOnFailure } from '../overview/DialogError';
-import { addOrganisation, changeOrganisation, type OrganisationSummary, refusedField } from './programme-api';
+import { CodeAndName } from './CodeAndName';
+import { DialogError } from '../overview/DialogError';
+import { codeSchema, nameSchema } from './catalogue-fields';
+import { addOrganisation, changeOrganisation, type OrganisationSummary } from './programme-api';
 
-// The server's own words (packages/users-api/src/api-error.ts): the form checks first only to save a round trip.
-const CODE_RULE = 'Gebruik voor de code alleen kleine letters, cijfers en koppeltekens, hoogstens 64 tekens.';
-const NAME_RULE = 'Vul een naam in van hoogstens 200 tekens, zonder onzichtbare tekens.';
 const CODE_TAKEN = 'Er bestaat al een organisatie met deze code.';
 const CODE_HINT =
   'Kleine letters, cijfers en koppeltekens, bijvoorbeeld gemeente-nieuwstad. De code verandert niet meer.';
 
 const schemaFor = (editing: boolean) =>
   z.object({
-    id: editing
-      ? z.string()
-      : z
-          .string()
-          .trim()
-          .max(64, CODE_RULE)
-          .regex(/^[a-z0-9][a-z0-9-]*$/, CODE_RULE),
-    label: z.string().trim().min(1, NAME_RULE).max(200, NAME_RULE),
+    id: editing ? z.string() : codeSchema,
+    label: nameSchema,
     requiresAal2: z.boolean(),
   });
 type Values = z.output<ReturnType<typeof schemaFor>>;
-type Field = 'id' | 'label';
-
-/** The refusals of the Users API that are about one field, by their error id or English reason. */
-const FIELDS: Record<string, Field> = {
-  organisation_exists: 'id',
-  'The organisation id is not valid.': 'id',
-  'The organisation name is not valid.': 'label',
-};
 
 interface OrganisationDialogProps {
   /** The organisation to change; without it, a new one is added. */
@@ -53,10 +36,6 @@ interface OrganisationDialogProps {
  */
 export function OrganisationDialog({ organisation, onClose, onDone }: OrganisationDialogProps) {
   const editing = organisation !== undefined;
-  const [failure, setFailure] = useState<DialogFailure>();
-  const errorRef = useFocusOnFailure(failure);
-  // Each refusal of a field moves the focus to the summary again, as a failed submit does.
-  const [refusals, setRefusals] = useState(0);
   const form = useForm<z.input<ReturnType<typeof schemaFor>>, unknown, Values>({
     resolver: zodResolver(schemaFor(editing)),
     // The error summary takes the focus instead (GOV.UK pattern).
@@ -67,9 +46,13 @@ export function OrganisationDialog({ organisation, onClose, onDone }: Organisati
       requiresAal2: organisation?.requiresAal2 ?? true,
     },
   });
+  const { failure, errorRef, refusals, refuse, clear } = useCatalogueRefusals(form.setError, {
+    id: 'organisation_exists',
+    message: CODE_TAKEN,
+  });
 
   async function save(values: Values) {
-    setFailure(undefined);
+    clear();
     try {
       if (!organisation) return onDone(await addOrganisation(values));
       const changes = {
@@ -80,23 +63,8 @@ export function OrganisationDialog({ organisation, onClose, onDone }: Organisati
       if (Object.keys(changes).length === 0) return onClose();
       onDone(await changeOrganisation(organisation.id, changes));
     } catch (error) {
-      const field = refusedField(error, FIELDS);
-      if (field) {
-        const taken = error instanceof UsersApiError && error.status === 409;
-        // A 400 says in Dutch what is wrong (the same words as the checks above).
-        const message = taken ? CODE_TAKEN : (reasonOf(error) ?? (field === 'id' ? CODE_RULE : NAME_RULE));
-        form.setError(field, { type: 'server', message });
-        setRefusals((n) => n + 1);
-        return;
-      }
-      setFailure(
-        failureOf(
-          error,
-          editing
-            ? 'Wijzigen van de organisatie is niet gelukt. Probeer het later nog eens.'
-            : 'Toevoegen van de organisatie is niet gelukt. Probeer het later nog eens.',
-        ),
-      );
+      const action = editing ? 'Wijzigen van de organisatie' : 'Toevoegen van de organisatie';
+      return refuse(error, `${action} is niet gelukt. Probeer het later nog eens.`);
     }
   }
 
@@ -119,21 +87,12 @@ export function OrganisationDialog({ organisation, onClose, onDone }: Organisati
       onSubmit={submit}
       onClose={onClose}
     >
-      {editing ? (
-        // Read-only, not disabled: it is read out and can be selected, but it does not change.
-        <TextField label="Code" description="De code verandert niet meer." readOnly value={organisation.id} />
-      ) : (
-        <TextField
-          label="Code"
-          autoComplete="off"
-          spellCheck={false}
-          autoCapitalize="none"
-          description={CODE_HINT}
-          error={errors.id?.message}
-          {...form.register('id')}
-        />
-      )}
-      <TextField label="Naam" autoComplete="off" error={errors.label?.message} {...form.register('label')} />
+      <CodeAndName
+        fixedCode={editing ? organisation.id : undefined}
+        codeHint={CODE_HINT}
+        register={form.register}
+        errors={errors}
+      />
       <div className="utrecht-form-field utrecht-form-field--checkbox">
         <input
           id="organisatie-tweede-factor"

@@ -2,7 +2,21 @@ import { CardTable } from '../components/CardTable';
 import { longDate } from '../overview/sorting';
 import type { OrganisationSummary } from './programme-api';
 
-export type OrganisationAction = 'edit' | 'invite';
+export type OrganisationAction = 'edit' | 'roles' | 'invite' | 'state';
+
+/** A row button: its visible text, then whom it is about for assistive technology ('Wijzigen: DEGO', WCAG 2.5.3). */
+function RowButton({ label, organisation, onPress }: { label: string; organisation: string; onPress(): void }) {
+  return (
+    <button
+      type="button"
+      className="utrecht-button utrecht-button--secondary-action"
+      aria-label={`${label}: ${organisation}`}
+      onClick={onPress}
+    >
+      {label}
+    </button>
+  );
+}
 
 const timeOfDay = new Intl.DateTimeFormat('nl-NL', { timeStyle: 'short' });
 
@@ -25,8 +39,9 @@ interface OrganisationsTableProps {
 }
 
 /**
- * The organisations of 'Programmabeheer': their code under the name, how many members, administrators and open
- * invitations they have, the latest sign-in, their second-factor rule, and the row actions, which name the
+ * The organisations of 'Programmabeheer': their code under the name ('Gedeactiveerd' between them when deactivated),
+ * how many members, administrators and open invitations they have, the latest sign-in, their second-factor rule, and
+ * the row actions ('Wijzigen', 'Datarollen', 'Beheerder uitnodigen', 'Deactiveren' or 'Activeren'), which name the
  * organisation to assistive technology ('Wijzigen: Gemeente Voorbeeldstad'). Where the columns do not fit (a phone)
  * each row is a card (`components/CardTable.tsx`).
  */
@@ -49,6 +64,11 @@ export function OrganisationsTable({ organisations, busy, onAction }: Organisati
           <tr key={organisation.id}>
             <td data-label="Organisatie">
               {organisation.label}
+              {!organisation.active && (
+                <span className="dvp-row-state-line">
+                  <span className="dvp-row-state">Gedeactiveerd</span>
+                </span>
+              )}
               <span className="dvp-row-note">
                 <span className="dvp-visually-hidden">Code: </span>
                 {organisation.id}
@@ -65,22 +85,27 @@ export function OrganisationsTable({ organisations, busy, onAction }: Organisati
             <td data-label="Tweede factor">{organisation.requiresAal2 ? 'Verplicht' : 'Niet verplicht'}</td>
             <td className="dvp-table__actions">
               <div className="dvp-row-actions">
-                <button
-                  type="button"
-                  className="utrecht-button utrecht-button--secondary-action"
-                  aria-label={`Wijzigen: ${organisation.label}`}
-                  onClick={() => onAction('edit', organisation)}
-                >
-                  Wijzigen
-                </button>
-                <button
-                  type="button"
-                  className="utrecht-button utrecht-button--secondary-action"
-                  aria-label={`Beheerder uitnodigen: ${organisation.label}`}
-                  onClick={() => onAction('invite', organisation)}
-                >
-                  Beheerder uitnodigen
-                </button>
+                <RowButton
+                  label="Wijzigen"
+                  organisation={organisation.label}
+                  onPress={() => onAction('edit', organisation)}
+                />
+                <RowButton
+                  label="Datarollen"
+                  organisation={organisation.label}
+                  onPress={() => onAction('roles', organisation)}
+                />
+                <RowButton
+                  label="Beheerder uitnodigen"
+                  organisation={organisation.label}
+                  onPress={() => onAction('invite', organisation)}
+                />
+                {/* One button whose text turns over, so that the focus returns to it after either. */}
+                <RowButton
+                  label={organisation.active ? 'Deactiveren' : 'Activeren'}
+                  organisation={organisation.label}
+                  onPress={() => onAction('state', organisation)}
+                />
               </div>
             </td>
           </tr>

@@ -15,7 +15,11 @@ const VOORBEELDSTAD: Organisation = {
   label: 'Gemeente Voorbeeldstad',
   requiresAal2: true,
   active: true,
-  dataRoles: [{ id: 'ruimte', label: 'Ruimte en wonen', holders: 5 }],
+  dataRoles: [
+    { id: 'ruimte', label: 'Ruimte en wonen', holders: 5 },
+    { id: 'sociaal-domein', label: 'Sociaal domein', holders: 3 },
+    { id: 'jeugd', label: 'Jeugd', holders: 1 },
+  ],
   members: 12,
   administrators: 2,
   pendingInvitations: 3,
@@ -26,7 +30,7 @@ const DEGO: Organisation = {
   label: 'DEGO',
   requiresAal2: false,
   active: true,
-  dataRoles: [],
+  dataRoles: [{ id: 'ondersteuning', label: 'Ondersteuning', holders: 0 }],
   members: 4,
   administrators: 1,
   pendingInvitations: 0,
@@ -56,9 +60,12 @@ const refusal = (status: number, id: string, reason: string, message: string) =>
   body: { error: { code: status, id, reason, message } },
 });
 
+const HIDDEN = /[\u200b-\u200f\u202a-\u202e]/;
+
 /**
  * The Users API of 'Programmabeheer' with the server's rules (packages/users-api/src/routes/programme-routes.ts):
- * a taken code is 409, a name with a hidden character 400; an administrator's address decides what inviting does.
+ * a taken code is 409, a name with a hidden character 400; an administrator's address decides what inviting does;
+ * retiring a data role answers how many people held it.
  */
 function programmeServer(options: { whoami?: unknown; list?: { status: number; body: unknown } } = {}) {
   const organisations = [structuredClone(VOORBEELDSTAD), structuredClone(DEGO)];
@@ -73,7 +80,7 @@ function programmeServer(options: { whoami?: unknown; list?: { status: number; b
     if (url.pathname === '/api/programme/organisations' && method === 'POST') {
       if (organisations.some((o) => o.id === body.id))
         return refusal(409, 'organisation_exists', 'An organisation with this id exists already.', 'x');
-      if (/[\u200b-\u200f\u202a-\u202e]/.test(body.label))
+      if (HIDDEN.test(body.label))
         return refusal(400, 'invalid_request', 'The organisation name is not valid.', NAME_RULE);
       const { id, label, requiresAal2 } = body;
       const added: Organisation = {
@@ -90,6 +97,8 @@ function programmeServer(options: { whoami?: unknown; list?: { status: number; b
       organisations.push(added);
       return { status: 201, body: added };
     }
+    const roles = /^\/api\/programme\/organisations\/([^/]+)\/data-roles(?:\/([^/]+))?$/.exec(url.pathname);
+    if (roles) return dataRoles(organisations, roles[1]!, roles[2], method, body);
     const one = organisations.find((o) => url.pathname.startsWith(`/api/programme/organisations/${o.id}`));
     if (!one) return undefined;
     if (method === 'PATCH') {
@@ -110,6 +119,39 @@ function programmeServer(options: { whoami?: unknown; list?: { status: number; b
   return { calls, organisations };
 }
 
+/** `POST`, `PATCH` and `DELETE` of an organisation's data roles, as programme/programme-data-roles.ts does them. */
+function dataRoles(
+  organisations: Organisation[],
+  orgId: string,
+  roleId: string | undefined,
+  method: string,
+  body: Record<string, any>,
+) {
+  const organisation = organisations.find((o) => o.id === orgId);
+  if (!organisation) return refusal(404, 'organisation_not_found', 'The organisation does not exist.', 'x');
+  if (roleId === undefined && method === 'POST') {
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(body.id))
+      return refusal(400, 'invalid_request', 'The organisation id is not valid.', CODE_RULE);
+    if (HIDDEN.test(body.label))
+      return refusal(400, 'invalid_request', 'The organisation name is not valid.', NAME_RULE);
+    if (organisation.dataRoles.some((role) => role.id === body.id))
+      return refusal(409, 'data_role_exists', 'The organisation has a data role with this id already.', 'x');
+    organisation.dataRoles.push({ id: body.id, label: body.label, holders: 0 });
+    return { status: 201, body: organisation };
+  }
+  const role = organisation.dataRoles.find((r) => r.id === roleId);
+  if (!role) return refusal(404, 'data_role_not_found', 'The data role does not exist.', 'Deze datarol bestaat niet.');
+  if (method === 'PATCH') {
+    role.label = body.label;
+    return { status: 200, body: organisation };
+  }
+  if (method === 'DELETE') {
+    organisation.dataRoles = organisation.dataRoles.filter((r) => r !== role);
+    return { status: 200, body: { holders: role.holders, organisation } };
+  }
+  return undefined;
+}
+
 const writes = (calls: ReturnType<typeof fakeNetwork>) =>
   calls.filter((call) => call.init?.method && call.init.method !== 'GET');
 
@@ -123,6 +165,13 @@ const cells = (row: HTMLElement) =>
     .getAllByRole('cell')
     .map((cell) => cell.textContent);
 const toasts = () => screen.getByRole('list', { name: 'Meldingen' });
+const rolesDialog = (label: string) => screen.getByRole('dialog', { name: `Datarollen van ${label}` });
+/** The data roles the dialog lists, each as its text: name, code, holders, buttons. */
+const roleItems = (label: string) =>
+  within(within(rolesDialog(label)).getByRole('list', { name: `Datarollen van ${label}` }))
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
+const bodyOf = (call: ReturnType<typeof fakeNetwork>[number]) => JSON.parse(String(call.init?.body)) as unknown;
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -335,6 +384,230 @@ describe('ProgrammeScreen', () => {
     await waitFor(() => expect(within(refused).getByLabelText('E-mailadres')).toHaveAttribute('aria-invalid', 'true'));
     expect(summaryItems()).toEqual(['In gebruik.']);
     expect(errorSummary()).toHaveFocus();
+  });
+
+  it('deactivates an organisation after saying what follows, shows it, and makes it active again', async () => {
+    const { calls } = programmeServer();
+    const { container } = renderAt('/programmabeheer', routes);
+    await userEvent.click(await screen.findByRole('button', { name: 'Deactiveren: Gemeente Voorbeeldstad' }));
+    const ask = screen.getByRole('alertdialog', { name: 'Organisatie deactiveren' });
+    expect(ask).toHaveAccessibleDescription(
+      'Leden van Gemeente Voorbeeldstad kunnen dan geen datavoorzieningen meer gebruiken via deze organisatie. Er ' +
+        'wordt niets verwijderd; je kunt de organisatie later weer activeren.',
+    );
+    expect(await axeViolations(container)).toEqual([]);
+    // 'Annuleren' changes nothing.
+    await userEvent.click(within(ask).getByRole('button', { name: 'Annuleren' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(writes(calls)).toEqual([]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Deactiveren: Gemeente Voorbeeldstad' }));
+    await userEvent.click(
+      within(screen.getByRole('alertdialog', { name: 'Organisatie deactiveren' })).getByRole('button', {
+        name: 'Deactiveren',
+      }),
+    );
+    expect(await within(toasts()).findByText('Gemeente Voorbeeldstad is gedeactiveerd.')).toBeVisible();
+    const [deactivate] = writes(calls);
+    expect(deactivate!.init?.method).toBe('PATCH');
+    expect(deactivate!.url.pathname).toBe('/api/programme/organisations/voorbeeldstad');
+    expect(bodyOf(deactivate!)).toEqual({ active: false });
+    expect(cells(rowOf('Gemeente Voorbeeldstad'))[0]).toBe('Gemeente VoorbeeldstadGedeactiveerdCode: voorbeeldstad');
+    expect(cells(rowOf('DEGO'))[0]).toBe('DEGOCode: dego');
+    // The same button, now the other way round, has the focus again.
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Activeren: Gemeente Voorbeeldstad' })).toHaveFocus(),
+    );
+    expect(await axeViolations(container)).toEqual([]);
+
+    await userEvent.keyboard('{Enter}');
+    const again = screen.getByRole('alertdialog', { name: 'Organisatie activeren' });
+    expect(again).toHaveAccessibleDescription(
+      'Leden van Gemeente Voorbeeldstad kunnen dan weer datavoorzieningen gebruiken via deze organisatie, met de ' +
+        'datarollen die ze hebben.',
+    );
+    await userEvent.click(within(again).getByRole('button', { name: 'Activeren' }));
+    expect(await within(toasts()).findByText('Gemeente Voorbeeldstad is weer actief.')).toBeVisible();
+    expect(bodyOf(writes(calls)[1]!)).toEqual({ active: true });
+    expect(cells(rowOf('Gemeente Voorbeeldstad'))[0]).toBe('Gemeente VoorbeeldstadCode: voorbeeldstad');
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Deactiveren: Gemeente Voorbeeldstad' })).toHaveFocus(),
+    );
+  });
+
+  it("lists an organisation's data roles with their holders and adds one; a taken code is said at 'Code'", async () => {
+    const { calls, organisations } = programmeServer();
+    const { container } = renderAt('/programmabeheer', routes);
+    await userEvent.click(await screen.findByRole('button', { name: 'Datarollen: Gemeente Voorbeeldstad' }));
+    // By name, each with its code and how many people hold it.
+    expect(roleItems('Gemeente Voorbeeldstad')).toEqual([
+      'JeugdCode: jeugd1 persoon heeft deze datarolHernoemenOpheffen',
+      'Ruimte en wonenCode: ruimte5 personen hebben deze datarolHernoemenOpheffen',
+      'Sociaal domeinCode: sociaal-domein3 personen hebben deze datarolHernoemenOpheffen',
+    ]);
+    expect(await axeViolations(container)).toEqual([]);
+
+    await userEvent.click(
+      within(rolesDialog('Gemeente Voorbeeldstad')).getByRole('button', { name: 'Datarol toevoegen' }),
+    );
+    const add = screen.getByRole('dialog', { name: 'Datarol toevoegen' });
+    expect(within(add).getByText(/bijvoorbeeld sociaal-domein\. De code verandert niet meer\./)).toBeVisible();
+    // Escape closes this dialog only.
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Datarol toevoegen' })).toBeNull();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Datarol toevoegen' })).toHaveFocus());
+
+    await userEvent.click(screen.getByRole('button', { name: 'Datarol toevoegen' }));
+    const form = screen.getByRole('dialog', { name: 'Datarol toevoegen' });
+    const code = within(form).getByLabelText('Code');
+    await userEvent.type(code, 'Sociaal_Domein');
+    await userEvent.click(within(form).getByRole('button', { name: 'Toevoegen' }));
+    await waitFor(() => expect(errorSummary()).toHaveFocus());
+    expect(summaryItems()).toEqual([CODE_RULE, NAME_RULE]);
+    expect(writes(calls)).toEqual([]);
+
+    await userEvent.clear(code);
+    await userEvent.type(code, 'sociaal-domein');
+    await userEvent.type(within(form).getByLabelText('Naam'), 'Wonen');
+    await userEvent.click(within(form).getByRole('button', { name: 'Toevoegen' }));
+    await waitFor(() => expect(summaryItems()).toEqual(['Deze organisatie heeft al een datarol met deze code.']));
+    expect(errorSummary()).toHaveFocus();
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(code).toHaveAccessibleDescription(
+      expect.stringContaining('Deze organisatie heeft al een datarol met deze code.'),
+    );
+    expect(within(form).getByLabelText('Naam')).not.toHaveAttribute('aria-invalid');
+    expect(organisations[0]!.dataRoles).toHaveLength(3);
+    expect(await axeViolations(container)).toEqual([]);
+
+    await userEvent.clear(code);
+    await userEvent.type(code, 'wonen');
+    await userEvent.click(within(form).getByRole('button', { name: 'Toevoegen' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Datarol toevoegen' })).toBeNull());
+    const post = writes(calls)[1]!;
+    expect([post.init?.method, post.url.pathname]).toEqual([
+      'POST',
+      '/api/programme/organisations/voorbeeldstad/data-roles',
+    ]);
+    expect(bodyOf(post)).toEqual({ id: 'wonen', label: 'Wonen' });
+    // The dialog stays open and says what was done itself: the modal hides the toasts.
+    const dialog = rolesDialog('Gemeente Voorbeeldstad');
+    expect(within(dialog).getByRole('status')).toHaveTextContent('Datarol Wonen toegevoegd.');
+    expect(roleItems('Gemeente Voorbeeldstad').at(-1)).toBe(
+      'WonenCode: wonenNiemand heeft deze datarolHernoemenOpheffen',
+    );
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Datarol toevoegen' })).toHaveFocus());
+    expect(await axeViolations(container)).toEqual([]);
+
+    // A name the server refuses is said at 'Naam'.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Datarol toevoegen' }));
+    const refused = screen.getByRole('dialog', { name: 'Datarol toevoegen' });
+    await userEvent.type(within(refused).getByLabelText('Code'), 'regel');
+    await userEvent.click(within(refused).getByLabelText('Naam'));
+    await userEvent.paste('Regel \u202eomgekeerd');
+    await userEvent.click(within(refused).getByRole('button', { name: 'Toevoegen' }));
+    await waitFor(() => expect(within(refused).getByLabelText('Naam')).toHaveAttribute('aria-invalid', 'true'));
+    expect(summaryItems()).toEqual([NAME_RULE]);
+    await userEvent.click(within(refused).getByRole('button', { name: 'Annuleren' }));
+
+    await userEvent.click(within(rolesDialog('Gemeente Voorbeeldstad')).getByRole('button', { name: 'Sluiten' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Datarollen: Gemeente Voorbeeldstad' })).toHaveFocus(),
+    );
+  });
+
+  it('renames a data role: its code stays, and only a new name is sent', async () => {
+    const { calls } = programmeServer();
+    renderAt('/programmabeheer', routes);
+    await userEvent.click(await screen.findByRole('button', { name: 'Datarollen: Gemeente Voorbeeldstad' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Hernoemen: Sociaal domein' }));
+    const form = screen.getByRole('dialog', { name: 'Datarol hernoemen' });
+    expect(within(form).getByLabelText('Code')).toHaveValue('sociaal-domein');
+    expect(within(form).getByLabelText('Code')).toHaveAttribute('readonly');
+    const name = within(form).getByLabelText('Naam');
+    expect(name).toHaveValue('Sociaal domein');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Sociaal domein en zorg');
+    await userEvent.click(within(form).getByRole('button', { name: 'Opslaan' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Datarol hernoemen' })).toBeNull());
+    const [patch] = writes(calls);
+    expect([patch!.init?.method, patch!.url.pathname]).toEqual([
+      'PATCH',
+      '/api/programme/organisations/voorbeeldstad/data-roles/sociaal-domein',
+    ]);
+    expect(bodyOf(patch!)).toEqual({ label: 'Sociaal domein en zorg' });
+    const dialog = rolesDialog('Gemeente Voorbeeldstad');
+    expect(within(dialog).getByRole('status')).toHaveTextContent(
+      'Datarol Sociaal domein hernoemd tot Sociaal domein en zorg.',
+    );
+    expect(roleItems('Gemeente Voorbeeldstad')).toContain(
+      'Sociaal domein en zorgCode: sociaal-domein3 personen hebben deze datarolHernoemenOpheffen',
+    );
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: 'Hernoemen: Sociaal domein en zorg' })).toHaveFocus(),
+    );
+  });
+
+  it('retires a data role after saying how many people lose it, and says how many did', async () => {
+    const { calls, organisations } = programmeServer();
+    const { container } = renderAt('/programmabeheer', routes);
+    await userEvent.click(await screen.findByRole('button', { name: 'Datarollen: Gemeente Voorbeeldstad' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Opheffen: Sociaal domein' }));
+    const ask = screen.getByRole('alertdialog', { name: 'Datarol opheffen' });
+    expect(ask).toHaveAccessibleDescription(
+      'Als je Sociaal domein opheft, verliezen 3 personen deze datarol en daarmee de toegang tot de ' +
+        'datavoorzieningen die erbij horen. Dit kan niet ongedaan worden gemaakt.',
+    );
+    expect(await axeViolations(container)).toEqual([]);
+    await userEvent.click(within(ask).getByRole('button', { name: 'Annuleren' }));
+    expect(writes(calls)).toEqual([]);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Opheffen: Sociaal domein' })).toHaveFocus());
+
+    await userEvent.click(screen.getByRole('button', { name: 'Opheffen: Sociaal domein' }));
+    await userEvent.click(
+      within(screen.getByRole('alertdialog', { name: 'Datarol opheffen' })).getByRole('button', { name: 'Opheffen' }),
+    );
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    const [retire] = writes(calls);
+    expect([retire!.init?.method, retire!.url.pathname]).toEqual([
+      'DELETE',
+      '/api/programme/organisations/voorbeeldstad/data-roles/sociaal-domein',
+    ]);
+    const dialog = rolesDialog('Gemeente Voorbeeldstad');
+    expect(within(dialog).getByRole('status')).toHaveTextContent(
+      'Datarol Sociaal domein opgeheven; 3 personen hebben hem niet meer.',
+    );
+    expect(roleItems('Gemeente Voorbeeldstad').map((item) => item?.split('Code')[0])).toEqual([
+      'Jeugd',
+      'Ruimte en wonen',
+    ]);
+    // Its button is gone: the focus goes to 'Datarol toevoegen'.
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Datarol toevoegen' })).toHaveFocus());
+
+    // One holder; and retired by someone else meanwhile: the server's reason, in the dialog, which stays open.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Opheffen: Jeugd' }));
+    const one = screen.getByRole('alertdialog', { name: 'Datarol opheffen' });
+    expect(one).toHaveAccessibleDescription(expect.stringMatching(/^Als je Jeugd opheft, verliest 1 persoon deze/));
+    organisations[0]!.dataRoles = organisations[0]!.dataRoles.filter((role) => role.id !== 'jeugd');
+    await userEvent.click(within(one).getByRole('button', { name: 'Opheffen' }));
+    expect(await within(one).findByRole('alert')).toHaveTextContent('Deze datarol bestaat niet.');
+    expect(within(one).getByRole('alert')).toHaveFocus();
+    await userEvent.click(within(one).getByRole('button', { name: 'Annuleren' }));
+    await userEvent.click(within(rolesDialog('Gemeente Voorbeeldstad')).getByRole('button', { name: 'Sluiten' }));
+
+    // Nobody holds it: the confirmation says so, and so does what follows.
+    await userEvent.click(screen.getByRole('button', { name: 'Datarollen: DEGO' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Opheffen: Ondersteuning' }));
+    const nobody = screen.getByRole('alertdialog', { name: 'Datarol opheffen' });
+    expect(nobody).toHaveAccessibleDescription(
+      expect.stringMatching(/^Niemand heeft deze datarol\. Als je Ondersteuning/),
+    );
+    await userEvent.click(within(nobody).getByRole('button', { name: 'Opheffen' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(within(rolesDialog('DEGO')).getByRole('status')).toHaveTextContent('Datarol Ondersteuning opgeheven.');
+    expect(within(rolesDialog('DEGO')).getByText('DEGO heeft nog geen datarollen.')).toBeVisible();
+    expect(writes(calls).at(-1)!.url.pathname).toBe('/api/programme/organisations/dego/data-roles/ondersteuning');
   });
 
   it('says a refusal of the list in Dutch, and asks nothing for one who is no programme administrator', async () => {

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useDialogOpener } from './use-dialog-opener';
+import { useRef } from 'react';
 import { Navigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCurrentUser } from '../api/queries';
@@ -8,8 +9,10 @@ import { Loading } from '../components/Loading';
 import { useToast } from '../components/Toasts';
 import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
+import { DataRolesDialog } from './DataRolesDialog';
 import { InviteAdministratorDialog } from './InviteAdministratorDialog';
 import { OrganisationDialog } from './OrganisationDialog';
+import { OrganisationStateDialog } from './OrganisationStateDialog';
 import { type OrganisationAction, OrganisationsTable } from './OrganisationsTable';
 import {
   type AdministratorOutcome,
@@ -43,8 +46,10 @@ const retryUnlessRefused = (failures: number, error: unknown) =>
  * 'Programmabeheer' at `/programmabeheer`, for programme administrators only (issue 31): the organisations of the
  * programme with their members, administrators, open invitations, latest sign-in and second-factor rule
  * (`GET /api/programme/organisations`); an organisation is added ('Organisatie toevoegen'), renamed or its rule
- * changed ('Wijzigen'), and its administrator invited ('Beheerder uitnodigen'). The server decides and audits; after
- * each answer the list is fetched again, a toast says what was done, and the focus returns to what opened the dialog.
+ * changed ('Wijzigen'), its data roles added, renamed and retired ('Datarollen'), its administrator invited
+ * ('Beheerder uitnodigen'), and it is deactivated or made active again. The server decides and audits; after each
+ * answer the list is fetched again, a toast says what was done (the data roles' dialog says it itself, as it stays
+ * open), and the focus returns to what opened the dialog.
  */
 export default function ProgrammeScreen() {
   usePageTitle('Programmabeheer');
@@ -58,39 +63,23 @@ export default function ProgrammeScreen() {
     enabled: allowed,
     retry: retryUnlessRefused,
   });
-  const [open, setOpen] = useState<Open>();
-  // Focus returns to what opened a dialog ('Organisatie toevoegen' or the row's button) once the dialog is gone.
-  const opener = useRef<HTMLElement | null>(null);
   const addButton = useRef<HTMLButtonElement>(null);
-  const returnFocus = useRef(false);
-  const show = useCallback((next: Open) => {
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    setOpen(next);
-  }, []);
-  const close = () => {
-    returnFocus.current = true;
-    setOpen(undefined);
-  };
-  // After the dialog is gone (its focus trap included), so nothing pulls the focus back into it.
-  useEffect(() => {
-    if (open || !returnFocus.current) return;
-    returnFocus.current = false;
-    const frame = window.requestAnimationFrame(() =>
-      (opener.current?.isConnected ? opener.current : addButton.current)?.focus(),
-    );
-    return () => window.cancelAnimationFrame(frame);
-  }, [open]);
+  // Focus returns to what opened a dialog ('Organisatie toevoegen' or the row's button) once the dialog is gone.
+  const { open, show, close } = useDialogOpener<Open>(addButton);
 
   if (me.isPending) return null;
   if (me.isError || !me.data) return <Navigate to="/login" replace />;
 
+  const refresh = () => queryClient.invalidateQueries({ queryKey: QUERY_KEY });
   // The toast follows the list fetched again, so that what it says is what the table shows.
   const done = async (message: string) => {
     close();
-    await queryClient.invalidateQueries({ queryKey: QUERY_KEY });
+    await refresh();
     toast({ title: message, variant: 'success' });
   };
   const list = [...(organisations.data?.organisations ?? [])].sort((a, b) => collator.compare(a.label, b.label));
+  // The data roles' dialog stays open while they change: it shows the organisation as fetched last.
+  const current = (organisation: OrganisationSummary) => list.find((o) => o.id === organisation.id) ?? organisation;
   const refusal = organisations.isError ? reasonOf(organisations.error) : undefined;
 
   return (
@@ -100,7 +89,8 @@ export default function ProgrammeScreen() {
         <h1 className="utrecht-heading-1">Programmabeheer</h1>
         <p className="utrecht-paragraph">
           Hier beheer je de organisaties van het programma: voeg er een toe, wijzig een naam of de regel voor de tweede
-          factor, en nodig een beheerder uit. Die voegt daarna zelf de mensen van de organisatie toe.
+          factor, beheer de datarollen en nodig een beheerder uit. Die voegt daarna zelf de mensen van de organisatie
+          toe. Doet een organisatie niet meer mee, deactiveer haar dan: er wordt niets verwijderd.
         </p>
         {!me.data.isProgrammeAdmin && <ErrorAlert text={NOT_PROGRAMME_ADMIN} />}
         {me.data.isProgrammeAdmin && (
@@ -153,6 +143,16 @@ export default function ProgrammeScreen() {
             organisation={open.organisation}
             onClose={close}
             onDone={(outcome, person) => void done(invitedText(outcome, person, open.organisation.label))}
+          />
+        )}
+        {open?.kind === 'roles' && (
+          <DataRolesDialog organisation={current(open.organisation)} onChanged={refresh} onClose={close} />
+        )}
+        {open?.kind === 'state' && (
+          <OrganisationStateDialog
+            organisation={open.organisation}
+            onClose={close}
+            onDone={(message) => void done(message)}
           />
         )}
       </main>

@@ -10,13 +10,20 @@ export interface OrganisationSummary {
   /** False once deactivated: nobody is admitted to a data service through it. */
   active: boolean;
   /** With how many people hold each. */
-  dataRoles: { id: string; label: string; holders: number }[];
+  dataRoles: DataRole[];
   members: number;
   administrators: number;
   /** Invitations to join not yet answered, and new accounts whose invitation mail was not followed yet. */
   pendingInvitations: number;
   /** The latest sign-in of any member (ISO 8601), or null when nobody has signed in yet. */
   lastSignIn: string | null;
+}
+
+/** A data role of an organisation, with how many people hold it. */
+export interface DataRole {
+  id: string;
+  label: string;
+  holders: number;
 }
 
 /** What inviting an administrator did: a new account with its mail, an invitation to join, or a member made one. */
@@ -37,12 +44,40 @@ export const programmeOrganisations = (signal?: AbortSignal) =>
 export const addOrganisation = (input: { id: string; label: string; requiresAal2: boolean }) =>
   usersApi<OrganisationSummary>('/programme/organisations', { method: 'POST', body: input });
 
-/** A new name or second-factor rule: only what changed is sent (the server refuses a change of nothing). */
-export const changeOrganisation = (id: string, changes: { label?: string; requiresAal2?: boolean }) =>
+/**
+ * A new name or second-factor rule, or the organisation deactivated (`active: false`) or made active again: only what
+ * changed is sent (the server refuses a change of nothing).
+ */
+export const changeOrganisation = (id: string, changes: { label?: string; requiresAal2?: boolean; active?: boolean }) =>
   usersApi<OrganisationSummary>(`/programme/organisations/${encodeURIComponent(id)}`, {
     method: 'PATCH',
     body: changes,
   });
+
+const dataRolesOf = (id: string) => `/programme/organisations/${encodeURIComponent(id)}/data-roles`;
+
+/** A new data role of the organisation; 409 `data_role_exists` when its code is taken there. */
+export const addDataRole = (id: string, role: { id: string; label: string }) =>
+  usersApi<OrganisationSummary>(dataRolesOf(id), { method: 'POST', body: role });
+
+/** A new name for a data role; its code stays. */
+export const renameDataRole = (id: string, roleId: string, label: string) =>
+  usersApi<OrganisationSummary>(`${dataRolesOf(id)}/${encodeURIComponent(roleId)}`, {
+    method: 'PATCH',
+    body: { label },
+  });
+
+/**
+ * Retires a data role: out of the catalogue and every data service's access rule, and taken from everyone who holds
+ * it. Answers how many people lost it.
+ */
+export const retireDataRole = async (id: string, roleId: string) =>
+  (
+    await usersApi<{ holders: number; organisation: OrganisationSummary }>(
+      `${dataRolesOf(id)}/${encodeURIComponent(roleId)}`,
+      { method: 'DELETE' },
+    )
+  ).holders;
 
 /** Invites an administrator of the organisation: a new account gets a mail, an existing one an invitation. */
 export const inviteAdministrator = async (id: string, person: NewAdministrator) =>
