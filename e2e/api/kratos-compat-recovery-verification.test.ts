@@ -210,11 +210,12 @@ describe('fetching an expired recovery or verification flow', () => {
     const verification = await browser.frontend.createBrowserVerificationFlow({});
     const apiRecovery = await native.createNativeRecoveryFlow();
     await new Promise((r) => setTimeout(r, 1_300));
+    // Each call is made only when its refusal is awaited: a second call made at once would reject unhandled.
     for (const [kind, call] of [
-      ['recovery', browser.frontend.getRecoveryFlow({ id: recovery.id })],
-      ['verification', browser.frontend.getVerificationFlow({ id: verification.id })],
+      ['recovery', () => browser.frontend.getRecoveryFlow({ id: recovery.id })],
+      ['verification', () => browser.frontend.getVerificationFlow({ id: verification.id })],
     ] as const) {
-      const expired = await failure(call);
+      const expired = await failure(call());
       expect(expired.status, kind).toBe(410);
       expect(expired.body.error.id, kind).toBeUndefined();
       expect(expired.body.error.details, kind).toEqual({
