@@ -1,10 +1,10 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { Route } from 'react-router';
+import { Link, Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RestartNotice } from '../components/RestartNotice';
-import { Address, fakeNetwork, posted, renderAt, unreachable } from '../test-support';
+import { Address, answerLater, fakeNetwork, posted, renderAt, unreachable } from '../test-support';
 import type { FlowName } from './flow-errors';
 import type { FlowOptions } from './flow-options';
 import { useSelfServiceFlow } from './use-flow';
@@ -114,6 +114,33 @@ describe('useSelfServiceFlow', () => {
     expect(await screen.findByText(`Adres: /verification?flow=f1&return_to=${RETURN_TO}`)).toBeInTheDocument();
     expect(screen.getByText('Flow: f1')).toBeInTheDocument();
     expect(selfService(calls)).toEqual([`GET /self-service/verification/browser?return_to=${RETURN_TO}`]);
+  });
+
+  it('puts no flow in the address once the person left the screen while it loaded', async () => {
+    provider('verification');
+    const release = answerLater((url) => url.pathname === '/self-service/verification/browser');
+    renderAt(
+      '/verification',
+      <>
+        <Route
+          path="/verification"
+          element={
+            <>
+              <Probe kind="verification" />
+              <Link to="/permissies">Weg</Link>
+            </>
+          }
+        />
+        <Route path="/permissies" element={<Address />} />
+      </>,
+    );
+    await userEvent.click(screen.getByRole('link', { name: 'Weg' }));
+    await screen.findByText('Adres: /permissies');
+    await act(async () => {
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(screen.getByText(/^Adres: /).textContent).toBe('Adres: /permissies');
   });
 
   it('fetches the flow named in the address instead of making one', async () => {

@@ -30,6 +30,15 @@ export function useSelfServiceFlow<K extends FlowName>(kind: K, options: FlowOpt
   const started = useRef<string | null>(null);
   const justMade = useRef<string>(undefined);
   const restarting = useRef(false);
+  // A load answered after the person left the screen (a quick click on 'Wachtwoord vergeten') must not put its flow
+  // in the address: the router would take them back to this screen.
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
   // What the person typed in a flow that expired, for the flow that replaces it (carry-over.ts).
   const carried = useRef<FlowValues>(undefined);
   const latest = useRef({ options, id: address.id });
@@ -73,7 +82,7 @@ export function useSelfServiceFlow<K extends FlowName>(kind: K, options: FlowOpt
       const loaded = id
         ? await flowApi[kind].get(id)
         : await flowApi[kind].create(create ? create() : { returnTo: address.returnTo });
-      if (started.current !== forKey) return;
+      if (started.current !== forKey || !mounted.current) return;
       const kept = carried.current;
       carried.current = undefined;
       show((kept ? withKeptValues(loaded, kept) : loaded) as F);
