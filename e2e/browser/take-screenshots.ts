@@ -189,6 +189,14 @@ try {
   await programmePage.goto('/programmabeheer');
   await programmePage.getByRole('table').waitFor();
   await shoot(programmePage, 'programmabeheer');
+  // Its data services, and a new client secret as it is shown once.
+  await programmePage.goto('/programmabeheer/datavoorzieningen');
+  await programmePage.getByRole('table').waitFor();
+  await shoot(programmePage, 'programmabeheer-datavoorzieningen');
+  await programmePage.getByRole('button', { name: 'Nieuw geheim: Dashboard jeugdzorg' }).click();
+  await programmePage.getByRole('button', { name: 'Nieuw geheim maken' }).click();
+  await programmePage.getByRole('dialog', { name: 'Clientgeheim van Dashboard jeugdzorg' }).waitFor();
+  await shoot(programmePage, 'clientgeheim');
 
   // A colleague without an authenticator app is asked to link one first.
   const colleague = await browser.newContext({

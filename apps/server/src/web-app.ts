@@ -31,6 +31,7 @@ export const APP_ROUTES: ReadonlySet<string> = new Set([
   '/toegangsreview',
   '/importeren',
   '/programmabeheer',
+  '/programmabeheer/datavoorzieningen',
 ]);
 
 const PAGE_HEADERS = {

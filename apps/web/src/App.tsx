@@ -78,6 +78,7 @@ const AuditLogScreen = lazyScreen(() => import('./audit/AuditLogScreen'));
 const AccessReviewScreen = lazyScreen(() => import('./review/AccessReviewScreen'));
 const ImportScreen = lazyScreen(() => import('./imports/ImportScreen'));
 const ProgrammeScreen = lazyScreen(() => import('./programme/ProgrammeScreen'));
+const ProgrammeServicesScreen = lazyScreen(() => import('./programme/ProgrammeServicesScreen'));
 
 /** A path containing 'admin' (such as /admin-login) is the sign-in with the administrator text. */
 function UnknownPath() {
@@ -100,6 +101,7 @@ const LAZY_SCREENS: Record<string, LazyScreen> = {
   '/toegangsreview': AccessReviewScreen,
   '/importeren': ImportScreen,
   '/programmabeheer': ProgrammeScreen,
+  '/programmabeheer/datavoorzieningen': ProgrammeServicesScreen,
 };
 
 /**

@@ -1,3 +1,4 @@
+import { describedBy, FieldFrame } from './FieldFrame';
 import { forwardRef, useId, useState, type InputHTMLAttributes } from 'react';
 
 interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -15,20 +16,8 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
 ) {
   const id = useId();
   const [shown, setShown] = useState(false);
-  const describedBy =
-    [description ? `${id}-description` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={`utrecht-form-field utrecht-form-field--text${error ? ' utrecht-form-field--invalid' : ''}`}>
-      <div className="utrecht-form-field__label">
-        <label className="utrecht-form-label" htmlFor={id}>
-          {label}
-        </label>
-      </div>
-      {description && (
-        <p id={`${id}-description`} className="utrecht-form-field-description dvp-field-message">
-          {description}
-        </p>
-      )}
+    <FieldFrame id={id} kind="text" label={label} description={description} error={error}>
       <div className="utrecht-form-field__input dvp-input-row">
         <input
           ref={ref}
@@ -36,7 +25,7 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
           type={revealable && shown ? 'text' : type}
           className={`utrecht-textbox utrecht-textbox--html-input${error ? ' utrecht-textbox--invalid' : ''}`}
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
+          aria-describedby={describedBy(id, description, error)}
           {...input}
         />
         {revealable && (
@@ -52,11 +41,6 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
           </button>
         )}
       </div>
-      {error && (
-        <p id={`${id}-error`} className="utrecht-form-field-description dvp-field-message dvp-field-message--error">
-          {error}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 });

@@ -14,6 +14,8 @@ import { FeedbackContact } from '../components/FeedbackContact';
 interface NavItem {
   to: string;
   label: string;
+  /** Also current on the pages under it ('Programmabeheer' and its 'Datavoorzieningen'). */
+  section?: boolean;
 }
 
 /**
@@ -54,7 +56,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const navItems: NavItem[] = [
     ...(me.isAdmin ? [{ to: '/', label: 'Administratie dashboard' }] : []),
     { to: '/permissies', label: 'Datavoorzieningen' },
-    ...(me.isProgrammeAdmin ? [{ to: '/programmabeheer', label: 'Programmabeheer' }] : []),
+    ...(me.isProgrammeAdmin ? [{ to: '/programmabeheer', label: 'Programmabeheer', section: true }] : []),
     { to: '/settings', label: 'Account instellingen' },
     { to: '/uitloggen', label: 'Uitloggen' },
   ];
@@ -85,7 +87,7 @@ export function Shell({ children }: { children: ReactNode }) {
             <ul>
               {navItems.map((item) => (
                 <li key={item.to}>
-                  <NavLink className="utrecht-link" to={item.to} end>
+                  <NavLink className="utrecht-link" to={item.to} end={!item.section}>
                     {item.label}
                   </NavLink>
                 </li>

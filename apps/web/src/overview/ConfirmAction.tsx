@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import type { PortalUser } from '../api/users-api';
 import { ConfirmDialog } from './ConfirmDialog';
 import { confirmationOf, type ConfirmKind } from './confirmations';
-import { failureOf, type DialogFailure } from './DialogError';
 import { fullName } from './sorting';
+import { useConfirmed } from './use-confirmed';
 
 interface ConfirmActionProps {
   kind: ConfirmKind;
@@ -20,22 +19,14 @@ interface ConfirmActionProps {
  * open with the reason in it, the server's or the confirmation's own text.
  */
 export function ConfirmAction({ kind, user, organisation, onClose, onDone }: ConfirmActionProps) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<DialogFailure>();
   const confirmation = confirmationOf(kind, user);
+  const { busy, failure, run } = useConfirmed(confirmation?.fallback ?? '', { notFound: confirmation?.notFound });
   if (!confirmation) return null;
-  const confirm = async () => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
+  const confirm = () =>
+    run(async () => {
       await confirmation.call(user);
       await onDone(confirmation.success(user));
-    } catch (error) {
-      setFailure(failureOf(error, confirmation.fallback, { notFound: confirmation.notFound }));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <ConfirmDialog
       title={confirmation.title}

@@ -2,7 +2,7 @@ import { useDialogOpener } from './use-dialog-opener';
 import { useRef, useState } from 'react';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { ConfirmDialog } from '../overview/ConfirmDialog';
-import { type DialogFailure, failureOf } from '../overview/DialogError';
+import { useConfirmed } from '../overview/use-confirmed';
 import { DataRoleDialog } from './DataRoleDialog';
 import { type DataRole, type OrganisationSummary, retireDataRole } from './programme-api';
 
@@ -43,19 +43,12 @@ function RetireDataRole({
   onClose(): void;
   onDone(message: string): Promise<void>;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<DialogFailure>();
-  const confirm = async () => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
+  const { busy, failure, run } = useConfirmed('Opheffen van de datarol is niet gelukt. Probeer het later nog eens.');
+  const confirm = () =>
+    run(async () => {
       const holders = await retireDataRole(organisation.id, role.id);
       await onDone(retiredText(role.label, holders));
-    } catch (error) {
-      setFailure(failureOf(error, 'Opheffen van de datarol is niet gelukt. Probeer het later nog eens.'));
-      setBusy(false);
-    }
-  };
+    });
   return (
     <ConfirmDialog
       title="Datarol opheffen"

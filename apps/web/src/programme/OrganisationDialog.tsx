@@ -2,6 +2,7 @@ import { useCatalogueRefusals } from './use-catalogue-refusals';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
+import { CheckboxField } from '../components/CheckboxField';
 import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
 import { FormDialog } from '../components/FormDialog';
 import { CodeAndName } from './CodeAndName';
@@ -93,24 +94,12 @@ export function OrganisationDialog({ organisation, onClose, onDone }: Organisati
         register={form.register}
         errors={errors}
       />
-      <div className="utrecht-form-field utrecht-form-field--checkbox">
-        <input
-          id="organisatie-tweede-factor"
-          type="checkbox"
-          className="utrecht-checkbox utrecht-checkbox--html-input"
-          aria-describedby="organisatie-tweede-factor-uitleg"
-          {...form.register('requiresAal2')}
-        />
-        <label className="utrecht-form-label utrecht-form-label--checkbox" htmlFor="organisatie-tweede-factor">
-          Tweede factor verplicht
-        </label>
-        <p
-          id="organisatie-tweede-factor-uitleg"
-          className="utrecht-form-field-description dvp-field-message dvp-programme-checkbox__description"
-        >
-          Leden van de organisatie loggen dan altijd in met een tweede factor.
-        </p>
-      </div>
+      <CheckboxField
+        id="organisatie-tweede-factor"
+        label="Tweede factor verplicht"
+        description="Leden van de organisatie loggen dan altijd in met een tweede factor."
+        {...form.register('requiresAal2')}
+      />
     </FormDialog>
   );
 }

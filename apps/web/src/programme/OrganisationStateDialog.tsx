@@ -1,6 +1,5 @@
-import { useState } from 'react';
 import { ConfirmDialog } from '../overview/ConfirmDialog';
-import { type DialogFailure, failureOf } from '../overview/DialogError';
+import { useConfirmed } from '../overview/use-confirmed';
 import { changeOrganisation, type OrganisationSummary } from './programme-api';
 
 interface OrganisationStateDialogProps {
@@ -18,20 +17,13 @@ interface OrganisationStateDialogProps {
 export function OrganisationStateDialog({ organisation, onClose, onDone }: OrganisationStateDialogProps) {
   const { label } = organisation;
   const deactivating = organisation.active;
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<DialogFailure>();
-  const confirm = async () => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
+  const what = deactivating ? 'Deactiveren' : 'Activeren';
+  const { busy, failure, run } = useConfirmed(`${what} van de organisatie is niet gelukt. Probeer het later nog eens.`);
+  const confirm = () =>
+    run(async () => {
       await changeOrganisation(organisation.id, { active: !deactivating });
       onDone(deactivating ? `${label} is gedeactiveerd.` : `${label} is weer actief.`);
-    } catch (error) {
-      const what = deactivating ? 'Deactiveren' : 'Activeren';
-      setFailure(failureOf(error, `${what} van de organisatie is niet gelukt. Probeer het later nog eens.`));
-      setBusy(false);
-    }
-  };
+    });
   return (
     <ConfirmDialog
       title={deactivating ? 'Organisatie deactiveren' : 'Organisatie activeren'}

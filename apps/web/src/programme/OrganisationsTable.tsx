@@ -1,22 +1,9 @@
+import { RowButton } from './RowButton';
 import { CardTable } from '../components/CardTable';
 import { longDate } from '../overview/sorting';
 import type { OrganisationSummary } from './programme-api';
 
 export type OrganisationAction = 'edit' | 'roles' | 'invite' | 'state';
-
-/** A row button: its visible text, then whom it is about for assistive technology ('Wijzigen: DEGO', WCAG 2.5.3). */
-function RowButton({ label, organisation, onPress }: { label: string; organisation: string; onPress(): void }) {
-  return (
-    <button
-      type="button"
-      className="utrecht-button utrecht-button--secondary-action"
-      aria-label={`${label}: ${organisation}`}
-      onClick={onPress}
-    >
-      {label}
-    </button>
-  );
-}
 
 const timeOfDay = new Intl.DateTimeFormat('nl-NL', { timeStyle: 'short' });
 
@@ -85,25 +72,21 @@ export function OrganisationsTable({ organisations, busy, onAction }: Organisati
             <td data-label="Tweede factor">{organisation.requiresAal2 ? 'Verplicht' : 'Niet verplicht'}</td>
             <td className="dvp-table__actions">
               <div className="dvp-row-actions">
-                <RowButton
-                  label="Wijzigen"
-                  organisation={organisation.label}
-                  onPress={() => onAction('edit', organisation)}
-                />
+                <RowButton label="Wijzigen" about={organisation.label} onPress={() => onAction('edit', organisation)} />
                 <RowButton
                   label="Datarollen"
-                  organisation={organisation.label}
+                  about={organisation.label}
                   onPress={() => onAction('roles', organisation)}
                 />
                 <RowButton
                   label="Beheerder uitnodigen"
-                  organisation={organisation.label}
+                  about={organisation.label}
                   onPress={() => onAction('invite', organisation)}
                 />
                 {/* One button whose text turns over, so that the focus returns to it after either. */}
                 <RowButton
                   label={organisation.active ? 'Deactiveren' : 'Activeren'}
-                  organisation={organisation.label}
+                  about={organisation.label}
                   onPress={() => onAction('state', organisation)}
                 />
               </div>

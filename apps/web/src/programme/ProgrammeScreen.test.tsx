@@ -4,8 +4,9 @@ import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorSummary, fakeNetwork, renderAt, summaryItems } from '../test-support';
 import { axeViolations } from '../test-axe';
-import { whoamiOf } from '../test-users-api';
 import ProgrammeScreen from './ProgrammeScreen';
+import { PROGRAMME_ADMINISTRATOR, refusal } from './test-programme';
+import { whoamiOf } from '../test-users-api';
 import type { OrganisationSummary } from './programme-api';
 
 type Organisation = OrganisationSummary;
@@ -37,28 +38,10 @@ const DEGO: Organisation = {
   lastSignIn: null,
 };
 
-/** A programme administrator who belongs to no organisation, signed in with her second factor. */
-const PIM = whoamiOf({
-  identity: {
-    id: 'pim',
-    traits: { email: 'pim@programma.nl', name: { first: 'Pim', last: 'Programma' } },
-    credentials: ['password', 'totp'],
-  },
-  activeOrg: null,
-  isAdmin: false,
-  organisations: [],
-  isProgrammeAdmin: true,
-});
-
 const routes = <Route path="/programmabeheer" element={<ProgrammeScreen />} />;
 
 const NAME_RULE = 'Vul een naam in van hoogstens 200 tekens, zonder onzichtbare tekens.';
 const CODE_RULE = 'Gebruik voor de code alleen kleine letters, cijfers en koppeltekens, hoogstens 64 tekens.';
-
-const refusal = (status: number, id: string, reason: string, message: string) => ({
-  status,
-  body: { error: { code: status, id, reason, message } },
-});
 
 const HIDDEN = /[\u200b-\u200f\u202a-\u202e]/;
 
@@ -71,7 +54,7 @@ function programmeServer(options: { whoami?: unknown; list?: { status: number; b
   const organisations = [structuredClone(VOORBEELDSTAD), structuredClone(DEGO)];
   const calls = fakeNetwork((url, init) => {
     const method = init?.method ?? 'GET';
-    if (url.pathname === '/api/users/whoami') return { status: 200, body: options.whoami ?? PIM };
+    if (url.pathname === '/api/users/whoami') return { status: 200, body: options.whoami ?? PROGRAMME_ADMINISTRATOR };
     if (url.pathname === '/api/config') return { status: 200, body: { title: 'x', description: 'x' } };
     if (url.pathname === '/api/users/admins') return { status: 200, body: [] };
     if (url.pathname === '/api/programme/organisations' && method === 'GET')
@@ -79,9 +62,9 @@ function programmeServer(options: { whoami?: unknown; list?: { status: number; b
     const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, any>) : {};
     if (url.pathname === '/api/programme/organisations' && method === 'POST') {
       if (organisations.some((o) => o.id === body.id))
-        return refusal(409, 'organisation_exists', 'An organisation with this id exists already.', 'x');
+        return refusal(409, 'organisation_exists', 'x', 'An organisation with this id exists already.');
       if (HIDDEN.test(body.label))
-        return refusal(400, 'invalid_request', 'The organisation name is not valid.', NAME_RULE);
+        return refusal(400, 'invalid_request', NAME_RULE, 'The organisation name is not valid.');
       const { id, label, requiresAal2 } = body;
       const added: Organisation = {
         id,
@@ -110,7 +93,7 @@ function programmeServer(options: { whoami?: unknown; list?: { status: number; b
       if (email === 'bestaand@elders.nl') return { status: 200, body: { kind: 'invited' } };
       if (email === 'lid@voorbeeldstad.nl') return { status: 200, body: { kind: 'added' } };
       if (email === 'dubbel@voorbeeldstad.nl')
-        return refusal(409, 'email_in_use', 'An account with this e-mail address exists already.', 'In gebruik.');
+        return refusal(409, 'email_in_use', 'In gebruik.', 'An account with this e-mail address exists already.');
       one.pendingInvitations += 1;
       return { status: 201, body: { kind: 'created' } };
     }
@@ -128,19 +111,19 @@ function dataRoles(
   body: Record<string, any>,
 ) {
   const organisation = organisations.find((o) => o.id === orgId);
-  if (!organisation) return refusal(404, 'organisation_not_found', 'The organisation does not exist.', 'x');
+  if (!organisation) return refusal(404, 'organisation_not_found', 'x', 'The organisation does not exist.');
   if (roleId === undefined && method === 'POST') {
     if (!/^[a-z0-9][a-z0-9-]*$/.test(body.id))
-      return refusal(400, 'invalid_request', 'The organisation id is not valid.', CODE_RULE);
+      return refusal(400, 'invalid_request', CODE_RULE, 'The organisation id is not valid.');
     if (HIDDEN.test(body.label))
-      return refusal(400, 'invalid_request', 'The organisation name is not valid.', NAME_RULE);
+      return refusal(400, 'invalid_request', NAME_RULE, 'The organisation name is not valid.');
     if (organisation.dataRoles.some((role) => role.id === body.id))
-      return refusal(409, 'data_role_exists', 'The organisation has a data role with this id already.', 'x');
+      return refusal(409, 'data_role_exists', 'x', 'The organisation has a data role with this id already.');
     organisation.dataRoles.push({ id: body.id, label: body.label, holders: 0 });
     return { status: 201, body: organisation };
   }
   const role = organisation.dataRoles.find((r) => r.id === roleId);
-  if (!role) return refusal(404, 'data_role_not_found', 'The data role does not exist.', 'Deze datarol bestaat niet.');
+  if (!role) return refusal(404, 'data_role_not_found', 'Deze datarol bestaat niet.', 'The data role does not exist.');
   if (method === 'PATCH') {
     role.label = body.label;
     return { status: 200, body: organisation };
@@ -613,7 +596,7 @@ describe('ProgrammeScreen', () => {
   it('says a refusal of the list in Dutch, and asks nothing for one who is no programme administrator', async () => {
     const message = 'Alleen programmabeheerders mogen dit doen.';
     programmeServer({
-      list: refusal(403, 'forbidden_not_programme_admin', 'Only programme administrators may do this.', message),
+      list: refusal(403, 'forbidden_not_programme_admin', message, 'Only programme administrators may do this.'),
     });
     renderAt('/programmabeheer', routes);
     expect(await screen.findByRole('alert')).toHaveTextContent(message);

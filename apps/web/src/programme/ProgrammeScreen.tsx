@@ -1,13 +1,7 @@
 import { useDialogOpener } from './use-dialog-opener';
 import { useRef } from 'react';
-import { Navigate } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCurrentUser } from '../api/queries';
-import { reasonOf, secondFactorGate, UsersApiError } from '../api/users-api';
-import { ErrorAlert } from '../components/ErrorAlert';
-import { Loading } from '../components/Loading';
+import { useQueryClient } from '@tanstack/react-query';
 import { useToast } from '../components/Toasts';
-import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
 import { DataRolesDialog } from './DataRolesDialog';
 import { InviteAdministratorDialog } from './InviteAdministratorDialog';
@@ -17,15 +11,13 @@ import { type OrganisationAction, OrganisationsTable } from './OrganisationsTabl
 import {
   type AdministratorOutcome,
   type NewAdministrator,
+  ORGANISATIONS_KEY,
   type OrganisationSummary,
   programmeOrganisations,
 } from './programme-api';
-import './programme.css';
+import { ProgrammePage, ProgrammeSection, useProgrammeList } from './ProgrammePage';
 
 type Open = { kind: 'new' } | { kind: OrganisationAction; organisation: OrganisationSummary } | undefined;
-
-const NOT_PROGRAMME_ADMIN = 'Alleen programmabeheerders mogen dit doen.';
-const QUERY_KEY = ['programme-organisations'];
 
 const collator = new Intl.Collator('nl', { sensitivity: 'base', numeric: true });
 
@@ -38,10 +30,6 @@ function invitedText(outcome: AdministratorOutcome, person: NewAdministrator, or
   return `${name} is nu beheerder van ${organisation}.`;
 }
 
-/** A refusal (4xx) is the answer; only a failure to reach the server is worth asking again. */
-const retryUnlessRefused = (failures: number, error: unknown) =>
-  !(error instanceof UsersApiError && error.status < 500) && failures < 2;
-
 /**
  * 'Programmabeheer' at `/programmabeheer`, for programme administrators only (issue 31): the organisations of the
  * programme with their members, administrators, open invitations, latest sign-in and second-factor rule
@@ -53,24 +41,14 @@ const retryUnlessRefused = (failures: number, error: unknown) =>
  */
 export default function ProgrammeScreen() {
   usePageTitle('Programmabeheer');
-  const me = useCurrentUser();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const allowed = Boolean(me.data?.isProgrammeAdmin) && me.data !== undefined && !secondFactorGate(me.data);
-  const organisations = useQuery({
-    queryKey: QUERY_KEY,
-    queryFn: ({ signal }) => programmeOrganisations(signal),
-    enabled: allowed,
-    retry: retryUnlessRefused,
-  });
+  const organisations = useProgrammeList(ORGANISATIONS_KEY, ({ signal }) => programmeOrganisations(signal));
   const addButton = useRef<HTMLButtonElement>(null);
   // Focus returns to what opened a dialog ('Organisatie toevoegen' or the row's button) once the dialog is gone.
   const { open, show, close } = useDialogOpener<Open>(addButton);
 
-  if (me.isPending) return null;
-  if (me.isError || !me.data) return <Navigate to="/login" replace />;
-
-  const refresh = () => queryClient.invalidateQueries({ queryKey: QUERY_KEY });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ORGANISATIONS_KEY });
   // The toast follows the list fetched again, so that what it says is what the table shows.
   const done = async (message: string) => {
     close();
@@ -80,82 +58,55 @@ export default function ProgrammeScreen() {
   const list = [...(organisations.data?.organisations ?? [])].sort((a, b) => collator.compare(a.label, b.label));
   // The data roles' dialog stays open while they change: it shows the organisation as fetched last.
   const current = (organisation: OrganisationSummary) => list.find((o) => o.id === organisation.id) ?? organisation;
-  const refusal = organisations.isError ? reasonOf(organisations.error) : undefined;
 
   return (
-    // The sidebar layout sends a person without their second factor to it first, saying why (gateState).
-    <Shell>
-      <main className="dvp-main" id="inhoud">
-        <h1 className="utrecht-heading-1">Programmabeheer</h1>
-        <p className="utrecht-paragraph">
-          Hier beheer je de organisaties van het programma: voeg er een toe, wijzig een naam of de regel voor de tweede
-          factor, beheer de datarollen en nodig een beheerder uit. Die voegt daarna zelf de mensen van de organisatie
-          toe. Doet een organisatie niet meer mee, deactiveer haar dan: er wordt niets verwijderd.
-        </p>
-        {!me.data.isProgrammeAdmin && <ErrorAlert text={NOT_PROGRAMME_ADMIN} />}
-        {me.data.isProgrammeAdmin && (
-          <section className="dvp-programme-section" aria-labelledby="programma-organisaties">
-            <h2 id="programma-organisaties" className="utrecht-heading-2">
-              Organisaties
-            </h2>
-            {organisations.isPending && <Loading text="Organisaties laden…" />}
-            {organisations.isError &&
-              (refusal ? (
-                <ErrorAlert text={refusal} />
-              ) : (
-                <ErrorAlert support>
-                  <p className="utrecht-paragraph">Er is iets misgegaan.</p>
-                  <p className="utrecht-paragraph">Kan de organisaties niet ophalen, probeer het later nog eens.</p>
-                </ErrorAlert>
-              ))}
-            {organisations.data && (
-              <>
-                <div className="dvp-toolbar">
-                  <button
-                    ref={addButton}
-                    type="button"
-                    className="utrecht-button utrecht-button--primary-action"
-                    onClick={() => show({ kind: 'new' })}
-                  >
-                    Organisatie toevoegen
-                  </button>
-                </div>
-                <OrganisationsTable
-                  organisations={list}
-                  busy={organisations.isFetching}
-                  onAction={(kind, organisation) => show({ kind, organisation })}
-                />
-              </>
-            )}
-          </section>
-        )}
-        {(open?.kind === 'new' || open?.kind === 'edit') && (
-          <OrganisationDialog
-            organisation={open.kind === 'edit' ? open.organisation : undefined}
-            onClose={close}
-            onDone={(saved) =>
-              void done(`Organisatie ${saved.label} ${open.kind === 'new' ? 'toegevoegd' : 'gewijzigd'}.`)
-            }
-          />
-        )}
-        {open?.kind === 'invite' && (
-          <InviteAdministratorDialog
-            organisation={open.organisation}
-            onClose={close}
-            onDone={(outcome, person) => void done(invitedText(outcome, person, open.organisation.label))}
-          />
-        )}
-        {open?.kind === 'roles' && (
-          <DataRolesDialog organisation={current(open.organisation)} onChanged={refresh} onClose={close} />
-        )}
-        {open?.kind === 'state' && (
-          <OrganisationStateDialog
-            organisation={open.organisation}
-            onClose={close}
-            onDone={(message) => void done(message)}
-          />
-        )}
-      </main>
-    </Shell>
+    <ProgrammePage
+      intro={
+        'Hier beheer je de organisaties van het programma: voeg er een toe, wijzig een naam of de regel voor de ' +
+        'tweede factor, beheer de datarollen en nodig een beheerder uit. Die voegt daarna zelf de mensen van de ' +
+        'organisatie toe. Doet een organisatie niet meer mee, deactiveer haar dan: er wordt niets verwijderd.'
+      }
+    >
+      <ProgrammeSection
+        id="programma-organisaties"
+        title="Organisaties"
+        loading="Organisaties laden…"
+        what="de organisaties"
+        lists={[organisations]}
+        add={{ label: 'Organisatie toevoegen', ref: addButton, onPress: () => show({ kind: 'new' }) }}
+      >
+        <OrganisationsTable
+          organisations={list}
+          busy={organisations.isFetching}
+          onAction={(kind, organisation) => show({ kind, organisation })}
+        />
+      </ProgrammeSection>
+      {(open?.kind === 'new' || open?.kind === 'edit') && (
+        <OrganisationDialog
+          organisation={open.kind === 'edit' ? open.organisation : undefined}
+          onClose={close}
+          onDone={(saved) =>
+            void done(`Organisatie ${saved.label} ${open.kind === 'new' ? 'toegevoegd' : 'gewijzigd'}.`)
+          }
+        />
+      )}
+      {open?.kind === 'invite' && (
+        <InviteAdministratorDialog
+          organisation={open.organisation}
+          onClose={close}
+          onDone={(outcome, person) => void done(invitedText(outcome, person, open.organisation.label))}
+        />
+      )}
+      {open?.kind === 'roles' && (
+        <DataRolesDialog organisation={current(open.organisation)} onChanged={refresh} onClose={close} />
+      )}
+      {open?.kind === 'state' && (
+        <OrganisationStateDialog
+          organisation={open.organisation}
+          onClose={close}
+          onDone={(message) => void done(message)}
+        />
+      )}
+    </ProgrammePage>
   );
 }

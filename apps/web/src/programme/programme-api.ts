@@ -36,6 +36,9 @@ export interface NewAdministrator {
   last: string;
 }
 
+/** The query key of the organisations' list, which both pages of 'Programmabeheer' read. */
+export const ORGANISATIONS_KEY = ['programme-organisations'];
+
 /** Every organisation of the programme, in the catalogue's order. */
 export const programmeOrganisations = (signal?: AbortSignal) =>
   usersApi<{ organisations: OrganisationSummary[] }>('/programme/organisations', { signal });

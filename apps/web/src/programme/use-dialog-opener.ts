@@ -2,7 +2,8 @@ import { type RefObject, useCallback, useEffect, useRef, useState } from 'react'
 
 /**
  * Which dialog is open, and the focus back on what opened it once it is gone (its focus trap included), or on
- * `fallback` when that is no longer there (a row that went away).
+ * `fallback` when that is no longer there (a row that went away). `follow` opens the next dialog of the same errand
+ * (the secret after the form that made it): the focus returns to what opened the first.
  */
 export function useDialogOpener<T>(fallback: RefObject<HTMLElement | null>) {
   const [open, setOpen] = useState<T>();
@@ -12,6 +13,7 @@ export function useDialogOpener<T>(fallback: RefObject<HTMLElement | null>) {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setOpen(next);
   }, []);
+  const follow = useCallback((next: T) => setOpen(next), []);
   const close = useCallback(() => {
     returnFocus.current = true;
     setOpen(undefined);
@@ -24,5 +26,5 @@ export function useDialogOpener<T>(fallback: RefObject<HTMLElement | null>) {
     );
     return () => window.cancelAnimationFrame(frame);
   }, [open, fallback]);
-  return { open, show, close };
+  return { open, show, follow, close };
 }

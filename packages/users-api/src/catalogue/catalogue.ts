@@ -126,7 +126,7 @@ const pathText = (path: PropertyKey[]) =>
  * The error names the path of the first bad entry, e.g. `organisations[2].dataRoles[0].id`.
  */
 export function parseCatalogue(raw: unknown): Catalogue {
-  const parsed = catalogueFileSchema.safeParse(raw);
+  const parsed = catalogueFileSchema.safeParse(raw, { error: z.locales.nl().localeError });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new CatalogueError(`${pathText(issue.path) || '(hoofdniveau)'}: ${issue.message}`);

@@ -1,5 +1,5 @@
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ApiError } from '../api-error.js';
 
 /**
@@ -9,6 +9,9 @@ import type { ApiError } from '../api-error.js';
  * says so). Zod rather than JSON Schema, because the input rules normalise as they check (e-mail addresses, names
  * without hidden characters) and each refusal keeps the Dutch message the portal's forms show.
  */
+// Zod's own words for a refusal without a message of the schema (a missing or mistyped field), in Dutch as the rest.
+const DUTCH = { error: z.locales.nl().localeError };
+
 export class RequestSchema<T> {
   constructor(
     readonly schema: z.ZodType<T>,
@@ -19,7 +22,7 @@ export class RequestSchema<T> {
 
   check(input: unknown): { value: T } | { error: ApiError } {
     // Fastify hands an absent part over as null: no body, or no query string at all.
-    const result = this.schema.safeParse(input ?? this.absent);
+    const result = this.schema.safeParse(input ?? this.absent, DUTCH);
     return result.success ? { value: result.data } : { error: this.refuse(result.error.issues[0]!) };
   }
 }

@@ -334,6 +334,12 @@ describe('Programmabeheer: data services', () => {
     expect(twice.json().error.message).toBe("oidc.clientId: 'kaartviewer' komt vaker voor");
     const badUrl = await create({ ...dashboard, id: 'derde', url: 'ftp://kaart' });
     expect(badUrl.json().error.message).toBe('url: geen geldig adres dat met https:// of http:// begint');
+    // A field left out or of the wrong kind is said in Dutch too, not in the validation library's English.
+    const { name: _, ...withoutName } = dashboard;
+    const missing = await create({ ...withoutName, id: 'vierde' });
+    expect(missing.json().error.message).toBe('name: Ongeldige invoer: verwacht string, ontving undefined');
+    const wrongKind = await create({ ...dashboard, id: 'vijfde', forwardAuth: 'ja' });
+    expect(wrongKind.json().error.message).toBe('forwardAuth: Ongeldige invoer: verwacht boolean, ontving string');
   });
 
   it('rotates the secret: the previous one stays valid for the overlap, then only the new one', async () => {
