@@ -18,7 +18,8 @@ import {
 
 // 'Programmabeheer' on a running portaal: SQLite, PostgreSQL, and the Ory adapter (scripts/integration.mjs). The
 // operator makes a programme administrator with the CLI; only they, at aal2, reach `/api/programme/…`; they add an
-// organisation and invite its first administrator, whose mail arrives; the CLI takes the role back.
+// organisation and invite its first administrator, whose mail arrives; they give the role to a colleague over the API,
+// who takes it back from herself; the CLI takes the role back.
 
 const PASSWORD = 'Programma-Raad-Kaart-31';
 
@@ -146,6 +147,22 @@ describe('Programmabeheer over the API', () => {
       expect((await client.refreshTokenGrant(renewed, refreshed.refresh_token!)).access_token).toBeTruthy();
     },
   );
+
+  it('a programme administrator gives the role to a colleague, who may then take it back', async () => {
+    const colleague = uniqueEmail('collega');
+    await createMember(portaal, { email: colleague, password: PASSWORD, org: 'dego', first: 'Noor' });
+    const granted = await api(portaal, staff.browser, 'POST', '/programme/administrators', { email: colleague });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(201);
+    const noor = await signInAtAal2(portaal, colleague, PASSWORD);
+    const listed = await api(portaal, noor.browser, 'GET', '/programme/administrators');
+    expect(listed.body.administrators.map((a: { email: string }) => a.email)).toEqual(
+      expect.arrayContaining([colleague, staffEmail]),
+    );
+    expect((await api(portaal, noor.browser, 'DELETE', `/programme/administrators/${granted.body.id}`)).status).toBe(
+      204,
+    );
+    expect((await api(portaal, noor.browser, 'GET', '/programme/organisations')).status).toBe(403);
+  });
 
   it('the CLI lists the programme administrators and takes the role back', async () => {
     expect((await portaalCommand(portaal, ['programme-admin', 'list'], 'portal')).stdout).toContain(staffEmail);

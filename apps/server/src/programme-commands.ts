@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { PROGRAMME, programmeAdminTuple } from '@portaal/users-api';
+import { changeProgrammeRole, programmeAdministrators } from '@portaal/users-api';
 import { loadConfig } from './config.js';
 import { withProduct } from './product.js';
 
@@ -14,11 +14,9 @@ const USAGE = 'Gebruik: portaal programme-admin add --email ADRES | remove --ema
 export async function programmeAdmin(args: string[], log: FastifyBaseLogger): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'list') {
-    const lines = await withProduct(loadConfig(), log, async ({ backend }) => {
-      const tuples = await backend.relations.list({ ...PROGRAMME });
-      const people = await backend.identities.get(tuples.flatMap((t) => (t.subject_id ? [t.subject_id] : [])));
-      return people.map((person) => `${person.traits.email} (${person.id})`);
-    });
+    const lines = await withProduct(loadConfig(), log, async ({ backend }) =>
+      (await programmeAdministrators(backend)).map((person) => `${person.email} (${person.id})`),
+    );
     process.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : 'Er zijn nog geen programmabeheerders.\n');
     return 0;
   }
@@ -35,18 +33,8 @@ export async function programmeAdmin(args: string[], log: FastifyBaseLogger): Pr
   const message = await withProduct(loadConfig(), log, async ({ backend }) => {
     const person = await backend.identities.findByEmail(email);
     if (!person) return undefined;
-    const tuple = programmeAdminTuple(person.id);
-    await backend.atomically(async (ports) => {
-      await ports.relations.patch(sub === 'add' ? { insert: [tuple] } : { delete: [tuple] });
-      await ports.audit.record({
-        organisationId: null,
-        action: `programme.admin.${sub}`,
-        objectId: person.id,
-        objectEmail: person.traits.email,
-        result: 'success',
-        details: { by: 'portaal programme-admin' },
-      });
-    });
+    const audit = { organisationId: null, result: 'success' as const, details: { by: 'portaal programme-admin' } };
+    await changeProgrammeRole(backend, { change: sub, person, audit, strict: false });
     return sub === 'add'
       ? `${person.traits.email} is programmabeheerder. Inloggen vraagt altijd een tweede factor.`
       : `${person.traits.email} is geen programmabeheerder meer.`;

@@ -32,6 +32,7 @@ export const APP_ROUTES: ReadonlySet<string> = new Set([
   '/importeren',
   '/programmabeheer',
   '/programmabeheer/datavoorzieningen',
+  '/programmabeheer/beheerders',
 ]);
 
 const PAGE_HEADERS = {

@@ -79,6 +79,7 @@ const AccessReviewScreen = lazyScreen(() => import('./review/AccessReviewScreen'
 const ImportScreen = lazyScreen(() => import('./imports/ImportScreen'));
 const ProgrammeScreen = lazyScreen(() => import('./programme/ProgrammeScreen'));
 const ProgrammeServicesScreen = lazyScreen(() => import('./programme/ProgrammeServicesScreen'));
+const ProgrammeAdministratorsScreen = lazyScreen(() => import('./programme/ProgrammeAdministratorsScreen'));
 
 /** A path containing 'admin' (such as /admin-login) is the sign-in with the administrator text. */
 function UnknownPath() {
@@ -102,6 +103,7 @@ const LAZY_SCREENS: Record<string, LazyScreen> = {
   '/importeren': ImportScreen,
   '/programmabeheer': ProgrammeScreen,
   '/programmabeheer/datavoorzieningen': ProgrammeServicesScreen,
+  '/programmabeheer/beheerders': ProgrammeAdministratorsScreen,
 };
 
 /**

@@ -289,6 +289,35 @@ export const errors = {
       'The data service has no confidential OpenID Connect client.',
       'Deze datavoorziening heeft geen vertrouwelijke OpenID Connect-client, dus ook geen clientgeheim.',
     ),
+  programmeAdminExists: () =>
+    new ApiError(
+      409,
+      'programme_admin_exists',
+      'The person is a programme administrator already.',
+      'Deze persoon is al programmabeheerder.',
+    ),
+  programmeAdminNotFound: () =>
+    new ApiError(
+      404,
+      'programme_admin_not_found',
+      'The person is not a programme administrator.',
+      'Deze persoon is geen programmabeheerder.',
+    ),
+  lastProgrammeAdmin: () =>
+    new ApiError(
+      409,
+      'last_programme_admin',
+      'The programme keeps at least one programme administrator.',
+      'Er moet minstens één programmabeheerder overblijven.',
+    ),
+  noAccountWithEmail: () =>
+    new ApiError(
+      404,
+      'identity_not_found',
+      'No account has this e-mail address.',
+      'Er is geen account met dit e-mailadres. Laat eerst een account aanmaken, bijvoorbeeld door de beheerder ' +
+        'van de organisatie van deze persoon.',
+    ),
   invalidService: (message: string) =>
     new ApiError(400, 'invalid_request', `The data service is not valid: ${message}`, message),
   invalidOrganisationId: () =>

@@ -22,5 +22,5 @@ export { signingKeyAgreement } from './oidc/signing-key-agreement.js';
 export { sessionLinks } from './oidc/session-links.js';
 export { endGrantsOfEndedSessions, startSingleLogout } from './oidc/single-logout.js';
 export { hashClientSecret } from './oidc/oidc-clients.js';
-export { PROGRAMME, programmeAdminTuple } from './programme/programme-role.js';
+export { changeProgrammeRole, programmeAdministrators } from './programme/programme-administrators.js';
 export { catalogueDiff, catalogueFileOf, type CatalogueDiff } from './catalogue/catalogue-diff.js';

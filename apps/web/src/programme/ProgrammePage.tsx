@@ -77,8 +77,8 @@ export function ProgrammeSection({ id, title, loading, what, lists, add, childre
 
 /**
  * A page of 'Programmabeheer': the sidebar layout, the heading, the links between its parts ('Organisaties',
- * 'Datavoorzieningen'), what the part is for, and its content only for a programme administrator. The sidebar
- * layout sends a person without their second factor to it first, saying why.
+ * 'Datavoorzieningen', 'Programmabeheerders'), what the part is for, and its content only for a programme
+ * administrator. The sidebar layout sends a person without their second factor to it first, saying why.
  */
 export function ProgrammePage({ intro, children }: { intro: ReactNode; children: ReactNode }) {
   const me = useCurrentUser();
@@ -98,6 +98,11 @@ export function ProgrammePage({ intro, children }: { intro: ReactNode; children:
             <li>
               <NavLink className="utrecht-link" to="/programmabeheer/datavoorzieningen" end>
                 Datavoorzieningen
+              </NavLink>
+            </li>
+            <li>
+              <NavLink className="utrecht-link" to="/programmabeheer/beheerders" end>
+                Programmabeheerders
               </NavLink>
             </li>
           </ul>

@@ -248,6 +248,11 @@ const WORDINGS: Record<string, Wording> = {
     done: '{a} heeft {o} als beheerder uitgenodigd',
     tried: '{a} probeerde een beheerder van een organisatie uit te nodigen',
   },
+  'programme.admin.list': {
+    label: 'Programmabeheerders bekeken',
+    done: '{a} heeft de programmabeheerders bekeken',
+    tried: '{a} probeerde de programmabeheerders te bekijken',
+  },
   'programme.admin.add': {
     label: 'Programmabeheerder aangewezen',
     done: '{a} heeft {o} programmabeheerder gemaakt',

@@ -137,6 +137,12 @@ export const rotationBody = new RequestSchema(
   () => errors.invalidService('overlapHours: een geheel aantal uren van 0 tot en met 720'),
   {},
 );
+/** A person to make a programme administrator, by the address of their account. */
+export const programmeAdminBody = new RequestSchema(z.object({ email: emailSchema }).strict(), invalidEmail);
+/** A programme administrator's id: anything that is not one reads as someone who does not hold the role (404). */
+export const programmeAdminParams = new RequestSchema(z.object({ userId: personId }), () =>
+  errors.programmeAdminNotFound(),
+);
 export const programmeOrganisationParams = new RequestSchema(z.object({ orgId: catalogueId }), () =>
   errors.organisationNotFound(),
 );

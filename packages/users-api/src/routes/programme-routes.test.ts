@@ -411,3 +411,57 @@ describe('Programmabeheer: deactivating an organisation', () => {
     expect(await dashboard()).toBe(200);
   });
 });
+
+describe('Programmabeheer: programme administrators', () => {
+  const holders = async (caller = programmeAdmin) => {
+    const answer = await api.call(caller, 'GET', '/api/programme/administrators');
+    expect(answer.statusCode, answer.body).toBe(200);
+    return (answer.json() as { administrators: { email: string }[] }).administrators.map((a) => a.email);
+  };
+  const grant = (email: string, caller = programmeAdmin) =>
+    api.call(caller, 'POST', '/api/programme/administrators', { email });
+  const withdraw = (person: UserIdentity, caller = programmeAdmin) =>
+    api.call(caller, 'DELETE', `/api/programme/administrators/${person.id}`);
+
+  it('grants the role to an account by its address and withdraws it, audited; it counts at once', async () => {
+    expect(await holders()).toEqual(['programma@datavoorzieningen.nl']);
+    const granted = await grant(' Beheerder@Voorbeeldstad.nl ');
+    expect(granted.statusCode, granted.body).toBe(201);
+    expect(granted.json()).toMatchObject({ id: orgAdmin.id, email: 'beheerder@voorbeeldstad.nl' });
+    expect(await holders(orgAdmin)).toEqual(['beheerder@voorbeeldstad.nl', 'programma@datavoorzieningen.nl']);
+
+    expect((await withdraw(programmeAdmin, orgAdmin)).statusCode).toBe(204);
+    expect((await api.call(programmeAdmin, 'GET', '/api/programme/administrators')).statusCode).toBe(403);
+    const entries = (await auditEntries()).filter((e) => e.action.startsWith('programme.admin.'));
+    expect(entries.map((e) => [e.action, e.actorEmail, e.objectEmail, e.result, e.organisationId])).toEqual([
+      ['programme.admin.add', 'programma@datavoorzieningen.nl', 'beheerder@voorbeeldstad.nl', 'success', null],
+      ['programme.admin.remove', 'beheerder@voorbeeldstad.nl', 'programma@datavoorzieningen.nl', 'success', null],
+      ['programme.admin.list', 'programma@datavoorzieningen.nl', null, 'denied', null],
+    ]);
+  });
+
+  it('refuses, writing nothing: a holder again, an unknown address, the last one, a non-holder, others', async () => {
+    expect(await refusedWithoutWrites(() => grant('programma@datavoorzieningen.nl'))).toEqual({
+      status: 409,
+      id: 'programme_admin_exists',
+    });
+    expect(await refusedWithoutWrites(() => grant('niemand@voorbeeldstad.nl'))).toEqual({
+      status: 404,
+      id: 'identity_not_found',
+    });
+    expect(await refusedWithoutWrites(() => grant('geen adres'))).toEqual({ status: 400, id: 'invalid_request' });
+    expect(await refusedWithoutWrites(() => withdraw(programmeAdmin))).toEqual({
+      status: 409,
+      id: 'last_programme_admin',
+    });
+    expect(await refusedWithoutWrites(() => withdraw(orgAdmin))).toEqual({
+      status: 404,
+      id: 'programme_admin_not_found',
+    });
+    expect(await refusedWithoutWrites(() => grant('beheerder@voorbeeldstad.nl', orgAdmin))).toEqual({
+      status: 403,
+      id: 'forbidden_not_programme_admin',
+    });
+    expect(await holders()).toEqual(['programma@datavoorzieningen.nl']);
+  });
+});

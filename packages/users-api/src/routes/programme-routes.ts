@@ -9,6 +9,8 @@ import {
   newDataRoleBody,
   newOrganisationBody,
   organisationChangesBody,
+  programmeAdminBody,
+  programmeAdminParams,
   programmeOrganisationParams,
   rotationBody,
   serviceBody,
@@ -24,6 +26,8 @@ import {
   summaryOf,
 } from '../programme/programme-organisations.js';
 import { addDataRole, renameDataRole, retireDataRole } from '../programme/programme-data-roles.js';
+import { changeProgrammeRole, programmeAdministrators } from '../programme/programme-administrators.js';
+import { auditAbout } from '../audit/audit-about.js';
 
 const CREATE = { body: newOrganisationBody };
 const CHANGE = { params: programmeOrganisationParams, body: organisationChangesBody };
@@ -35,11 +39,14 @@ const NEW_SERVICE = { body: serviceBody };
 const SERVICE = { params: serviceParams, body: serviceBody };
 const ROTATE = { params: serviceParams, body: rotationBody };
 const ONE_SERVICE = { params: serviceParams };
+const GRANT = { body: programmeAdminBody };
+const WITHDRAW = { params: programmeAdminParams };
 
 /**
- * 'Programmabeheer': the organisations of the programme, for programme administrators only (at aal2, refusals
- * audited): listed with their counts, added, renamed, their second-factor rule changed, and their first
- * administrator invited. What they do is in programme/programme-organisations.ts.
+ * 'Programmabeheer', for programme administrators only (at aal2, refusals audited): the organisations (listed with
+ * their counts, added, renamed, their rule changed, deactivated, their first administrator invited), their data
+ * roles, the data services with their client secrets, and who holds the role itself. What each does is in
+ * programme/ (programme-organisations.ts, -data-roles.ts, -services.ts, -administrators.ts).
  */
 export function registerProgrammeRoutes(app: FastifyInstance, ctx: ApiContext): void {
   app.get(
@@ -153,6 +160,38 @@ export function registerProgrammeRoutes(app: FastifyInstance, ctx: ApiContext): 
       const { params, body } = checked(request, INVITE);
       const result = await inviteAdministrator(ctx, { caller: callerIn(request), request }, params.orgId, body.traits);
       return reply.code(result.kind === 'created' ? 201 : 200).send(result);
+    },
+  );
+
+  app.get(
+    '/programme/administrators',
+    { preValidation: programmeAdministrator(ctx, 'programme.admin.list') },
+    async () => ({ administrators: await programmeAdministrators(ctx.backend) }),
+  );
+
+  app.post(
+    '/programme/administrators',
+    { schema: GRANT, preValidation: programmeAdministrator(ctx, 'programme.admin.add') },
+    async (request, reply) => {
+      const person = await ctx.backend.identities.findByEmail(checked(request, GRANT).body.email);
+      if (!person) throw errors.noAccountWithEmail();
+      const audit = auditAbout(callerIn(request), request, 'programme.admin.add', person, 'success', undefined, null);
+      await changeProgrammeRole(ctx.backend, { change: 'add', person, audit, strict: true });
+      const { id, traits } = person;
+      return reply.code(201).send({ id, email: traits.email, name: traits.name });
+    },
+  );
+
+  app.delete(
+    '/programme/administrators/:userId',
+    { schema: WITHDRAW, preValidation: programmeAdministrator(ctx, 'programme.admin.remove') },
+    async (request, reply) => {
+      const [person] = await ctx.backend.identities.get([checked(request, WITHDRAW).params.userId]);
+      if (!person) throw errors.programmeAdminNotFound();
+      const caller = callerIn(request);
+      const audit = auditAbout(caller, request, 'programme.admin.remove', person, 'success', undefined, null);
+      await changeProgrammeRole(ctx.backend, { change: 'remove', person, audit, strict: true });
+      return reply.code(204).send();
     },
   );
 }
