@@ -318,8 +318,6 @@ export const errors = {
       'Er is geen account met dit e-mailadres. Laat eerst een account aanmaken, bijvoorbeeld door de beheerder ' +
         'van de organisatie van deze persoon.',
     ),
-  invalidService: (message: string) =>
-    new ApiError(400, 'invalid_request', `The data service is not valid: ${message}`, message),
   invalidOrganisationId: () =>
     new ApiError(
       400,

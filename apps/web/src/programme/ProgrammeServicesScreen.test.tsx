@@ -63,7 +63,12 @@ function servicesServer() {
     const body = init?.body ? (JSON.parse(String(init.body)) as ProgrammeService) : undefined;
     if (!body) return undefined;
     if (services.some((s) => s.id !== body.id && s.oidc && s.oidc.clientId === body.oidc?.clientId))
-      return refusal(400, 'invalid_request', `oidc.clientId: '${body.oidc?.clientId}' komt vaker voor`);
+      return refusal(
+        400,
+        'invalid_request',
+        'Een andere datavoorziening gebruikt deze client-id al.',
+        'The data service is not valid at oidc.clientId.',
+      );
     if (method === 'POST') {
       if (services.some((s) => s.id === body.id)) return refusal(409, 'service_exists', 'Bestaat al.');
       services.push(body);

@@ -55,17 +55,19 @@ export function ServiceDialog({ service, organisations, onClose, onDone }: Servi
 
   function refuse(error: unknown) {
     const answer = error instanceof UsersApiError ? error.body?.error : undefined;
-    const refused =
+    const field =
       answer?.id === 'service_exists'
-        ? { field: 'id' as const, message: CODE_TAKEN }
-        : answer?.id === 'invalid_request' && answer.message
-          ? refusedServiceField(answer.message)
+        ? 'id'
+        : answer?.id === 'invalid_request' && answer.reason
+          ? refusedServiceField(answer.reason)
           : undefined;
-    if (!refused) {
+    if (!field) {
       const action = editing ? 'Wijzigen van de datavoorziening' : 'Toevoegen van de datavoorziening';
       return setFailure(failureOf(error, `${action} is niet gelukt. Probeer het later nog eens.`));
     }
-    form.setError(refused.field, { type: 'server', message: refused.message });
+    // The server says it in the form's own words; a taken code is a 409 whose message is about the request.
+    const message = answer?.id === 'service_exists' ? CODE_TAKEN : (answer?.message ?? '');
+    form.setError(field, { type: 'server', message });
     setRefusals((n) => n + 1);
   }
 

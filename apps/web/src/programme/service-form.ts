@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_RULE, codeSchema, NAME_RULE, nameSchema } from './catalogue-fields';
+import { codeSchema, nameSchema } from './catalogue-fields';
 import type { ProgrammeService } from './services-api';
 
 // The form of a data service and how it becomes the catalogue's shape, checked as the server checks it
@@ -11,9 +11,6 @@ const REDIRECT_RULE = 'Vul minstens één redirect-URI in.';
 const ACCESS_RULE = 'Kies minstens één organisatie of datarol die de datavoorziening mag gebruiken.';
 export const CLIENT_ID_RULE =
   'Gebruik voor de client-id letters, cijfers, punten, koppeltekens en _, hoogstens 64 tekens.';
-export const CLIENT_ID_TAKEN = 'Een andere datavoorziening gebruikt deze client-id al.';
-export const ACCESS_GONE =
-  'Een gekozen organisatie of datarol bestaat niet meer. Sluit dit venster en open het opnieuw.';
 const DESCRIPTION_RULE = 'Houd de omschrijving op hoogstens 2000 tekens, zonder onzichtbare tekens.';
 
 const isUrl = (text: string) => {
@@ -135,31 +132,18 @@ export function serviceOf(values: ServiceFormValues): ProgrammeService {
 
 type ServiceField = (typeof SERVICE_FIELDS)[number];
 
-const FIELD_RULES: Record<ServiceField, string> = {
-  id: CODE_RULE,
-  label: NAME_RULE,
-  description: DESCRIPTION_RULE,
-  url: URL_RULE,
-  organisations: ACCESS_RULE,
-  clientId: CLIENT_ID_RULE,
-  redirectUris: URLS_RULE,
-  postLogoutRedirectUris: URLS_RULE,
-  backchannelLogoutUri: URL_RULE,
-  initiateLoginUri: URL_RULE,
-};
-
 /**
- * The field a refusal of the server is about and what to say there, from the path before its Dutch words
- * ('oidc.redirectUris[0]: geen geldig adres …'); undefined for one about the service as a whole.
+ * The field a refusal of the server is about, from the path its English reason ends with ('The data service is not
+ * valid at oidc.redirectUris[0].'); undefined for one about the service as a whole. The server's Dutch message is
+ * what the field then says.
  */
-export function refusedServiceField(message: string): { field: ServiceField; message: string } | undefined {
-  const [, path = '', words = ''] = /^([A-Za-z.[\]0-9]+): (.*)$/s.exec(message) ?? [];
-  const top = path.replace(/\[\d+\]/g, '').replace(/^oidc\./, '');
-  const field =
-    top === 'name' ? 'label' : top.startsWith('access') ? 'organisations' : SERVICE_FIELDS.find((f) => f === top);
-  if (!field) return undefined;
-  // Taken or gone: another service's client id, an organisation or data role removed meanwhile.
-  if (field === 'clientId' && words.includes('komt vaker voor')) return { field, message: CLIENT_ID_TAKEN };
-  if (field === 'organisations' && words.startsWith('onbekende')) return { field, message: ACCESS_GONE };
-  return { field, message: FIELD_RULES[field] };
+export function refusedServiceField(reason: string): ServiceField | undefined {
+  const path = / at ([A-Za-z.[\]0-9]+)\.$/.exec(reason)?.[1] ?? '';
+  const top = path
+    .replace(/\[\d+\]/g, '')
+    .replace(/^oidc\./, '')
+    .split('.')[0];
+  if (top === 'name') return 'label';
+  if (top === 'access') return 'organisations';
+  return SERVICE_FIELDS.find((field) => field === top);
 }

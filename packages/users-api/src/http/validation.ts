@@ -15,6 +15,7 @@ import {
   permissionListSchema,
   updateUserSchema,
 } from '../users/user-input.js';
+import { invalidService } from '../programme/service-refusal.js';
 import { RequestSchema } from './request-schema.js';
 
 const ONLY_EMAIL = 'only the email field';
@@ -126,15 +127,21 @@ export const dataRoleChangesBody = new RequestSchema(z.object({ label: catalogue
 export const dataRoleParams = new RequestSchema(z.object({ orgId: catalogueId, roleId: catalogueId }), () =>
   errors.dataRoleNotFound(),
 );
-/** A data service as the catalogue file has it, refused with the path and the catalogue's words. */
+/** A data service as the catalogue file has it, refused with the path and the screen's sentence for it. */
 export const serviceBody = new RequestSchema(catalogueService, (issue) =>
-  errors.invalidService(`${issue.path.join('.') || 'de datavoorziening'}: ${issue.message}`),
+  invalidService(
+    issue.path
+      .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+      .join('')
+      .slice(1),
+    issue.message,
+  ),
 );
 export const serviceParams = new RequestSchema(z.object({ serviceId: catalogueId }), () => errors.serviceNotFound());
 /** How long the previous client secrets stay valid after a rotation: at most 30 days. */
 export const rotationBody = new RequestSchema(
   z.object({ overlapHours: z.number().int().min(0).max(720).default(24) }).strict(),
-  () => errors.invalidService('overlapHours: een geheel aantal uren van 0 tot en met 720'),
+  () => invalidService('overlapHours', 'een geheel aantal uren van 0 tot en met 720'),
   {},
 );
 /** A person to make a programme administrator, by the address of their account. */

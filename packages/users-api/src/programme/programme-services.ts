@@ -5,6 +5,7 @@ import { CatalogueError, type Catalogue, type DataService, parseCatalogue } from
 import type { ApiContext } from '../context.js';
 import { newClientSecret } from '../oidc/client-secret-store.js';
 import type { ProgrammeActing } from './programme-organisations.js';
+import { invalidService } from './service-refusal.js';
 
 /** A data service in the catalogue file's shape, as 'Programmabeheer' shows and takes it. */
 export type ServiceFile = ReturnType<typeof catalogueFileOf>['services'][number];
@@ -35,7 +36,8 @@ function checkedService(current: Catalogue, input: ServiceFile): DataService {
     return parseCatalogue(file).services.find((s) => s.id === input.id)!;
   } catch (error) {
     if (!(error instanceof CatalogueError)) throw error;
-    throw errors.invalidService(error.message.replace(/^services\[\d+\]\.?/, '') || 'de datavoorziening');
+    const [, path = '', words = error.message] = /^services\[\d+\]\.?([^:]*): (.*)$/s.exec(error.message) ?? [];
+    throw invalidService(path, words);
   }
 }
 

@@ -322,22 +322,28 @@ describe('Programmabeheer: data services', () => {
     expect(await refusedWithoutWrites(() => create(dashboard))).toEqual({ status: 409, id: 'service_exists' });
   });
 
-  it("refuses an unknown data role and a client id another service has, with the catalogue's words", async () => {
+  it("refuses an unknown data role and another service's client id with the screen's sentences", async () => {
     const unknownRole = await refusedWithoutWrites(() =>
       create({ ...dashboard, access: { dataRoles: ['toerisme_voorbeeldstad'] } }),
     );
     expect(unknownRole).toEqual({ status: 400, id: 'invalid_request' });
     const answer = await create({ ...dashboard, access: { dataRoles: ['toerisme_voorbeeldstad'] } });
-    expect(answer.json().error.message).toBe("access.dataRoles[0]: onbekende datarol 'toerisme_voorbeeldstad'");
+    expect(answer.json().error).toMatchObject({
+      reason: 'The data service is not valid at access.dataRoles[0].',
+      message: 'Een gekozen organisatie of datarol bestaat niet (meer).',
+    });
     await create(dashboard);
     const twice = await create({ ...dashboard, id: 'tweede', oidc: { ...dashboard.oidc } });
-    expect(twice.json().error.message).toBe("oidc.clientId: 'kaartviewer' komt vaker voor");
+    expect(twice.json().error.message).toBe('Een andere datavoorziening gebruikt deze client-id al.');
     const badUrl = await create({ ...dashboard, id: 'derde', url: 'ftp://kaart' });
-    expect(badUrl.json().error.message).toBe('url: geen geldig adres dat met https:// of http:// begint');
-    // A field left out or of the wrong kind is said in Dutch too, not in the validation library's English.
+    expect(badUrl.json().error).toMatchObject({
+      reason: 'The data service is not valid at url.',
+      message: 'Vul een adres in dat begint met https:// of http://.',
+    });
+    // A field left out is said as the screen says it; one no screen field is about, in the library's Dutch words.
     const { name: _, ...withoutName } = dashboard;
     const missing = await create({ ...withoutName, id: 'vierde' });
-    expect(missing.json().error.message).toBe('name: Ongeldige invoer: verwacht string, ontving undefined');
+    expect(missing.json().error.message).toBe('Vul een naam in van hoogstens 200 tekens, zonder onzichtbare tekens.');
     const wrongKind = await create({ ...dashboard, id: 'vijfde', forwardAuth: 'ja' });
     expect(wrongKind.json().error.message).toBe('forwardAuth: Ongeldige invoer: verwacht boolean, ontving string');
   });

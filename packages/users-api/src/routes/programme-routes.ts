@@ -17,6 +17,7 @@ import {
   serviceParams,
 } from '../http/validation.js';
 import { errors } from '../api-error.js';
+import { invalidService } from '../programme/service-refusal.js';
 import { listServices, removeService, rotateClientSecret, saveService } from '../programme/programme-services.js';
 import {
   addOrganisation,
@@ -128,8 +129,7 @@ export function registerProgrammeRoutes(app: FastifyInstance, ctx: ApiContext): 
     { schema: SERVICE, preValidation: programmeAdministrator(ctx, 'programme.service.update') },
     async (request) => {
       const { params, body } = checked(request, SERVICE);
-      if (body.id !== params.serviceId)
-        throw errors.invalidService('id: de code van een datavoorziening verandert niet');
+      if (body.id !== params.serviceId) throw invalidService('id', 'verandert niet');
       return saveService(ctx, { caller: callerIn(request), request }, body, 'update');
     },
   );
