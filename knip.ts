@@ -8,12 +8,13 @@ const config: KnipConfig = {
       entry: [
         'scripts/**/*.mjs',
         'bench/**/*.mjs',
+        'bench/*.ts',
         'e2e/**/*.test.ts',
         'deploy/**/*.test.ts',
         'e2e/ory-elements/main.tsx',
         'e2e/ory-elements/vite.config.ts',
       ],
-      project: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'e2e/**/*.{ts,tsx}'],
+      project: ['scripts/**/*.mjs', 'bench/**/*.{mjs,ts}', 'e2e/**/*.{ts,tsx}'],
     },
     'apps/server': {
       entry: ['src/**/*.test.ts'],

@@ -61,7 +61,8 @@ function publicKeyOf(options: unknown): PublicKeyOptions {
   return (parsed.credentialOptions ?? parsed).publicKey as PublicKeyOptions;
 }
 
-function coseKey(publicKey: crypto.KeyObject): Uint8Array {
+/** The COSE_Key (EC2, P-256, ES256) of a public key, as an authenticator reports it (and Kratos stores it). */
+export function coseKey(publicKey: crypto.KeyObject): Uint8Array {
   const jwk = publicKey.export({ format: 'jwk' });
   return isoCBOR.encode(
     new Map<number, number | Uint8Array>([

@@ -18,6 +18,7 @@ import { exportPerson } from './person-export.js';
 import { catalogue } from './catalogue-commands.js';
 import { mail } from './mail-commands.js';
 import { programmeAdmin } from './programme-commands.js';
+import { importCommand } from './kratos-import/import-commands.js';
 import { dutchReasonOf } from './cli-errors.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
@@ -45,6 +46,9 @@ Opdrachten:
   programme-admin add --email ADRES | remove --email ADRES | list
                       wijs een programmabeheerder aan (beheert organisaties en datavoorzieningen in het portaal),
                       zet er een af, of toon wie het zijn
+  import kratos --kratos-database postgres://… [--keto-database postgres://…] [--dry-run]
+                      neem een Ory Kratos-installatie over: accounts met wachtwoord, app, back-upcodes en
+                      beveiligingssleutels, en de relaties uit Ory Keto; met --dry-run alleen tonen wat er gebeurt
   audit export        schrijf het auditlog als JSON-regels naar de standaarduitvoer
   oidc rotate-keys    maak een nieuwe ondertekeningssleutel voor de OpenID Connect-provider in DATA_DIR; de vorige
                       blijft gepubliceerd (herstart daarna de server)
@@ -84,6 +88,8 @@ export async function runCli(argv: string[]): Promise<number> {
         return await mail(rest, cliLog());
       case 'programme-admin':
         return await programmeAdmin(rest, cliLog());
+      case 'import':
+        return await importCommand(rest, cliLog());
       case 'backup':
         return await backup(rest);
       case 'restore':

@@ -15,6 +15,7 @@ export { createIdentityProvider, type IdentityProvider } from './provider.js';
 export type { EarlyAnswer, EarlyAnswerer } from './sessions/whoami-before-routing.js';
 export { KeptAnswers, presentedCredentials, unchangedUntil } from './sessions/kept-answers.js';
 export { createIdentityWithPassword } from './identities/create-identity.js';
+export { importIdentity, type ImportedIdentity } from './identities/identity-import.js';
 export { personalDataOf } from './identities/personal-data.js';
 export { findIdentityIdByIdentifier } from './identities/identity-repository.js';
 
@@ -44,7 +45,7 @@ export {
   type IdentityRecord,
   type Transaction,
 } from './identities/identity-repository.js';
-export { normaliseEmail } from './identities/identity-schema.js';
+export { normaliseEmail, validateTraits } from './identities/identity-schema.js';
 export { hasHiddenCharacters } from './identities/hidden-characters.js';
 export { countMailsByStatus, enqueueMail, listMails, retryAbandonedMails, type MailStatus } from './courier/index.js';
 export { createRecoveryLink } from './flows/recovery/admin-recovery.js';

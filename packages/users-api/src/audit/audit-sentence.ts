@@ -238,6 +238,11 @@ const WORDINGS: Record<string, Wording> = {
     done: '{a} heeft het clientgeheim van een datavoorziening vernieuwd',
     tried: '{a} probeerde het clientgeheim van een datavoorziening te vernieuwen',
   },
+  'kratos.import': {
+    label: 'Ory Kratos overgenomen',
+    done: 'De accounts uit Ory Kratos zijn overgenomen',
+    tried: 'De accounts uit Ory Kratos zijn niet overgenomen',
+  },
   'catalogue.load': {
     label: 'Catalogus geladen',
     done: 'De catalogus is geladen',
