@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortaal, type Portaal } from '../support/portaal.js';
 import { failure, identityApi, newBrowser } from '../support/ory.js';
 import { STRONG_PASSWORD, createPasswordIdentity, uniqueEmail } from '../support/identities.js';
-import { loginWithPassword } from '../support/flows.js';
+import { loginSecondFactor, loginWithPassword } from '../support/flows.js';
 
 let portaal: Portaal;
 beforeAll(async () => {
@@ -53,6 +53,29 @@ describe('admin identity API', () => {
     expect(deleted.status).toBe(204);
     expect((await failure(identities.getIdentity({ id: created.data.id }))).status).toBe(404);
     expect((await failure(identities.deleteIdentity({ id: created.data.id }))).status).toBe(404);
+  });
+
+  it("imports an authenticator app with Kratos v26's credential import, which then signs the person in", async () => {
+    const email = uniqueEmail('app');
+    const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+    const created = await identityApi(portaal.adminUrl).createIdentity({
+      createIdentityBody: {
+        schema_id: 'default',
+        traits: { email, name: { first: 'Sam', last: 'Stad' } },
+        credentials: {
+          password: { config: { password: STRONG_PASSWORD } },
+          totp: { config: { totp_url: `otpauth://totp/portaal:${email}?secret=${secret}&issuer=portaal` } },
+          lookup_secret: { config: { codes: [{ code: 'abcd1234' }] } },
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    const browser = newBrowser(portaal.publicUrl);
+    expect((await loginWithPassword(browser, email, STRONG_PASSWORD)).session, 'the app asks for a second step').toBe(
+      undefined,
+    );
+    const second = await loginSecondFactor(browser, secret);
+    expect(second.session.authenticator_assurance_level).toBe('aal2');
   });
 
   it('refuses a duplicate e-mail with 409 and invalid traits with 400', async () => {

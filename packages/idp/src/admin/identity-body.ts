@@ -10,6 +10,53 @@ const passwordConfig = z
     use_password_migration_hook: z.boolean().optional(),
   })
   .strict();
+// Kratos v26's credential import (`identityWithCredentials`): an authenticator app's key URI, backup codes. The portal
+// verifies codes with SHA-1, 6 digits and 30 seconds, as Kratos makes them; another key URI would import a useless app.
+const totpConfig = z
+  .object({
+    totp_url: z
+      .string()
+      .max(2048)
+      .refine(
+        (url) => {
+          const parsed = URL.canParse(url) ? new URL(url) : undefined;
+          const query = parsed?.searchParams;
+          return (
+            parsed?.protocol === 'otpauth:' &&
+            parsed.host === 'totp' &&
+            Boolean(query?.get('secret')) &&
+            ['SHA1', null].includes(query?.get('algorithm')?.toUpperCase() ?? null) &&
+            ['6', null].includes(query?.get('digits') ?? null) &&
+            ['30', null].includes(query?.get('period') ?? null)
+          );
+        },
+        { message: 'an otpauth://totp/ URL with a secret, SHA1, 6 digits and a period of 30 seconds' },
+      ),
+  })
+  .strict();
+const lookupConfig = z
+  .object({
+    codes: z
+      .array(
+        z
+          .object({
+            code: z.string().min(1).max(64),
+            used_at: z.iso.datetime({ offset: true }).nullable().optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(100),
+  })
+  .strict();
+const importedCredentials = z
+  .object({
+    password: z.object({ config: passwordConfig }).strict().optional(),
+    totp: z.object({ config: totpConfig }).strict().optional(),
+    lookup_secret: z.object({ config: lookupConfig }).strict().optional(),
+  })
+  .strict();
+
 const address = z
   .object({
     value: z.string().max(320),
@@ -28,10 +75,7 @@ export const createIdentityBody = z
     schema_id: z.string().max(64),
     traits: z.record(z.string(), z.unknown()),
     state: z.enum(['active', 'inactive']).optional(),
-    credentials: z
-      .object({ password: z.object({ config: passwordConfig }).strict().optional() })
-      .strict()
-      .optional(),
+    credentials: importedCredentials.optional(),
     verifiable_addresses: z.array(address).max(10).optional(),
     recovery_addresses: z.array(address).max(10).optional(),
     metadata_public: z.unknown().optional(),
@@ -91,3 +135,9 @@ export async function passwordHashOf(
   }
   return config.password ? services.passwords.hash(config.password) : undefined;
 }
+
+/** Backup codes as the portal keeps them: a used one with its `used_at`, an unused one without. */
+export const recoveryCodesOfImport = (codes: z.infer<typeof lookupConfig>['codes']) =>
+  codes.map(({ code, used_at }) =>
+    used_at ? { code: code.toLowerCase(), used_at: new Date(used_at).toISOString() } : { code: code.toLowerCase() },
+  );

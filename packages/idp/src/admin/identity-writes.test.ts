@@ -163,3 +163,54 @@ describe("the admin API's identity writes refuse", () => {
     expect(bob).toBeDefined();
   });
 });
+
+describe("the admin API's create imports credentials as Kratos v26 does", () => {
+  const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+  const app2fa =
+    'otpauth://totp/portaal:carla@voorbeeldstad.nl?algorithm=SHA1&digits=6&issuer=portaal&period=30' +
+    `&secret=${SECRET}`;
+  const carla = (credentials: Record<string, unknown>) => ({
+    schema_id: 'default',
+    traits: { email: 'carla@voorbeeldstad.nl', name: { first: 'Carla', last: 'Jansen' } },
+    credentials,
+  });
+
+  it('an authenticator app and backup codes, a used code kept used and codes in lower case', async () => {
+    const codes = [
+      { code: 'Aaaa1111', used_at: '2025-05-12T07:41:09Z' },
+      { code: 'bbbb2222', used_at: null },
+      { code: 'cccc3333' },
+    ];
+    const created = await app.inject({
+      method: 'POST',
+      url: '/admin/identities',
+      payload: carla({ totp: { config: { totp_url: app2fa } }, lookup_secret: { config: { codes } } }),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    const shown = (
+      await app.inject({ url: `/admin/identities/${id}?include_credential=totp&include_credential=lookup_secret` })
+    ).json();
+    expect(shown.credentials.totp.config).toEqual({ totp_url: app2fa });
+    expect(shown.credentials.lookup_secret.config.recovery_codes).toEqual([
+      { code: 'aaaa1111', used_at: '2025-05-12T07:41:09.000Z' },
+      { code: 'bbbb2222' },
+      { code: 'cccc3333' },
+    ]);
+  });
+
+  it('refuses an app the portal cannot check and codes without a code, writing nothing', async () => {
+    const sha256 = app2fa.replace('SHA1', 'SHA256');
+    for (const credentials of [
+      { totp: { config: { totp_url: sha256 } } },
+      { totp: { config: { totp_url: 'https://example.nl/?secret=X' } } },
+      { lookup_secret: { config: { codes: [] } } },
+      { lookup_secret: { config: { codes: [{ used_at: null }] } } },
+    ]) {
+      const [status] = await refused(() =>
+        app.inject({ method: 'POST', url: '/admin/identities', payload: carla(credentials) }),
+      );
+      expect(status, JSON.stringify(credentials)).toBe(400);
+    }
+  });
+});

@@ -13,7 +13,14 @@ import {
 } from '../identities/identity-repository.js';
 import { normaliseEmail } from '../identities/identity-schema.js';
 import { revokeSessionsOfIdentity } from '../sessions/session-repository.js';
-import { checkedTraits, createIdentityBody, parseBody, passwordHashOf, updateIdentityBody } from './identity-body.js';
+import {
+  checkedTraits,
+  createIdentityBody,
+  parseBody,
+  passwordHashOf,
+  recoveryCodesOfImport,
+  updateIdentityBody,
+} from './identity-body.js';
 import { adminIdentitiesJson, isUuid } from './identity-reads.js';
 
 const writeAnswer = async (services: IdpServices, id: string) =>
@@ -46,6 +53,13 @@ export function registerIdentityWrites(app: FastifyInstance, services: IdpServic
         await saveCredential(trx, clock, created, 'password', { hashed_password: hash }, [
           normaliseEmail(traits.email),
         ]);
+      // An authenticator app and backup codes moved from elsewhere (Kratos v26's credential import).
+      const { totp, lookup_secret: lookup } = body.credentials ?? {};
+      if (totp) await saveCredential(trx, clock, created, 'totp', { totp_url: totp.config.totp_url }, [created]);
+      if (lookup) {
+        const recoveryCodes = recoveryCodesOfImport(lookup.config.codes);
+        await saveCredential(trx, clock, created, 'lookup_secret', { recovery_codes: recoveryCodes }, [created]);
+      }
       return created;
     });
     void reply.header('Location', new URL(`/admin/identities/${id}`, config.adminUrl).toString());
