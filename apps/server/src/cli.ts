@@ -19,6 +19,7 @@ import { catalogue } from './catalogue-commands.js';
 import { mail } from './mail-commands.js';
 import { programmeAdmin } from './programme-commands.js';
 import { importCommand } from './kratos-import/import-commands.js';
+import { exportCommand } from './kratos-export/export-commands.js';
 import { dutchReasonOf } from './cli-errors.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { createServer } from './server.js';
@@ -49,6 +50,11 @@ Opdrachten:
   import kratos --kratos-database postgres://… [--keto-database postgres://…] [--dry-run]
                       neem een Ory Kratos-installatie over: accounts met wachtwoord, app, back-upcodes en
                       beveiligingssleutels, en de relaties uit Ory Keto; met --dry-run alleen tonen wat er gebeurt
+  export kratos --out MAP
+                      schrijf alle accounts met hun inloggegevens zoals Ory Kratos ze importeert, de relaties voor
+                      Ory Keto en hun configuratie, voor de overstap naar Ory Kratos en Keto
+  import kratos-export MAP --admin-url URL [--keto-url URL]
+                      zet zo'n export in de admin-API van Ory Kratos (of een ander portaal) en Ory Keto
   audit export        schrijf het auditlog als JSON-regels naar de standaarduitvoer
   oidc rotate-keys    maak een nieuwe ondertekeningssleutel voor de OpenID Connect-provider in DATA_DIR; de vorige
                       blijft gepubliceerd (herstart daarna de server)
@@ -90,6 +96,8 @@ export async function runCli(argv: string[]): Promise<number> {
         return await programmeAdmin(rest, cliLog());
       case 'import':
         return await importCommand(rest, cliLog());
+      case 'export':
+        return await exportCommand(rest, cliLog());
       case 'backup':
         return await backup(rest);
       case 'restore':

@@ -2,10 +2,12 @@ import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from '../config.js';
 import { withProduct } from '../product.js';
+import { importExportCommand } from '../kratos-export/export-commands.js';
 import { importKratos, type KratosImportReport } from './kratos-import.js';
 
 const USAGE =
-  'Gebruik: portaal import kratos --kratos-database postgres://… [--keto-database postgres://…] [--dry-run]\n';
+  'Gebruik: portaal import kratos --kratos-database postgres://… [--keto-database postgres://…] [--dry-run]\n' +
+  '         portaal import kratos-export MAP --admin-url URL [--keto-url URL]\n';
 
 function reportText(report: KratosImportReport, dryRun: boolean): string {
   const lines = [
@@ -35,6 +37,7 @@ function reportText(report: KratosImportReport, dryRun: boolean): string {
  */
 export async function importCommand(args: string[], log: FastifyBaseLogger): Promise<number> {
   const [source, ...rest] = args;
+  if (source === 'kratos-export') return importExportCommand(rest);
   const { values } = parseArgs({
     args: rest,
     options: {

@@ -49,11 +49,49 @@ const lookupConfig = z
       .max(100),
   })
   .strict();
+// Security keys and passkeys as Kratos stores them (binary values in standard base64, as Go writes `[]byte`).
+const base64 = z
+  .string()
+  .max(4096)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'standard base64');
+const keyConfig = z
+  .object({
+    credentials: z
+      .array(
+        z
+          .object({
+            id: base64.min(1),
+            public_key: base64.min(1),
+            attestation_type: z.string().max(64).default('none'),
+            authenticator: z
+              .object({
+                aaguid: base64.default('AAAAAAAAAAAAAAAAAAAAAA=='),
+                sign_count: z.number().int().min(0).default(0),
+                clone_warning: z.boolean().default(false),
+              })
+              .passthrough()
+              .default({ aaguid: 'AAAAAAAAAAAAAAAAAAAAAA==', sign_count: 0, clone_warning: false }),
+            display_name: z.string().max(200).default(''),
+            added_at: z.iso.datetime({ offset: true }).optional(),
+            is_passwordless: z.boolean().default(false),
+            flags: z.record(z.string(), z.boolean()).optional(),
+            transport: z.array(z.string().max(32)).max(8).optional(),
+            attestation: z.unknown().optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(20),
+    user_handle: base64.min(1),
+  })
+  .strict();
 const importedCredentials = z
   .object({
     password: z.object({ config: passwordConfig }).strict().optional(),
     totp: z.object({ config: totpConfig }).strict().optional(),
     lookup_secret: z.object({ config: lookupConfig }).strict().optional(),
+    webauthn: z.object({ config: keyConfig }).strict().optional(),
+    passkey: z.object({ config: keyConfig }).strict().optional(),
   })
   .strict();
 
@@ -141,3 +179,9 @@ export const recoveryCodesOfImport = (codes: z.infer<typeof lookupConfig>['codes
   codes.map(({ code, used_at }) =>
     used_at ? { code: code.toLowerCase(), used_at: new Date(used_at).toISOString() } : { code: code.toLowerCase() },
   );
+
+/** Imported keys with the time they were added, when the import did not say it. */
+export const keysOfImport = (config: z.infer<typeof keyConfig>) => ({
+  credentials: config.credentials.map((key) => ({ ...key, added_at: key.added_at ?? new Date().toISOString() })),
+  user_handle: config.user_handle,
+});

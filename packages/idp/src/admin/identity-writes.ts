@@ -18,6 +18,7 @@ import {
   createIdentityBody,
   parseBody,
   passwordHashOf,
+  keysOfImport,
   recoveryCodesOfImport,
   updateIdentityBody,
 } from './identity-body.js';
@@ -60,6 +61,16 @@ export function registerIdentityWrites(app: FastifyInstance, services: IdpServic
         const recoveryCodes = recoveryCodesOfImport(lookup.config.codes);
         await saveCredential(trx, clock, created, 'lookup_secret', { recovery_codes: recoveryCodes }, [created]);
       }
+      // Security keys are found by the address, passkeys by the user handle their authenticators hold.
+      const { webauthn, passkey } = body.credentials ?? {};
+      if (webauthn)
+        await saveCredential(trx, clock, created, 'webauthn', keysOfImport(webauthn.config), [
+          normaliseEmail(traits.email),
+        ]);
+      if (passkey)
+        await saveCredential(trx, clock, created, 'passkey', keysOfImport(passkey.config), [
+          Buffer.from(passkey.config.user_handle, 'base64').toString('utf8'),
+        ]);
       return created;
     });
     void reply.header('Location', new URL(`/admin/identities/${id}`, config.adminUrl).toString());
