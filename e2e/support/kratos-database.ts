@@ -674,7 +674,8 @@ export async function insertKetoTuple(
 
 /** One person of `kratosFixturePeople`: what goes into Kratos and Keto, and what a test needs to sign them in. */
 export interface KratosFixturePerson {
-  kind: 'bcrypt' | 'argon2id-totp-lookup' | 'webauthn' | 'unverified' | 'blocked' | 'passkey';
+  /** Which case of the acceptance test this is (`pbkdf2` is made by the test itself, from an import format). */
+  kind: 'bcrypt' | 'argon2id-totp-lookup' | 'webauthn' | 'unverified' | 'blocked' | 'passkey' | 'pbkdf2';
   person: KratosPerson;
   /** The address to sign in with (lower case; the traits may differ in case). */
   email: string;

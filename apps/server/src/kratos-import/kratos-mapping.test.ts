@@ -43,11 +43,13 @@ describe('a Kratos identity in the portal', () => {
     expect(mapped(identity([credential('password', { hashed_password: argon2 })])).identity.credentials).toHaveLength(
       1,
     );
-    const pbkdf2 = mapped(identity([credential('password', { hashed_password: '$pbkdf2-sha256$i=1000,l=32$a$b' })]));
-    expect(pbkdf2.identity.credentials).toEqual([]);
-    expect(pbkdf2.notes).toEqual([
-      'wachtwoord-hash pbkdf2-sha256 kent het portaal niet: kies een nieuw via Wachtwoord vergeten',
-    ]);
+    const pbkdf2 = '$pbkdf2-sha256$i=1000,l=32$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaA';
+    expect(mapped(identity([credential('password', { hashed_password: pbkdf2 })])).identity.credentials).toHaveLength(
+      1,
+    );
+    const ssha = mapped(identity([credential('password', { hashed_password: '{SSHA}c2FsdGVkaGFzaA==' })]));
+    expect(ssha.identity.credentials).toEqual([]);
+    expect(ssha.notes).toEqual(['wachtwoord-hash SSHA kent het portaal niet: kies een nieuw via Wachtwoord vergeten']);
     const hook = mapped(identity([credential('password', { use_password_migration_hook: true })]));
     expect(hook.notes).toEqual([
       'wachtwoord staat niet in Kratos (migratiehook): kies een nieuw via Wachtwoord vergeten',

@@ -1,3 +1,4 @@
+import { isImportedHash, verifyImportedHash } from './imported-hashes.js';
 import { Algorithm, hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import { verify as bcryptVerify } from '@node-rs/bcrypt';
 import crypto from 'node:crypto';
@@ -61,6 +62,7 @@ export function createPasswordHasher(options: {
       try {
         if (/^\$2[aby]\$/.test(stored)) return await bounded(() => bcryptVerify(password, stored));
         if (stored.startsWith('$argon2')) return await bounded(() => argon2Verify(stored, password));
+        if (isImportedHash(stored)) return await bounded(() => verifyImportedHash(password, stored));
       } catch (error) {
         if (error instanceof HttpError) throw error;
       }
