@@ -142,7 +142,7 @@ describe.runIf(onPostgres)('portaal import kratos', () => {
       `Uit Ory Kratos: ${people.length} accounts gelezen; ${people.length} aangemaakt, 0 al in het portaal`,
     );
 
-    for (const kind of ['bcrypt', 'pbkdf2']) {
+    for (const kind of ['bcrypt', 'pbkdf2', 'unverified']) {
       const person = personOf(kind);
       const signedIn = await loginWithPassword(newBrowser(portaal.publicUrl), person.email, person.password!);
       expect(signedIn.session, kind).toBeDefined();
