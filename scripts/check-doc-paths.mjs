@@ -39,6 +39,8 @@ const ELSEWHERE = [
   /^embedx\//,
   /^selfservice\//,
   /^webauthn\.js$/,
+  // What `portaal export kratos` writes into the folder it is given.
+  /^relation-tuples\.json$/,
 ];
 
 const exists = (name, page) => {
