@@ -16,7 +16,7 @@ export type { EarlyAnswer, EarlyAnswerer } from './sessions/whoami-before-routin
 export { KeptAnswers, presentedCredentials, unchangedUntil } from './sessions/kept-answers.js';
 export { createIdentityWithPassword } from './identities/create-identity.js';
 export { importIdentity, type ImportedIdentity } from './identities/identity-import.js';
-export { isImportedHash } from './credentials/password/imported-hashes.js';
+export { isVerifiableHash } from './credentials/password/imported-hashes.js';
 export { personalDataOf } from './identities/personal-data.js';
 export { findIdentityIdByIdentifier } from './identities/identity-repository.js';
 

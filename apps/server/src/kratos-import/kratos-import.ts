@@ -3,7 +3,7 @@ import type { RelationTuple } from '@portaal/relations';
 import type { Product } from '../product.js';
 import { readTuples } from './keto-reader.js';
 import { mapIdentity, mapTuple } from './kratos-mapping.js';
-import { connectReadOnly, networkOf, readIdentities } from './kratos-reader.js';
+import { connectReadOnly, identityColumns, networkOf, readIdentities } from './kratos-reader.js';
 
 /** What an import did (or, in a dry run, would do), for the report. */
 export interface KratosImportReport {
@@ -51,9 +51,9 @@ export async function importKratos(
   const db = product.db.kysely;
   const kratos = await connectReadOnly(options.kratosDatabase);
   try {
-    const nid = await networkOf(kratos);
+    const source = { nid: await networkOf(kratos), columns: await identityColumns(kratos) };
     for (let after: string | null = null; ; ) {
-      const batch = await readIdentities(kratos, nid, after, BATCH);
+      const batch = await readIdentities(kratos, source, after, BATCH);
       if (batch.length === 0) break;
       after = batch[batch.length - 1]!.id;
       report.read += batch.length;

@@ -1,4 +1,4 @@
-import { type ImportedIdentity, isImportedHash, validateTraits } from '@portaal/idp';
+import { type ImportedIdentity, isVerifiableHash, validateTraits } from '@portaal/idp';
 import type { Catalogue } from '@portaal/users-api';
 import type { KetoTuple } from './keto-reader.js';
 import type { KratosCredential, KratosIdentity } from './kratos-reader.js';
@@ -6,8 +6,6 @@ import type { KratosCredential, KratosIdentity } from './kratos-reader.js';
 // How a Kratos identity and a Keto tuple become the portal's (docs/kratos-compatibility.md#moving-from-ory-kratos):
 // what moves as it is, what is normalised, and what cannot move, each said in a Dutch line for the report.
 
-/** bcrypt and argon2 hashes, which the portal verifies as PBKDF2 and scrypt (and replaces at the next sign-in). */
-const VERIFIED_HASH = /^(\$2[aby]\$\d\d\$|\$argon2(id|i)\$)/;
 /** Go's zero time, which older Kratos releases write for a backup code never used. */
 const ZERO_TIME = /^0001-01-01T00:00:00/;
 
@@ -18,7 +16,7 @@ function passwordOf(credential: KratosCredential): KratosCredential | string {
   const hash = credential.config.hashed_password;
   if (typeof hash !== 'string' || hash === '')
     return 'wachtwoord staat niet in Kratos (migratiehook): kies een nieuw via Wachtwoord vergeten';
-  if (!VERIFIED_HASH.test(hash) && !isImportedHash(hash)) {
+  if (!isVerifiableHash(hash)) {
     const kind = /^\$([a-z0-9-]+)\$/.exec(hash)?.[1] ?? /^\{([A-Z0-9]+)\}/.exec(hash)?.[1] ?? 'onbekend';
     return `wachtwoord-hash ${kind} kent het portaal niet: kies een nieuw via Wachtwoord vergeten`;
   }

@@ -49,27 +49,28 @@ export async function networkOf(client: pg.Client): Promise<string> {
   return rows[0].id;
 }
 
-const columnsOf = async (client: pg.Client, table: string) =>
-  new Set(
-    (
-      await client.query<{ column_name: string }>(
-        'SELECT column_name FROM information_schema.columns WHERE table_name = $1',
-        [table],
-      )
-    ).rows.map((row) => row.column_name),
+/**
+ * What `readIdentities` selects for the columns later releases added (`external_id`, v25.4): the column where the
+ * installation has it, NULL where not. Read once per import.
+ */
+export async function identityColumns(client: pg.Client): Promise<{ externalId: string }> {
+  const { rows } = await client.query<{ column_name: string }>(
+    `SELECT column_name FROM information_schema.columns
+      WHERE table_name = 'identities' AND column_name = 'external_id'`,
   );
+  return { externalId: rows.length > 0 ? 'external_id' : 'NULL AS external_id' };
+}
 
 /**
  * The identities of the network after `after` (by id), at most `limit`, each with everything the importer moves.
- * Later columns (`external_id`, v25.4) are read where the installation has them.
  */
 export async function readIdentities(
   client: pg.Client,
-  nid: string,
+  { nid, columns }: { nid: string; columns: { externalId: string } },
   after: string | null,
   limit: number,
 ): Promise<KratosIdentity[]> {
-  const externalId = (await columnsOf(client, 'identities')).has('external_id') ? 'external_id' : 'NULL AS external_id';
+  const { externalId } = columns;
   const { rows } = await client.query(
     `SELECT id, schema_id, state, state_changed_at, traits, metadata_public, metadata_admin, ${externalId},
             created_at, updated_at

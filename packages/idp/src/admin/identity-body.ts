@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { IdpServices } from '../services.js';
 import { kratosErrors } from '../errors/kratos-errors.js';
 import { validateTraits, type Traits } from '../identities/identity-schema.js';
-import { isImportedHash } from '../credentials/password/imported-hashes.js';
+import { isVerifiableHash } from '../credentials/password/imported-hashes.js';
 
 const passwordConfig = z
   .object({
@@ -167,7 +167,7 @@ export async function passwordHashOf(
 ): Promise<string | undefined> {
   if (!config) return undefined;
   if (config.hashed_password) {
-    if (!/^(\$2[aby]\$|\$argon2(id|i|d)\$)/.test(config.hashed_password) && !isImportedHash(config.hashed_password)) {
+    if (!isVerifiableHash(config.hashed_password)) {
       throw kratosErrors.badRequest(
         'The hashed password uses an unsupported algorithm; use argon2, bcrypt, pbkdf2 or scrypt.',
       );

@@ -21,6 +21,10 @@ export function isImportedHash(stored: string): boolean {
   return n > 1 && (n & (n - 1)) === 0 && n <= 2 ** 20 && r >= 1 && r <= 32 && parallel >= 1 && parallel <= 16;
 }
 
+/** Whether the password hasher verifies `stored`: bcrypt, argon2, or one of the import formats above. */
+export const isVerifiableHash = (stored: string): boolean =>
+  /^(\$2[aby]\$|\$argon2(id|i|d)\$)/.test(stored) || isImportedHash(stored);
+
 /** Verifies `password` against a PBKDF2 or scrypt hash, in constant time; false for anything else. */
 export async function verifyImportedHash(password: string, stored: string): Promise<boolean> {
   if (!isImportedHash(stored)) return false;
