@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { totpCode } from '../support/identities.js';
 import { expectFocusVisible } from './support/focus-visible.js';
 import { useJourney } from './support/journey.js';
-import { openMenu } from './support/layout.js';
+import { openMenu, sizeOf } from './support/layout.js';
 import { expectButtonsIdentifiable, expectFieldBoundaries } from './support/non-text-contrast.js';
 import { cli, createColleague, DEMO_CATALOGUE, signInAsAdministrator, signInWithPassword } from './support/pages.js';
 import { expectPasteWorks } from './support/paste.js';
@@ -12,7 +12,6 @@ import { expectTextSpacingKeepsAll } from './support/text-spacing.js';
 const journey = useJourney();
 
 const FIELDS = 'input:not([type="hidden"]), select, textarea';
-const sizeOf = (width: number) => ({ width, height: width < 940 ? 800 : 900 });
 
 /**
  * Words that point at a colour, a shape or a side: an instruction with one may lean on sight alone. Not 'links'

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runCli } from '../dist/cli.js';
+import { runCli } from '../dist/portaal.mjs';
 
 // Everything the portal writes (the database and its journal, keys, secrets, backups) is for its own user only,
 // whatever umask the shell or service manager gave it (docs/security.md#7-password-storage).

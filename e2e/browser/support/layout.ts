@@ -5,6 +5,16 @@ import { expectAccessible } from './pages.js';
 /** The widths every screen is checked at: the WCAG reflow width, two phones, the sidebar's breakpoint, a laptop. */
 export const WIDTHS = [320, 375, 480, 940, 1280] as const;
 
+/** The window for one of the widths: 800 px high below the laptop widths, 900 px from them. */
+export const sizeOf = (width: number) => ({ width, height: width < 940 ? 800 : 900 });
+
+/** Opens a screen of the portal and waits until it is ready to look at. */
+export async function visit(page: Page, path: string, ready: string | RegExp) {
+  await page.goto(path);
+  await page.getByRole('heading', { level: 1, name: ready }).waitFor();
+  await page.waitForLoadState('networkidle');
+}
+
 /** The room every control keeps from the edges of the window. */
 const MARGIN = 4;
 

@@ -31,21 +31,20 @@ export function webAuthnScriptNode(config: IdpConfig): UiNode {
   };
 }
 
-const call = (trigger: string, browser: boolean, argument = '') =>
-  browser ? { onclick: `window.${trigger}(${argument})` } : {};
+const call = (trigger: string, browser: boolean) => (browser ? { onclick: `window.${trigger}()` } : {});
 
-/** Passkey sign-in on the first login screen: the challenge, the hidden answer, the button. */
-export function passkeyLoginNodes(config: IdpConfig, options: BrowserOptions, browser: boolean): UiNode[] {
+/** Passkey sign-in on the first login screen of a browser flow: the challenge, the hidden answer, the button. */
+export function passkeyLoginNodes(config: IdpConfig, options: BrowserOptions): UiNode[] {
   return [
-    ...(browser ? [webAuthnScriptNode(config)] : []),
+    webAuthnScriptNode(config),
     inputNode('passkey', 'passkey_login_trigger', 'button', {
       value: '',
-      ...call('oryPasskeyLogin', browser),
+      onclick: 'window.oryPasskeyLogin()',
       onclickTrigger: 'oryPasskeyLogin',
       label: messages.signInWithPasskey(),
     }),
     inputNode('passkey', 'passkey_login', 'hidden', {
-      ...(browser ? { onload: 'window.oryPasskeyLoginAutocompleteInit()' } : {}),
+      onload: 'window.oryPasskeyLoginAutocompleteInit()',
       onloadTrigger: 'oryPasskeyLoginAutocompleteInit',
     }),
     inputNode('passkey', 'passkey_challenge', 'hidden', { value: JSON.stringify(options) }),
