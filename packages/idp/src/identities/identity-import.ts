@@ -1,29 +1,11 @@
 import crypto from 'node:crypto';
 import { sealConfig } from '../credentials/credential-cipher.js';
-import type { IdentityState, Transaction } from './identity-repository.js';
-import type { Traits } from './identity-schema.js';
+import type { IdentityRecord, RecoveryAddress, Transaction, VerifiableAddress } from './identity-repository.js';
 
 /** An identity as another Kratos-compatible store holds it: its id, times, addresses and credentials kept. */
-export interface ImportedIdentity {
-  id: string;
-  schemaId: string;
-  state: IdentityState;
-  stateChangedAt: string | null;
-  traits: Traits;
-  metadataPublic: unknown;
-  metadataAdmin: unknown;
-  externalId: string | null;
-  createdAt: string;
-  updatedAt: string;
-  verifiableAddresses: {
-    value: string;
-    via: string;
-    verified: boolean;
-    status: string;
-    verifiedAt: string | null;
-    createdAt: string;
-  }[];
-  recoveryAddresses: { value: string; via: string; createdAt: string }[];
+export interface ImportedIdentity extends Omit<IdentityRecord, 'verifiableAddresses' | 'recoveryAddresses'> {
+  verifiableAddresses: Omit<VerifiableAddress, 'id' | 'updatedAt'>[];
+  recoveryAddresses: Omit<RecoveryAddress, 'id' | 'updatedAt'>[];
   /** Configs in clear, as Kratos keeps them: their secrets are sealed here. */
   credentials: {
     type: string;
@@ -84,63 +66,56 @@ export async function importIdentity(
       updated_at: identity.updatedAt,
     })
     .execute();
-  for (const address of identity.verifiableAddresses) {
-    await db
-      .insertInto('identity_verifiable_addresses')
-      .values({
+  // One statement per table, whatever the number of rows: an import of thousands of people is round trips.
+  const credentials = identity.credentials.map((credential) => ({ ...credential, id: crypto.randomUUID() }));
+  const rows = {
+    identity_verifiable_addresses: identity.verifiableAddresses.map((address) => ({
+      id: crypto.randomUUID(),
+      identity_id: identity.id,
+      value: address.value,
+      via: address.via,
+      verified: address.verified ? 1 : 0,
+      status: address.status,
+      verified_at: address.verifiedAt,
+      created_at: address.createdAt,
+      updated_at: address.createdAt,
+    })),
+    identity_recovery_addresses: identity.recoveryAddresses.map((address) => ({
+      id: crypto.randomUUID(),
+      identity_id: identity.id,
+      value: address.value,
+      via: address.via,
+      created_at: address.createdAt,
+      updated_at: address.createdAt,
+    })),
+    identity_credentials: credentials.map((credential) => ({
+      id: credential.id,
+      identity_id: identity.id,
+      type: credential.type,
+      config: JSON.stringify(sealConfig(credential.type, credential.config)),
+      version: credential.version,
+      revision: 0,
+      last_used_step: null,
+      created_at: credential.createdAt,
+      updated_at: credential.updatedAt,
+    })),
+    identity_credential_identifiers: credentials.flatMap((credential) =>
+      credential.identifiers.map((identifier) => ({
         id: crypto.randomUUID(),
         identity_id: identity.id,
-        value: address.value,
-        via: address.via,
-        verified: address.verified ? 1 : 0,
-        status: address.status,
-        verified_at: address.verifiedAt,
-        created_at: address.createdAt,
-        updated_at: address.createdAt,
-      })
-      .execute();
-  }
-  for (const address of identity.recoveryAddresses) {
-    await db
-      .insertInto('identity_recovery_addresses')
-      .values({
-        id: crypto.randomUUID(),
-        identity_id: identity.id,
-        value: address.value,
-        via: address.via,
-        created_at: address.createdAt,
-        updated_at: address.createdAt,
-      })
-      .execute();
-  }
-  for (const credential of identity.credentials) {
-    const id = crypto.randomUUID();
-    await db
-      .insertInto('identity_credentials')
-      .values({
-        id,
-        identity_id: identity.id,
+        credential_id: credential.id,
         type: credential.type,
-        config: JSON.stringify(sealConfig(credential.type, credential.config)),
-        version: credential.version,
-        revision: 0,
-        last_used_step: null,
-        created_at: credential.createdAt,
-        updated_at: credential.updatedAt,
-      })
-      .execute();
-    for (const identifier of credential.identifiers) {
-      await db
-        .insertInto('identity_credential_identifiers')
-        .values({
-          id: crypto.randomUUID(),
-          identity_id: identity.id,
-          credential_id: id,
-          type: credential.type,
-          identifier,
-        })
-        .execute();
-    }
-  }
+        identifier,
+      })),
+    ),
+  };
+  if (rows.identity_verifiable_addresses.length > 0)
+    await db.insertInto('identity_verifiable_addresses').values(rows.identity_verifiable_addresses).execute();
+  if (rows.identity_recovery_addresses.length > 0)
+    await db.insertInto('identity_recovery_addresses').values(rows.identity_recovery_addresses).execute();
+  if (rows.identity_credentials.length > 0)
+    await db.insertInto('identity_credentials').values(rows.identity_credentials).execute();
+  if (rows.identity_credential_identifiers.length > 0)
+    await db.insertInto('identity_credential_identifiers').values(rows.identity_credential_identifiers).execute();
   return 'created';
 }
