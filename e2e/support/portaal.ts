@@ -42,6 +42,9 @@ export interface PortaalOptions {
   port?: number;
 }
 
+/** What `portaal serve` prints once both of its listeners listen. */
+const READY_BANNER = 'Datavoorzieningen Portaal draait op';
+
 /** Start attempts when ports chosen as free were taken meanwhile by another test's process. */
 const PORT_ATTEMPTS = 3;
 
@@ -72,6 +75,7 @@ export async function startPortaal(options: PortaalOptions = {}, attempt = 1): P
   let child: ChildProcess | undefined;
 
   async function launch() {
+    const printedBefore = output.length;
     const started = spawn(process.execPath, [bin, 'serve', ...(options.args ?? [])], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,8 +87,10 @@ export async function startPortaal(options: PortaalOptions = {}, attempt = 1): P
     for (;;) {
       if (started.exitCode !== null) throw new Error(`portaal exited with ${started.exitCode}:\n${output}`);
       try {
-        const response = await fetch(`${adminUrl}/health/ready`);
-        if (response.ok) return;
+        // Ready is this process's word, not the port's: when another test's process took one of the ports a moment
+        // earlier, that process answers there while this one fails to listen and ends.
+        const listening = output.slice(printedBefore).includes(READY_BANNER);
+        if (listening && (await fetch(`${adminUrl}/health/ready`)).ok) return;
       } catch {
         // not listening yet
       }
