@@ -48,6 +48,9 @@ await build({
       "const __dirname = __portaalPath(new URL('.', import.meta.url));",
     ].join('\n'),
   },
+  // Without spaces and comments: 6 instead of 9 MB for V8 to read and keep, so about 15 MiB less memory when idle.
+  // (minifySyntax broke oidc-provider; names stay, for stack traces.)
+  minifyWhitespace: true,
   sourcemap: 'linked',
   legalComments: 'linked',
   logLevel: 'warning',
