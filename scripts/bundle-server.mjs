@@ -5,7 +5,7 @@
 // (docs/architecture.md#one-file-to-start). tsc stays the compiler; esbuild only links.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -56,5 +56,3 @@ await build({
   logLevel: 'warning',
   plugins: [ownModuleUrls],
 });
-
-if (process.argv.includes('--verbose')) console.log(`bundled ${pathToFileURL(outfile)}`);

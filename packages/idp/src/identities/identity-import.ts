@@ -66,56 +66,51 @@ export async function importIdentity(
       updated_at: identity.updatedAt,
     })
     .execute();
-  // One statement per table, whatever the number of rows: an import of thousands of people is round trips.
+  // One statement per table, whatever the number of rows: on PostgreSQL each statement is a round trip.
   const credentials = identity.credentials.map((credential) => ({ ...credential, id: crypto.randomUUID() }));
-  const rows = {
-    identity_verifiable_addresses: identity.verifiableAddresses.map((address) => ({
+  const verifiable = identity.verifiableAddresses.map((address) => ({
+    id: crypto.randomUUID(),
+    identity_id: identity.id,
+    value: address.value,
+    via: address.via,
+    verified: address.verified ? 1 : 0,
+    status: address.status,
+    verified_at: address.verifiedAt,
+    created_at: address.createdAt,
+    updated_at: address.createdAt,
+  }));
+  const recovery = identity.recoveryAddresses.map((address) => ({
+    id: crypto.randomUUID(),
+    identity_id: identity.id,
+    value: address.value,
+    via: address.via,
+    created_at: address.createdAt,
+    updated_at: address.createdAt,
+  }));
+  const credentialRows = credentials.map((credential) => ({
+    id: credential.id,
+    identity_id: identity.id,
+    type: credential.type,
+    config: JSON.stringify(sealConfig(credential.type, credential.config)),
+    version: credential.version,
+    revision: 0,
+    last_used_step: null,
+    created_at: credential.createdAt,
+    updated_at: credential.updatedAt,
+  }));
+  const identifierRows = credentials.flatMap((credential) =>
+    credential.identifiers.map((identifier) => ({
       id: crypto.randomUUID(),
       identity_id: identity.id,
-      value: address.value,
-      via: address.via,
-      verified: address.verified ? 1 : 0,
-      status: address.status,
-      verified_at: address.verifiedAt,
-      created_at: address.createdAt,
-      updated_at: address.createdAt,
-    })),
-    identity_recovery_addresses: identity.recoveryAddresses.map((address) => ({
-      id: crypto.randomUUID(),
-      identity_id: identity.id,
-      value: address.value,
-      via: address.via,
-      created_at: address.createdAt,
-      updated_at: address.createdAt,
-    })),
-    identity_credentials: credentials.map((credential) => ({
-      id: credential.id,
-      identity_id: identity.id,
+      credential_id: credential.id,
       type: credential.type,
-      config: JSON.stringify(sealConfig(credential.type, credential.config)),
-      version: credential.version,
-      revision: 0,
-      last_used_step: null,
-      created_at: credential.createdAt,
-      updated_at: credential.updatedAt,
+      identifier,
     })),
-    identity_credential_identifiers: credentials.flatMap((credential) =>
-      credential.identifiers.map((identifier) => ({
-        id: crypto.randomUUID(),
-        identity_id: identity.id,
-        credential_id: credential.id,
-        type: credential.type,
-        identifier,
-      })),
-    ),
-  };
-  if (rows.identity_verifiable_addresses.length > 0)
-    await db.insertInto('identity_verifiable_addresses').values(rows.identity_verifiable_addresses).execute();
-  if (rows.identity_recovery_addresses.length > 0)
-    await db.insertInto('identity_recovery_addresses').values(rows.identity_recovery_addresses).execute();
-  if (rows.identity_credentials.length > 0)
-    await db.insertInto('identity_credentials').values(rows.identity_credentials).execute();
-  if (rows.identity_credential_identifiers.length > 0)
-    await db.insertInto('identity_credential_identifiers').values(rows.identity_credential_identifiers).execute();
+  );
+  if (verifiable.length > 0) await db.insertInto('identity_verifiable_addresses').values(verifiable).execute();
+  if (recovery.length > 0) await db.insertInto('identity_recovery_addresses').values(recovery).execute();
+  if (credentialRows.length > 0) await db.insertInto('identity_credentials').values(credentialRows).execute();
+  if (identifierRows.length > 0)
+    await db.insertInto('identity_credential_identifiers').values(identifierRows).execute();
   return 'created';
 }
