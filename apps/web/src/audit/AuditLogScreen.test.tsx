@@ -140,7 +140,7 @@ describe('AuditLogScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Filteren' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent("'Tot en met' ligt voor 'Vanaf'.");
-    expect(alert).toHaveFocus();
+    await waitFor(() => expect(alert).toHaveFocus());
     vi.unstubAllGlobals();
     logServer(whoamiOf({ isAdmin: false }));
     renderAt('/logboek', routes);

@@ -241,7 +241,7 @@ describe('the overview’s confirmations when the server refuses or fails', () =
         'is niet bereikbaar. Controleer je internetverbinding en probeer het over een paar minuten nog ' +
         'eens.Blijft dit gebeuren? Mail dan naar hulp@example.nl.',
     );
-    expect(alert).toHaveFocus();
+    await waitFor(() => expect(alert).toHaveFocus());
   });
 
   it('names the organisation’s helpdesk when no support address is configured', async () => {
@@ -270,7 +270,7 @@ describe('the overview’s confirmations when the server refuses or fails', () =
     await userEvent.click(within(dialog).getByRole('button', { name: 'Resetten' }));
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent(/^Kan gebruiker niet vinden\.$/);
-    expect(alert).toHaveFocus();
+    await waitFor(() => expect(alert).toHaveFocus());
   });
 });
 
@@ -368,7 +368,7 @@ describe('the new-user and edit dialogs', () => {
       'Er is iets misgegaan.Fout bij het aanmaken van een nieuwe gebruiker. Als dit aanhoudt, neem ' +
         'dan contact op met een systeem beheerder.Blijft dit gebeuren? Mail dan naar hulp@example.nl.',
     );
-    expect(alert).toHaveFocus();
+    await waitFor(() => expect(alert).toHaveFocus());
     expect(toastTexts()).toEqual([]);
     expect(await axeViolations(container)).toEqual([]);
 
@@ -377,7 +377,7 @@ describe('the new-user and edit dialogs', () => {
     await waitFor(() =>
       expect(within(dialog).getByRole('alert')).toHaveTextContent(/^Dit e-mailadres is al in gebruik\.$/),
     );
-    expect(within(dialog).getByRole('alert')).toHaveFocus();
+    await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveFocus());
 
     answer = { status: 201, body: {} };
     await userEvent.click(add);
@@ -402,7 +402,7 @@ describe('the new-user and edit dialogs', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Toevoegen' }));
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent(new RegExp(`^${text.replace(/\./g, '\\.')}$`));
-    expect(alert).toHaveFocus();
+    await waitFor(() => expect(alert).toHaveFocus());
     expect(screen.getByRole('dialog')).toBeInTheDocument();
   });
 
@@ -440,7 +440,7 @@ describe('the new-user and edit dialogs', () => {
     await userEvent.click(save);
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent(/^Dit e-mailadres is al in gebruik\.$/);
-    expect(alert).toHaveFocus();
+    await waitFor(() => expect(alert).toHaveFocus());
 
     answer = broken;
     await userEvent.click(save);
@@ -449,7 +449,7 @@ describe('the new-user and edit dialogs', () => {
         'Er is iets misgegaan.Kon gebruiker niet bewerkenBlijft dit gebeuren? Mail dan naar hulp@example.nl.',
       ),
     );
-    expect(within(dialog).getByRole('alert')).toHaveFocus();
+    await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveFocus());
     expect(screen.getByRole('dialog', { name: 'Gebruiker bewerken' })).toBeInTheDocument();
     expect(toastTexts()).toEqual([]);
   });

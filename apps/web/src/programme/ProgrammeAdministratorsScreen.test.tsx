@@ -77,7 +77,7 @@ describe('ProgrammeAdministratorsScreen', () => {
     await user.type(within(dialog).getByLabelText('E-mailadres'), 'onbekend@voorbeeldstad.nl');
     await user.click(within(dialog).getByRole('button', { name: 'Toevoegen' }));
     await waitFor(() => expect(summaryItems()).toEqual(['Er is geen account met dit e-mailadres.']));
-    expect(errorSummary()).toHaveFocus();
+    await waitFor(() => expect(errorSummary()).toHaveFocus());
 
     await user.clear(within(dialog).getByLabelText('E-mailadres'));
     await user.type(within(dialog).getByLabelText('E-mailadres'), ' Anne@Voorbeeldstad.nl ');

@@ -224,7 +224,7 @@ describe('ProgrammeScreen', () => {
     await userEvent.type(within(dialog).getByLabelText('Naam'), 'Gemeente Nieuwstad');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Toevoegen' }));
     await waitFor(() => expect(summaryItems()).toEqual(['Er bestaat al een organisatie met deze code.']));
-    expect(errorSummary()).toHaveFocus();
+    await waitFor(() => expect(errorSummary()).toHaveFocus());
     expect(within(dialog).getByLabelText('Code')).toHaveAttribute('aria-invalid', 'true');
     expect(within(dialog).getByLabelText('Code')).toHaveAccessibleDescription(
       expect.stringContaining('Er bestaat al een organisatie met deze code.'),
@@ -366,7 +366,7 @@ describe('ProgrammeScreen', () => {
     const refused = await invite('Dirk', 'Dubbel', 'dubbel@voorbeeldstad.nl');
     await waitFor(() => expect(within(refused).getByLabelText('E-mailadres')).toHaveAttribute('aria-invalid', 'true'));
     expect(summaryItems()).toEqual(['In gebruik.']);
-    expect(errorSummary()).toHaveFocus();
+    await waitFor(() => expect(errorSummary()).toHaveFocus());
   });
 
   it('deactivates an organisation after saying what follows, shows it, and makes it active again', async () => {
@@ -454,7 +454,7 @@ describe('ProgrammeScreen', () => {
     await userEvent.type(within(form).getByLabelText('Naam'), 'Wonen');
     await userEvent.click(within(form).getByRole('button', { name: 'Toevoegen' }));
     await waitFor(() => expect(summaryItems()).toEqual(['Deze organisatie heeft al een datarol met deze code.']));
-    expect(errorSummary()).toHaveFocus();
+    await waitFor(() => expect(errorSummary()).toHaveFocus());
     expect(code).toHaveAttribute('aria-invalid', 'true');
     expect(code).toHaveAccessibleDescription(
       expect.stringContaining('Deze organisatie heeft al een datarol met deze code.'),
@@ -575,7 +575,7 @@ describe('ProgrammeScreen', () => {
     organisations[0]!.dataRoles = organisations[0]!.dataRoles.filter((role) => role.id !== 'jeugd');
     await userEvent.click(within(one).getByRole('button', { name: 'Opheffen' }));
     expect(await within(one).findByRole('alert')).toHaveTextContent('Deze datarol bestaat niet.');
-    expect(within(one).getByRole('alert')).toHaveFocus();
+    await waitFor(() => expect(within(one).getByRole('alert')).toHaveFocus());
     await userEvent.click(within(one).getByRole('button', { name: 'Annuleren' }));
     await userEvent.click(within(rolesDialog('Gemeente Voorbeeldstad')).getByRole('button', { name: 'Sluiten' }));
 

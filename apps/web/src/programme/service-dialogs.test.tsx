@@ -161,7 +161,7 @@ describe('RotateSecretDialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Nieuw geheim maken' }));
 
     await waitFor(() => expect(summaryItems()).toEqual([HOURS_RULE]));
-    expect(errorSummary()).toHaveFocus();
+    await waitFor(() => expect(errorSummary()).toHaveFocus());
     expect(hours).toHaveAttribute('aria-invalid', 'true');
     expect(descriptionOf(hours)).toBe(HOURS_RULE);
     expect(sent(calls, 'POST')).toEqual([]);
@@ -243,7 +243,7 @@ describe('ClientSecretDialog', () => {
         'Kopiëren is niet gelukt. Selecteer het geheim en kopieer het zelf.',
       ),
     );
-    expect(secretField()).toHaveFocus();
+    await waitFor(() => expect(secretField()).toHaveFocus());
     expect([secretField().selectionStart, secretField().selectionEnd]).toEqual([0, SECRET.length]);
     expect(await axeViolations(baseElement)).toEqual([]);
   });

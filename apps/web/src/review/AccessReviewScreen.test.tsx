@@ -100,7 +100,7 @@ describe('AccessReviewScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Review afronden' }));
     const summary = await screen.findByRole('alert');
     expect(summary).toHaveTextContent('Kies bij elke datarol Behouden of Intrekken: nog 2 datarollen open.');
-    expect(summary).toHaveFocus();
+    await waitFor(() => expect(summary).toHaveFocus());
     expect(finishCall(calls)).toBeUndefined();
 
     await userEvent.click(screen.getByRole('button', { name: 'Overige behouden' }));

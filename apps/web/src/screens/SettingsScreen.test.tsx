@@ -141,7 +141,7 @@ describe('SettingsScreen', () => {
     await userEvent.type(screen.getByLabelText('Wachtwoord bevestigen'), 'anders-1234');
     await userEvent.click(save);
     await waitFor(() => expect(itemsOf(passwordSummary())).toEqual(['Wachtwoorden komen niet overeen.']));
-    expect(passwordSummary()).toHaveFocus();
+    await waitFor(() => expect(passwordSummary()).toHaveFocus());
     expect(screen.getByLabelText('Wachtwoord bevestigen')).toHaveAttribute('aria-invalid', 'true');
     expect(descriptionOf(screen.getByLabelText('Wachtwoord bevestigen'))).toBe('Wachtwoorden komen niet overeen.');
   });
