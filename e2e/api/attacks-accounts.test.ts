@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortaal, type Portaal } from '../support/portaal.js';
+import { OWASP_HASHING, startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, explained, failure, identityApi, messageIds, newBrowser, type Browser } from '../support/ory.js';
 import { createPasswordIdentity, uniqueEmail } from '../support/identities.js';
 import { attemptLogin } from '../support/flows.js';
@@ -16,7 +16,7 @@ let locking: Portaal;
 beforeAll(async () => {
   [timing, locking] = await Promise.all([
     // Nothing locks here: every attempt must do the full work.
-    startPortaal({ env: { LOGIN_MAX_FAILURES: '100000', LOGIN_MAX_FAILURES_PER_ADDRESS: '100000' } }),
+    startPortaal({ env: { ...OWASP_HASHING, LOGIN_MAX_FAILURES: '100000', LOGIN_MAX_FAILURES_PER_ADDRESS: '100000' } }),
     startPortaal({ env: { LOGIN_MAX_FAILURES: String(MAX_FAILURES), LOGIN_LOCK_DURATION: `${LOCK_SECONDS}s` } }),
   ]);
 });

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortaal, type Portaal } from '../support/portaal.js';
+import { OWASP_HASHING, startPortaal, type Portaal } from '../support/portaal.js';
 import { csrfTokenOf, explained, identityApi, messageIds, newBrowser } from '../support/ory.js';
 import { createPasswordIdentity, uniqueEmail } from '../support/identities.js';
 import { enrolLookupSecrets, enrolTotp, loginWithPassword } from '../support/flows.js';
@@ -30,7 +30,7 @@ beforeAll(async () => {
         LOGIN_MAX_FAILURES_PER_ADDRESS: String(LOGIN_MAX_FAILURES_PER_ADDRESS),
       },
     }),
-    startPortaal({ env: { HASH_CONCURRENCY: '1', HASH_QUEUE_LIMIT: '2' } }),
+    startPortaal({ env: { ...OWASP_HASHING, HASH_CONCURRENCY: '1', HASH_QUEUE_LIMIT: '2' } }),
   ]);
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortaal, type Portaal } from '../support/portaal.js';
+import { OWASP_HASHING, startPortaal, type Portaal } from '../support/portaal.js';
 import { identityApi } from '../support/ory.js';
 import { createPasswordIdentity } from '../support/identities.js';
 
@@ -7,7 +7,7 @@ import { createPasswordIdentity } from '../support/identities.js';
 let portaal: Portaal;
 let user: { email: string; password: string };
 beforeAll(async () => {
-  portaal = await startPortaal({ env: { HASH_CONCURRENCY: '1', HASH_QUEUE_LIMIT: '1' } });
+  portaal = await startPortaal({ env: { ...OWASP_HASHING, HASH_CONCURRENCY: '1', HASH_QUEUE_LIMIT: '1' } });
   user = await createPasswordIdentity(identityApi(portaal.adminUrl));
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../support/database.js';
 import { freePorts } from '../support/free-port.js';
-import { startPortaal, type Portaal } from '../support/portaal.js';
+import { OWASP_HASHING, startPortaal, type Portaal } from '../support/portaal.js';
 import { newBrowser } from '../support/ory.js';
 import { loginWithPassword } from '../support/flows.js';
 
@@ -143,7 +143,7 @@ describe('two demo servers side by side', () => {
   let servers: Portaal[] = [];
   beforeAll(async () => {
     servers = [
-      await startPortaal({ args: ['--demo'], smtp: false }),
+      await startPortaal({ args: ['--demo'], smtp: false, env: OWASP_HASHING }),
       await startPortaal({ args: ['--demo'], smtp: false }),
     ];
   });
@@ -163,5 +163,11 @@ describe('two demo servers side by side', () => {
       expect(result.session ?? result.redirectBrowserTo).toBeTruthy();
     }
     expect(new Set(servers.map((s) => s.dataDir)).size).toBe(2);
+  });
+
+  it("says at its start when passwords are hashed more lightly than OWASP's choice, as the tests do", () => {
+    const light = 'Let op: wachtwoorden worden gehasht met argon2id m=64KB t=1, lichter dan OWASP aanraadt';
+    expect(servers[0]!.output()).not.toContain('Let op: wachtwoorden');
+    expect(servers[1]!.output()).toContain(light);
   });
 });

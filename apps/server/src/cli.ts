@@ -11,6 +11,7 @@ import {
   kratosErrors,
   openDatabase,
   sqliteFileOf,
+  weakerThanOwasp,
 } from '@portaal/idp';
 import { CatalogueError } from '@portaal/users-api';
 import { backup, restore } from './backup-commands.js';
@@ -210,6 +211,13 @@ function printStartBanner(config: ServerConfig, demo: boolean): void {
   if (mailbox) lines.push(`E-mails lezen: ${mailbox}`);
   if (config.supportEmail) lines.push(`Adres voor ondersteuning (SUPPORT_EMAIL): ${config.supportEmail}`);
   if (config.feedbackEmail) lines.push(`Adres voor feedback (FEEDBACK_EMAIL): ${config.feedbackEmail}`);
+  const cost = config.idp.password.argon2;
+  if (cost && weakerThanOwasp(cost)) {
+    lines.push(
+      `Let op: wachtwoorden worden gehasht met argon2id m=${cost.memoryKib}KB t=${cost.iterations}, ` +
+        'lichter dan OWASP aanraadt (HASHERS_ARGON2_MEMORY, HASHERS_ARGON2_ITERATIONS). Alleen geschikt voor tests.',
+    );
+  }
   if (demo) lines.push('', demoAccountsText(config.idp.publicUrl, mailbox));
   lines.push('Stoppen: Ctrl+C', '');
   process.stdout.write(`${lines.join('\n')}\n`);

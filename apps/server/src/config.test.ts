@@ -146,6 +146,24 @@ describe('loadConfig', () => {
     );
   });
 
+  it("hashes at OWASP's argon2id cost unless HASHERS_ARGON2_* say otherwise, in Kratos' byte sizes", () => {
+    expect(loadConfig(env()).idp.password.argon2).toEqual({ memoryKib: 19456, iterations: 2, parallelism: 1 });
+    const light = { HASHERS_ARGON2_MEMORY: '64KB', HASHERS_ARGON2_ITERATIONS: '1' };
+    expect(loadConfig(env(light)).idp.password.argon2).toEqual({ memoryKib: 64, iterations: 1, parallelism: 1 });
+    const large = { HASHERS_ARGON2_MEMORY: '46MB', HASHERS_ARGON2_ITERATIONS: '1', HASHERS_ARGON2_PARALLELISM: '2' };
+    expect(loadConfig(env(large)).idp.password.argon2).toEqual({ memoryKib: 47104, iterations: 1, parallelism: 2 });
+    for (const memory of ['19', '4KB', '1000B', '5GB', 'veel']) {
+      expect(refusal({ HASHERS_ARGON2_MEMORY: memory })).toBe(
+        'HASHERS_ARGON2_MEMORY moet een geheugengrootte zijn zoals 19MB of 64KB, minstens 8KB per ' +
+          `HASHERS_ARGON2_PARALLELISM en hoogstens 4GB, maar is '${memory}'.`,
+      );
+    }
+    expect(refusal({ HASHERS_ARGON2_MEMORY: '8KB', HASHERS_ARGON2_PARALLELISM: '2' })).toMatch(/minstens 8KB per/);
+    expect(refusal({ HASHERS_ARGON2_ITERATIONS: '0' })).toBe(
+      "HASHERS_ARGON2_ITERATIONS moet een positief geheel getal zijn, maar is '0'.",
+    );
+  });
+
   it('trusts no proxy by default, and takes addresses, CIDR ranges and the three keywords', () => {
     expect(loadConfig(env({})).trustedProxies).toEqual([]);
     const proxies = '10.0.0.0/8, 192.0.2.7 ,2001:db8::/32,::1,uniquelocal,loopback';

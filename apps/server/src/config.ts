@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import net from 'node:net';
-import { parseDuration, type IdpConfig, type UiScreen } from '@portaal/idp';
+import { OWASP_ARGON2, parseDuration, type Argon2Cost, type IdpConfig, type UiScreen } from '@portaal/idp';
 import { OidcSettingError, readOidcSettings, type OidcSettings } from './oidc-settings.js';
 
 export interface ServerConfig {
@@ -203,6 +203,27 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (/^(true|1|yes|ja)$/i.test(raw)) return true;
   if (/^(false|0|no|nee)$/i.test(raw)) return false;
   throw new ConfigError(`${name} moet true of false zijn, maar is '${raw}'.`);
+}
+
+/** Kratos' byte sizes (`hashers.argon2.memory`): 1KB is 1,024 bytes, 1MB 1,024KB. */
+const BYTE_UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
+
+/** Kratos' `hashers.argon2` as HASHERS_ARGON2_MEMORY, _ITERATIONS and _PARALLELISM; OWASP's choice by default. */
+function argon2Cost(env: Env): Argon2Cost {
+  const iterations = positiveInt(env, 'HASHERS_ARGON2_ITERATIONS', OWASP_ARGON2.iterations);
+  const parallelism = positiveInt(env, 'HASHERS_ARGON2_PARALLELISM', OWASP_ARGON2.parallelism);
+  const raw = read(env, 'HASHERS_ARGON2_MEMORY');
+  if (raw === undefined) return { memoryKib: OWASP_ARGON2.memoryKib, iterations, parallelism };
+  const match = /^(\d+)(B|KB|MB|GB)$/.exec(raw.trim().toUpperCase());
+  const bytes = match ? Number(match[1]) * BYTE_UNITS[match[2]!]! : Number.NaN;
+  // argon2 needs at least 8 KiB per lane; 4 GB is far beyond any server's sign-ins.
+  if (!(bytes % 1024 === 0 && bytes >= 8 * 1024 * parallelism && bytes <= 4 * 1024 ** 3)) {
+    throw new ConfigError(
+      `HASHERS_ARGON2_MEMORY moet een geheugengrootte zijn zoals 19MB of 64KB, minstens 8KB per ` +
+        `HASHERS_ARGON2_PARALLELISM en hoogstens 4GB, maar is '${raw}'.`,
+    );
+  }
+  return { memoryKib: bytes / 1024, iterations, parallelism };
 }
 
 const emailPattern = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
@@ -415,6 +436,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
         minLength: 8,
         hashConcurrency: positiveInt(env, 'HASH_CONCURRENCY', 4),
         hashQueueLimit: positiveInt(env, 'HASH_QUEUE_LIMIT', 64),
+        argon2: argon2Cost(env),
       },
       totpIssuer: read(env, 'TOTP_ISSUER') ?? publicUrl.hostname,
       webauthn: webauthn(env, publicUrl),

@@ -1,3 +1,5 @@
+import type { Argon2Cost } from './credentials/password/password-hasher.js';
+
 /** Settings of the identity provider, resolved by the composition root from the environment. */
 export interface IdpConfig {
   publicUrl: URL;
@@ -37,6 +39,8 @@ export interface IdpConfig {
     /** Concurrent argon2 hashes; further requests queue up to `hashQueueLimit`, then get 503. */
     hashConcurrency: number;
     hashQueueLimit: number;
+    /** Kratos' `hashers.argon2`; OWASP's m=19 MiB, t=2, p=1 when left out. */
+    argon2?: Argon2Cost;
   };
   /** Issuer shown in authenticator apps. */
   totpIssuer: string;

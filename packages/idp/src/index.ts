@@ -17,6 +17,7 @@ export { KeptAnswers, presentedCredentials, unchangedUntil } from './sessions/ke
 export { createIdentityWithPassword } from './identities/create-identity.js';
 export { importIdentity, type ImportedIdentity } from './identities/identity-import.js';
 export { isVerifiableHash } from './credentials/password/imported-hashes.js';
+export { OWASP_ARGON2, weakerThanOwasp, type Argon2Cost } from './credentials/password/password-hasher.js';
 export { personalDataOf } from './identities/personal-data.js';
 export { findIdentityIdByIdentifier } from './identities/identity-repository.js';
 

@@ -41,7 +41,11 @@ export function createIdentityProvider(ctx: IdpContext): IdentityProvider {
   const { password } = ctx.config;
   const services: IdpServices = {
     ctx,
-    passwords: createPasswordHasher({ concurrency: password.hashConcurrency, queueLimit: password.hashQueueLimit }),
+    passwords: createPasswordHasher({
+      concurrency: password.hashConcurrency,
+      queueLimit: password.hashQueueLimit,
+      argon2: password.argon2,
+    }),
     passwordPolicy: createPasswordPolicy({
       minLength: password.minLength,
       hibpUrl: ctx.config.hibpUrl,

@@ -2,7 +2,7 @@ import { Algorithm, hash as argon2Hash } from '@node-rs/argon2';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../errors/herodot.js';
-import { createPasswordHasher, HashingBusyError } from './password-hasher.js';
+import { createPasswordHasher, HashingBusyError, OWASP_ARGON2, weakerThanOwasp } from './password-hasher.js';
 
 describe('password hasher', () => {
   const hasher = createPasswordHasher({ concurrency: 2, queueLimit: 8 });
@@ -159,5 +159,30 @@ describe('password hasher edge cases', () => {
     const hashes = await Promise.all(work);
     expect(await tiny.verify('a-b-c-d-3', hashes[2]!)).toBe(true);
     expect(tiny.inFlight()).toBe(0);
+  });
+});
+
+describe('password hasher at a configured cost (HASHERS_ARGON2_*)', () => {
+  const light = { memoryKib: 64, iterations: 1, parallelism: 1 };
+
+  it('hashes at that cost and asks to rehash what another cost made, also OWASP hashes', async () => {
+    const hasher = createPasswordHasher({ concurrency: 2, queueLimit: 8, argon2: light });
+    const owasp = await createPasswordHasher({ concurrency: 1, queueLimit: 1 }).hash('Lichte-Kosten-7');
+    const hashed = await hasher.hash('Lichte-Kosten-7');
+    expect(hashed).toMatch(/^\$argon2id\$v=19\$m=64,t=1,p=1\$/);
+    expect(hasher.needsRehash(hashed)).toBe(false);
+    expect(await hasher.verify('Lichte-Kosten-7', owasp)).toBe(true);
+    expect(hasher.needsRehash(owasp)).toBe(true);
+    await expect(hasher.dummyVerify('wat-dan-ook')).resolves.toBeUndefined();
+  });
+
+  it("tells apart costs below every one of OWASP's choices", () => {
+    expect(weakerThanOwasp(OWASP_ARGON2)).toBe(false);
+    expect(weakerThanOwasp({ memoryKib: 47104, iterations: 1, parallelism: 1 })).toBe(false);
+    expect(weakerThanOwasp({ memoryKib: 7168, iterations: 5, parallelism: 1 })).toBe(false);
+    expect(weakerThanOwasp({ memoryKib: 65536, iterations: 3, parallelism: 4 })).toBe(false);
+    expect(weakerThanOwasp({ memoryKib: 19455, iterations: 2, parallelism: 1 })).toBe(true);
+    expect(weakerThanOwasp({ memoryKib: 19456, iterations: 1, parallelism: 1 })).toBe(true);
+    expect(weakerThanOwasp(light)).toBe(true);
   });
 });

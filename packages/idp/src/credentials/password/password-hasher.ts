@@ -6,9 +6,29 @@ import { HttpError } from '../../errors/herodot.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
 import type { PasswordHashing } from '../../services.js';
 
-// OWASP Password Storage Cheat Sheet: argon2id, m=19 MiB, t=2, p=1.
-const PARAMS = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
-const PARAM_MARK = '$m=19456,t=2,p=1$';
+/** argon2id's cost: memory in KiB, passes over it, lanes (Kratos' `hashers.argon2` memory, iterations, parallelism). */
+export interface Argon2Cost {
+  memoryKib: number;
+  iterations: number;
+  parallelism: number;
+}
+
+/** OWASP Password Storage Cheat Sheet: argon2id, m=19 MiB, t=2, p=1, the default. */
+export const OWASP_ARGON2: Argon2Cost = { memoryKib: 19456, iterations: 2, parallelism: 1 };
+
+/** OWASP's equally strong choices, a lane each: more memory and fewer passes, or the other way round. */
+const OWASP_CHOICES: readonly (readonly [memoryKib: number, iterations: number])[] = [
+  [47104, 1],
+  [19456, 2],
+  [12288, 3],
+  [9216, 4],
+  [7168, 5],
+];
+
+/** Whether a cost is below every one of OWASP's choices: fit for tests, not for people's passwords. */
+export const weakerThanOwasp = (cost: Argon2Cost): boolean =>
+  !OWASP_CHOICES.some(([memoryKib, iterations]) => cost.memoryKib >= memoryKib && cost.iterations >= iterations);
+
 const MAX_LENGTH = 1000;
 
 export class HashingBusyError extends HttpError {
@@ -27,7 +47,17 @@ export class HashingBusyError extends HttpError {
 export function createPasswordHasher(options: {
   concurrency: number;
   queueLimit: number;
+  argon2?: Argon2Cost;
 }): PasswordHashing & { inFlight(): number } {
+  const cost = options.argon2 ?? OWASP_ARGON2;
+  const params = {
+    algorithm: Algorithm.Argon2id,
+    memoryCost: cost.memoryKib,
+    timeCost: cost.iterations,
+    parallelism: cost.parallelism,
+  };
+  // A hash made at another cost is made again at this one at the next sign-in.
+  const costMark = `$m=${cost.memoryKib},t=${cost.iterations},p=${cost.parallelism}$`;
   let running = 0;
   // A hash of a random string, made once: verifying against it costs what a real verify costs.
   let dummyHash: Promise<string> | undefined;
@@ -55,7 +85,7 @@ export function createPasswordHasher(options: {
     crowded: () => running >= options.concurrency && waiting.length >= Math.ceil(options.queueLimit / 2),
     hash(password) {
       if (password.length > MAX_LENGTH) throw kratosErrors.badRequest('The password is too long.');
-      return bounded(() => argon2Hash(password, PARAMS));
+      return bounded(() => argon2Hash(password, params));
     },
     async verify(password, stored) {
       if (password.length > MAX_LENGTH) return false;
@@ -69,11 +99,11 @@ export function createPasswordHasher(options: {
       return false;
     },
     needsRehash(stored) {
-      return !(stored.startsWith('$argon2id$') && stored.includes(PARAM_MARK));
+      return !(stored.startsWith('$argon2id$') && stored.includes(costMark));
     },
     async dummyVerify(password) {
       try {
-        dummyHash ??= argon2Hash(crypto.randomBytes(16).toString('hex'), PARAMS);
+        dummyHash ??= argon2Hash(crypto.randomBytes(16).toString('hex'), params);
         const stored = await dummyHash;
         await bounded(() => argon2Verify(stored, password.slice(0, MAX_LENGTH)));
       } catch (error) {
