@@ -236,13 +236,29 @@ describe('passkeys', () => {
     expect(login.body.session.authentication_methods.map((m: any) => [m.method, m.aal])).toEqual([['passkey', 'aal1']]);
     expect((await login.browser.frontend.toSession()).identity?.id).toBe(user.id);
 
+    // A native app signs in with the same passkey through an API flow, as Kratos v26 lets it.
+    const native = newNativeClient(portaal.publicUrl);
+    const apiFlow = await explained(native.createNativeLoginFlow({}));
+    const signedIn = await explained(
+      native.updateLoginFlow({
+        flow: apiFlow.id,
+        updateLoginFlowBody: {
+          method: 'passkey',
+          passkey_login: user.authenticator.get(nodeNamed(apiFlow, 'passkey_challenge').attributes.value),
+        },
+      }),
+    );
+    expect(signedIn.session_token).toMatch(/^ory_st_/);
+    expect(signedIn.session.identity?.id).toBe(user.id);
+    expect(signedIn.session.authentication_methods?.map((m) => m.method)).toEqual(['passkey']);
+
     const stored = await storedKeys(user.id, 'passkey');
     expect(stored.credentials).toHaveLength(1);
     expect(stored.credentials[0]).toMatchObject({
       id: user.authenticator.keys[0]!.id.toString('base64'),
       attestation_type: 'none',
       is_passwordless: true,
-      authenticator: { sign_count: 1, clone_warning: false },
+      authenticator: { sign_count: 2, clone_warning: false },
     });
     expect(typeof stored.user_handle).toBe('string');
   });
@@ -287,7 +303,7 @@ describe('passkeys', () => {
 });
 
 describe('flow JSON', () => {
-  it('keeps to Kratos’ OpenAPI document in every flow with key nodes, and API login flows have none', async () => {
+  it('keeps to Kratos’ OpenAPI document in every flow with key nodes, browser and API', async () => {
     const user = await signedInUser();
     await addPasskey(user.browser, user.authenticator);
     await addSecurityKey(user.browser, user.authenticator);
@@ -314,9 +330,9 @@ describe('flow JSON', () => {
     expect(openApiViolations({ ui: { nodes: [{ ...nodeNamed(flows.login, 'passkey_login'), group: 'x' }] } })).toEqual([
       'passkey_login: group x',
     ]);
-    // As in Kratos, whose passkey strategy populates browser flows only.
-    expect(flows.loginApi.ui.nodes.filter((n: any) => n.group === 'passkey')).toEqual([]);
+    expect(nodeNamed(flows.loginApi, 'passkey_challenge')).toBeDefined();
     expect(flows.loginApi.ui.nodes.some((n: any) => n.type === 'script')).toBe(false);
+    expect(nodeNamed(flows.loginApi, 'passkey_login_trigger').attributes.onclick).toBeUndefined();
   });
 });
 

@@ -31,20 +31,21 @@ export function webAuthnScriptNode(config: IdpConfig): UiNode {
   };
 }
 
-const call = (trigger: string, browser: boolean) => (browser ? { onclick: `window.${trigger}()` } : {});
+const call = (trigger: string, browser: boolean, argument = '') =>
+  browser ? { onclick: `window.${trigger}(${argument})` } : {};
 
-/** Passkey sign-in on the first login screen of a browser flow: the challenge, the hidden answer, the button. */
-export function passkeyLoginNodes(config: IdpConfig, options: BrowserOptions): UiNode[] {
+/** Passkey sign-in on the first login screen: the challenge, the hidden answer, the button. */
+export function passkeyLoginNodes(config: IdpConfig, options: BrowserOptions, browser: boolean): UiNode[] {
   return [
-    webAuthnScriptNode(config),
+    ...(browser ? [webAuthnScriptNode(config)] : []),
     inputNode('passkey', 'passkey_login_trigger', 'button', {
       value: '',
-      onclick: 'window.oryPasskeyLogin()',
+      ...call('oryPasskeyLogin', browser),
       onclickTrigger: 'oryPasskeyLogin',
       label: messages.signInWithPasskey(),
     }),
     inputNode('passkey', 'passkey_login', 'hidden', {
-      onload: 'window.oryPasskeyLoginAutocompleteInit()',
+      ...(browser ? { onload: 'window.oryPasskeyLoginAutocompleteInit()' } : {}),
       onloadTrigger: 'oryPasskeyLoginAutocompleteInit',
     }),
     inputNode('passkey', 'passkey_challenge', 'hidden', { value: JSON.stringify(options) }),

@@ -84,14 +84,11 @@ async function firstRefusalOfUnknownKey(ctx: FlowContext, ipKey: string, rawId: 
   return failures === 1;
 }
 
-/**
- * `method=passkey`: a discoverable passkey answers the flow's challenge; its user handle names the identity. Browser
- * flows only: Kratos' passkey strategy is not responsible for API flows.
- */
+/** `method=passkey`: a discoverable passkey answers the flow's challenge; its user handle names the identity. */
 export async function submitPasskey(submission: LoginSubmission): Promise<Outcome> {
   const { ctx, flow, body } = submission;
   const { db, config, log } = ctx.idp;
-  if (flow.type !== 'browser' || flow.requestedAal === 'aal2') {
+  if (flow.requestedAal === 'aal2') {
     addFlowMessage(flow.ui, messages.noLoginStrategy());
     return flowAgain(flow);
   }

@@ -16,17 +16,17 @@ function placeKeyNodes(flow: Flow, added: UiNode[]): void {
 }
 
 /**
- * The passkey sign-in on a first-factor browser login flow, with a fresh challenge kept in the flow
+ * The passkey sign-in on a first-factor login flow, with a fresh challenge kept in the flow
  * (docs/kratos-compatibility.md#passkeys-and-security-keys): the identifier offers passkeys to autofill. On a
  * re-authentication (`refreshing` with the session's credentials) only the identity's passkeys are allowed, and
- * none are offered when it has none. API flows get none, as Kratos' passkey strategy populates browser flows only.
+ * none are offered when it has none. API flows get them too, without the script and `onclick`, as Kratos v26 gives
+ * native apps passkeys.
  */
 export async function addPasskeyLogin(
   idp: Pick<IdpContext, 'config' | 'clock'>,
   flow: Flow,
   refreshing?: CredentialRecord[],
 ): Promise<void> {
-  if (flow.type !== 'browser') return;
   const allow = refreshing ? keyConfigOf(refreshing, 'passkey').credentials : undefined;
   if (allow?.length === 0) return;
   const { options, state } = await startLogin(relyingParty(idp), 'passkey', allow);
@@ -36,7 +36,7 @@ export async function addPasskeyLogin(
     const { node_type, ...rest } = identifier.attributes;
     identifier.attributes = { ...rest, autocomplete: 'username webauthn', node_type };
   }
-  placeKeyNodes(flow, passkeyLoginNodes(idp.config, options));
+  placeKeyNodes(flow, passkeyLoginNodes(idp.config, options, flow.type === 'browser'));
 }
 
 /**

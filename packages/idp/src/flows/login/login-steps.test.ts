@@ -107,24 +107,20 @@ describe('creating a login flow', () => {
     }
   });
 
-  it('offers passkeys on browser flows only, and refuses a passkey answer on an API flow as Kratos does', async () => {
+  it('offers passkeys on browser and API flows, on API flows without script or onclick (Kratos v26)', async () => {
     const passkeyNodes = (flow: Record<string, any>) =>
       flow.ui.nodes.filter((n: any) => n.group === 'passkey').map((n: any) => n.attributes.name);
     const { flow: browser } = await browserFlow();
     expect(passkeyNodes(browser)).toEqual(['passkey_login_trigger', 'passkey_login', 'passkey_challenge']);
     const api = (await app.inject({ url: '/steps/login/api' })).json();
-    expect(passkeyNodes(api)).toEqual([]);
+    expect(passkeyNodes(api)).toEqual(['passkey_login_trigger', 'passkey_login', 'passkey_challenge']);
     expect(api.ui.nodes.some((n: any) => n.type === 'script')).toBe(false);
-    expect(api.ui.nodes.find((n: any) => n.attributes.name === 'identifier').attributes.autocomplete).toBeUndefined();
-
-    const refused = await app.inject({
-      method: 'POST',
-      url: `/steps/login?flow=${api.id}`,
-      headers: { 'content-type': 'application/json' },
-      payload: { method: 'passkey', passkey_login: '{"id":"x"}' },
-    });
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json().ui.messages).toEqual([expect.objectContaining({ id: 4010002, type: 'error' })]);
+    const trigger = api.ui.nodes.find((n: any) => n.attributes.name === 'passkey_login_trigger').attributes;
+    expect(trigger).toMatchObject({ onclickTrigger: 'oryPasskeyLogin' });
+    expect(trigger.onclick).toBeUndefined();
+    expect(api.ui.nodes.find((n: any) => n.attributes.name === 'identifier').attributes.autocomplete).toBe(
+      'username webauthn',
+    );
   });
 
   it('refuses an unknown aal with 400, and shows it on the error page to a browser', async () => {
