@@ -15,6 +15,8 @@ const config: KnipConfig = {
         'e2e/ory-elements/vite.config.ts',
       ],
       project: ['scripts/**/*.mjs', 'bench/**/*.{mjs,ts}', 'e2e/**/*.{ts,tsx}'],
+      // scripts/coverage.mjs names vitest's coverage provider on the command line (--coverage.provider=v8).
+      ignoreDependencies: ['@vitest/coverage-v8'],
     },
     'apps/server': {
       // bin/portaal.js runs the bundle that scripts/bundle-server.mjs links from src/cli.ts.

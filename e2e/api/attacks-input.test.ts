@@ -2,11 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortaal, type Portaal } from '../support/portaal.js';
+import { PORTAAL_BIN, startPortaal, type Portaal } from '../support/portaal.js';
 import { freePort } from '../support/free-port.js';
 import { identityApi, type Browser } from '../support/ory.js';
 import { createPasswordIdentity, uniqueEmail } from '../support/identities.js';
@@ -24,7 +23,6 @@ import {
 // them (envelope, headers and body); hostile catalogue files through `portaal catalogue load`; hostile bodies for
 // the admin listener and the Users API, which must answer 4xx, never 5xx, and write nothing.
 
-const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
 const MAIL_FROM_NAME = 'Datavoorzieningen Portaal';
 
 interface RawMail {
@@ -322,7 +320,7 @@ describe('portaal catalogue load with hostile JSON', () => {
   });
 
   function load(file: string) {
-    const result = spawnSync(process.execPath, [bin, 'catalogue', 'load', file], {
+    const result = spawnSync(process.execPath, [PORTAAL_BIN, 'catalogue', 'load', file], {
       env: portaal.env,
       encoding: 'utf8',
       timeout: 30_000,

@@ -2,18 +2,16 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/identities.js';
 import { newNativeClient } from '../support/ory.js';
-import { startPortaal, type Portaal } from '../support/portaal.js';
+import { PORTAAL_BIN, startPortaal, type Portaal } from '../support/portaal.js';
 
 /**
  * A backup taken with `portaal backup` while accounts are being created restores into a fresh data directory, and
  * every account acknowledged before the backup began signs in there. (A plain copy of the SQLite file lost
  * acknowledged accounts under the same load: what sits in the write-ahead log is not in the file yet.)
  */
-const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
 const onPostgres = process.env.TEST_DATABASE === 'postgres';
 let portaal: Portaal;
 let restored: Portaal | undefined;
@@ -31,7 +29,7 @@ afterAll(async () => {
 /** Runs a CLI command without blocking this process, so the writers keep writing meanwhile. */
 function cli(env: Record<string, string>, args: string[]): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [PORTAAL_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

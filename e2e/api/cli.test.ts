@@ -3,19 +3,16 @@ import net from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../support/database.js';
 import { freePorts } from '../support/free-port.js';
-import { OWASP_HASHING, startPortaal, type Portaal } from '../support/portaal.js';
+import { OWASP_HASHING, PORTAAL_BIN, processEnv, startPortaal, type Portaal } from '../support/portaal.js';
 import { newBrowser } from '../support/ory.js';
 import { loginWithPassword } from '../support/flows.js';
 
-const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
-
 function portaal(args: string[], env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [bin, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+  const result = spawnSync(process.execPath, [PORTAAL_BIN, ...args], {
+    env: { ...processEnv(), ...env },
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -120,8 +117,8 @@ describe('the portaal CLI', () => {
     const [port] = await freePorts(1);
     try {
       const adminPort = String((taken.address() as net.AddressInfo).port);
-      const result = spawnSync(process.execPath, [bin, 'serve'], {
-        env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), ADMIN_PORT: adminPort, LOG_LEVEL: 'warn' },
+      const result = spawnSync(process.execPath, [PORTAAL_BIN, 'serve'], {
+        env: { ...processEnv(), ...env, PORT: String(port), ADMIN_PORT: adminPort, LOG_LEVEL: 'warn' },
         encoding: 'utf8',
         timeout: 20_000,
       });

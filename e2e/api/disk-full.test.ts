@@ -2,17 +2,15 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePorts } from '../support/free-port.js';
 import { identityApi } from '../support/ory.js';
-import { startPortaal, type Portaal } from '../support/portaal.js';
+import { PORTAAL_BIN, processEnv, startPortaal, type Portaal } from '../support/portaal.js';
 
 // docs/operations.md#a-full-disk: the portal's SQLite database on a 30 MiB tmpfs that fills up. Writes answer 503 with
 // Retry-After (a Dutch message on /api), one log line names the cause, readiness answers 503, no write that was
 // acknowledged is lost, and everything works again once there is room. Mounting needs root, as CI has; SQLite only.
 const canMount = process.getuid?.() === 0 && process.env.TEST_DATABASE !== 'postgres';
-const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
 let mountPoint: string;
 let portaal: Portaal;
 
@@ -96,9 +94,9 @@ describe.runIf(canMount)('a full disk under the SQLite database', () => {
     const [port, adminPort] = await freePorts(2);
     const filler = fill();
     try {
-      const started = spawnSync(process.execPath, [bin, 'serve'], {
+      const started = spawnSync(process.execPath, [PORTAAL_BIN, 'serve'], {
         env: {
-          PATH: process.env.PATH,
+          ...processEnv(),
           DATA_DIR: path.join(mountPoint, 'nieuw'),
           PORT: String(port),
           ADMIN_PORT: String(adminPort),

@@ -8,7 +8,19 @@ import { freePorts } from './free-port.js';
 import { startMailSink, type MailSink } from './mail-sink.js';
 import { testSigningKeys } from './signing-keys.js';
 
-const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
+/** Where a coverage run (scripts/coverage.mjs) wants the V8 coverage of every `portaal` process; unset otherwise. */
+const coverageDir = process.env.PORTAAL_COVERAGE_DIR;
+
+/** The `portaal` command the tests run: the product's, or in a coverage run its separate modules. */
+export const PORTAAL_BIN = fileURLToPath(
+  new URL(coverageDir ? './portaal-modules.mjs' : '../../apps/server/bin/portaal.js', import.meta.url),
+);
+
+/** What a `portaal` process started by a test needs in its environment besides its settings. */
+export const processEnv = (): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  ...(coverageDir ? { NODE_V8_COVERAGE: coverageDir } : {}),
+});
 
 export interface Portaal {
   publicUrl: string;
@@ -64,7 +76,7 @@ export async function startPortaal(options: PortaalOptions = {}, attempt = 1): P
   const publicUrl = `http://127.0.0.1:${port}`;
   const adminUrl = `http://127.0.0.1:${adminPort}`;
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
+    ...processEnv(),
     PORT: String(port),
     ADMIN_PORT: String(adminPort),
     DATA_DIR: dataDir,
@@ -86,7 +98,7 @@ export async function startPortaal(options: PortaalOptions = {}, attempt = 1): P
 
   async function launch() {
     const printedBefore = output.length;
-    const started = spawn(process.execPath, [bin, 'serve', ...(options.args ?? [])], {
+    const started = spawn(process.execPath, [PORTAAL_BIN, 'serve', ...(options.args ?? [])], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,12 +1,9 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import type { Portaal } from './portaal.js';
+import { PORTAAL_BIN, type Portaal } from './portaal.js';
 import type { Deployment } from './deployment.js';
 import { Configuration, RelationshipApi } from '@ory/client';
 import { csrfTokenOf, explained, identityApi, newBrowser, type Browser } from './ory.js';
 import { enrolTotp, loginSecondFactor, loginWithPassword } from './flows.js';
-
-const bin = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
 
 /**
  * Runs a `portaal` CLI command against the same database as a running test server: by default the identity side,
@@ -19,7 +16,7 @@ export function portaalCli(
 ) {
   const env = side === 'portal' && 'portalEnv' in portaal ? portaal.portalEnv : portaal.env;
   // A command that hangs fails the test that ran it, instead of the whole run.
-  const result = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, [PORTAAL_BIN, ...args], { env, encoding: 'utf8', timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -34,8 +31,12 @@ export function portaalCommand(
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const env = side === 'portal' && 'portalEnv' in portaal ? portaal.portalEnv : portaal.env;
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env, encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [PORTAAL_BIN, ...args],
+      { env, encoding: 'utf8', timeout: 60_000 },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
     );
   });
 }
