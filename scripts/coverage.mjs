@@ -7,7 +7,7 @@
 // A statement is a line of the TypeScript source, as c8 and vitest count them. Code that only a process killed with
 // SIGKILL ran (the crash tests) is not counted. Takes as long as `npm test` and a few minutes more; the reports stay in
 // coverage/ (coverage/index.html per file).
-//   node scripts/coverage.mjs [--no-journeys]
+//   node scripts/coverage.mjs [--no-journeys] [--report-only]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,13 @@ import libCoverage from 'istanbul-lib-coverage';
 import libReport from 'istanbul-lib-report';
 import reports from 'istanbul-reports';
 
-const { values } = parseArgs({ options: { 'no-journeys': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    'no-journeys': { type: 'boolean', default: false },
+    // Prints again from what coverage/ holds, without running the tests.
+    'report-only': { type: 'boolean', default: false },
+  },
+});
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = path.join(root, 'coverage');
 const inProcess = path.join(out, 'in-process');
@@ -32,27 +38,43 @@ function run(command, args, env = {}) {
   return result.status ?? 1;
 }
 
-rmSync(out, { recursive: true, force: true });
-mkdirSync(processes, { recursive: true });
-if (run('npm', ['run', 'build', '--silent']) !== 0) process.exit(1);
-let failed = false;
+/** Runs the tests with coverage into coverage/; answers whether any failed. */
+function runTests() {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(processes, { recursive: true });
+  if (run('npm', ['run', 'build', '--silent']) !== 0) process.exit(1);
 
-// 1. In this process's vitest workers: the unit tests and the integration project's files under packages/.
-const coverageFlags = [
-  '--coverage.enabled',
-  '--coverage.provider=v8',
-  '--coverage.reporter=json',
-  `--coverage.reportsDirectory=${inProcess}`,
-  ...INCLUDE.map((glob) => `--coverage.include=${glob}`),
-  ...EXCLUDE.map((glob) => `--coverage.exclude=${glob}`),
-];
-failed =
-  run('npx', ['vitest', 'run', '--project', 'unit', '--project', 'integration', ...coverageFlags, 'packages/']) !== 0;
+  // 1. In this process's vitest workers: the unit tests (the server's and the deployment's run packages' code too) and
+  // the integration project's in-process files, which sit under packages/.
+  const inProcessFiles = ['packages/', 'apps/server/', 'deploy/'];
+  const coverageFlags = [
+    '--coverage.enabled',
+    '--coverage.provider=v8',
+    '--coverage.reporter=json',
+    `--coverage.reportsDirectory=${inProcess}`,
+    ...INCLUDE.map((glob) => `--coverage.include=${glob}`),
+    ...EXCLUDE.map((glob) => `--coverage.exclude=${glob}`),
+  ];
+  let failed =
+    run('npx', [
+      'vitest',
+      'run',
+      '--project',
+      'unit',
+      '--project',
+      'integration',
+      ...coverageFlags,
+      ...inProcessFiles,
+    ]) !== 0;
 
-// 2. In the `portaal` processes the integration runs and the journeys start.
-const env = { PORTAAL_COVERAGE_DIR: processes };
-failed = run('node', ['scripts/integration.mjs'], env) !== 0 || failed;
-if (!values['no-journeys']) failed = run('node', ['scripts/browser-journeys.mjs'], env) !== 0 || failed;
+  // 2. In the `portaal` processes the integration runs and the journeys start.
+  const env = { PORTAAL_COVERAGE_DIR: processes };
+  failed = run('node', ['scripts/integration.mjs'], env) !== 0 || failed;
+  if (!values['no-journeys']) failed = run('node', ['scripts/browser-journeys.mjs'], env) !== 0 || failed;
+  return failed;
+}
+
+const failed = values['report-only'] ? false : runTests();
 
 // V8 writes every script a process ran, node's own and node_modules' too: keep ours, so that c8 reads megabytes
 // instead of gigabytes.

@@ -219,6 +219,9 @@ describe('journey 27: the overview at every width', () => {
       await dialog.waitFor({ state: 'detached' });
       const toast = page.locator('.dvp-toasts > li').filter({ hasText: 'Gebruiker aangepast' });
       await toast.waitFor();
+      // The pointer on the toast holds it, as it holds it for a reader: the checks below need it there, and on a
+      // busy machine they take longer than the five seconds it stays by itself.
+      await toast.hover();
       await expect.poll(() => edit.evaluate((button) => button === document.activeElement)).toBe(true);
       await page.waitForTimeout(500);
       await shoot(page, 'toast-after-save');
