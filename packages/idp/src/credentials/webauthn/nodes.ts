@@ -31,8 +31,8 @@ export function webAuthnScriptNode(config: IdpConfig): UiNode {
   };
 }
 
-const call = (trigger: string, browser: boolean, argument = '') =>
-  browser ? { onclick: `window.${trigger}(${argument})` } : {};
+/** The raw `onclick` of a trigger button: browser flows only, as API flows carry no script (Kratos v26). */
+export const onclickOf = (trigger: string, browser: boolean) => (browser ? { onclick: `window.${trigger}()` } : {});
 
 /** Passkey sign-in on the first login screen: the challenge, the hidden answer, the button. */
 export function passkeyLoginNodes(config: IdpConfig, options: BrowserOptions, browser: boolean): UiNode[] {
@@ -40,7 +40,7 @@ export function passkeyLoginNodes(config: IdpConfig, options: BrowserOptions, br
     ...(browser ? [webAuthnScriptNode(config)] : []),
     inputNode('passkey', 'passkey_login_trigger', 'button', {
       value: '',
-      ...call('oryPasskeyLogin', browser),
+      ...onclickOf('oryPasskeyLogin', browser),
       onclickTrigger: 'oryPasskeyLogin',
       label: messages.signInWithPasskey(),
     }),
@@ -128,7 +128,7 @@ export function passkeySettingsNodes(
       ),
     inputNode('passkey', 'passkey_register_trigger', 'button', {
       value: '',
-      ...call('oryPasskeySettingsRegistration', browser),
+      ...onclickOf('oryPasskeySettingsRegistration', browser),
       onclickTrigger: 'oryPasskeySettingsRegistration',
       label: messages.addPasskey(),
     }),

@@ -12,7 +12,7 @@ import {
   claimCeremonyState,
 } from '../../credentials/webauthn/ceremonies.js';
 import { toBase64 } from '../../credentials/webauthn/credential-config.js';
-import { webAuthnScriptNode } from '../../credentials/webauthn/nodes.js';
+import { onclickOf, webAuthnScriptNode } from '../../credentials/webauthn/nodes.js';
 import { messages, type UiText } from '../../ui/messages.js';
 import { inputNode, type UiNode } from '../../ui/nodes.js';
 import type { Flow } from '../flow.js';
@@ -51,7 +51,7 @@ export async function passkeyRegistrationNodes(
   return [
     inputNode('passkey', 'passkey_create_data', 'hidden', { value: JSON.stringify(createData) }),
     inputNode('passkey', 'passkey_register_trigger', 'button', {
-      ...(browser ? { onclick: 'window.oryPasskeyRegistration()' } : {}),
+      ...onclickOf('oryPasskeyRegistration', browser),
       onclickTrigger: 'oryPasskeyRegistration',
       label: messages.signUpWithPasskey(),
     }),
