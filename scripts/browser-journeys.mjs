@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Runs the browser journeys (e2e/browser) in Debian's Chromium against real `portaal` processes. A failing journey
 // leaves a screenshot and the console log of every page it opened; this prints where.
-import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runVitest } from './lib/watched-vitest.mjs';
 
 const artefacts = fileURLToPath(new URL('../test-results/browser/', import.meta.url));
 rmSync(artefacts, { recursive: true, force: true });
@@ -13,10 +13,11 @@ console.log('\n=== browser journeys in Chromium ===');
 // Three journeys at a time, each with its own Chromium and `portaal`: they wait on pages and timers much of the time.
 // Two at a time kept the two cores 75 % busy (1.5 of 2, sampled over a whole run).
 const workers = ['--maxWorkers=3', '--minWorkers=1'];
-const result = spawnSync('npx', ['vitest', 'run', '--project', 'browser', ...workers, ...process.argv.slice(2)], {
-  stdio: 'inherit',
+// The journeys take 7 to 9 minutes; a run that hangs is ended after 20 and says where it hung.
+const status = await runVitest(['--project', 'browser', ...workers, ...process.argv.slice(2)], {
+  limitMinutes: 20,
+  label: 'The browser journeys',
 });
-const status = result.status ?? 1;
 if (status !== 0) {
   console.error(
     `\nScreenshots and console logs of the failed journeys: ${path.relative(process.cwd(), artefacts) || artefacts}`,

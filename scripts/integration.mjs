@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runs the integration project on SQLite, then on a throwaway PostgreSQL cluster started here, then the Users API
 // files with the Ory adapter. TEST_DATABASES=sqlite,postgres,ory picks runs; file filters pick files.
-import { spawnSync } from 'node:child_process';
 import { startThrowawayPostgres } from './lib/throwaway-postgres.mjs';
+import { runVitest } from './lib/watched-vitest.mjs';
 
 const vitest = (env, label, files = process.argv.slice(2)) => {
   console.log(`\n=== integration tests on ${label} ===`);
@@ -10,20 +10,22 @@ const vitest = (env, label, files = process.argv.slice(2)) => {
   // time. On two cores, two at a time took the runs from about 950 to 580 seconds; four took SQLite's from 351 to
   // 268. (vitest 3 reads maxWorkers only from the command line.)
   const workers = ['--maxWorkers=4', '--minWorkers=1'];
-  const result = spawnSync('npx', ['vitest', 'run', '--project', 'integration', ...workers, ...files], {
-    stdio: 'inherit',
+  // A run takes 1 to 5 minutes; one that hangs is ended after 15 and says where it hung.
+  return runVitest(['--project', 'integration', ...workers, ...files], {
     env: { ...process.env, ...env },
+    limitMinutes: 15,
+    label: `The integration tests on ${label}`,
   });
-  return result.status ?? 1;
 };
 
 const only = process.env.TEST_DATABASES?.split(',') ?? ['sqlite', 'postgres'];
 let failed = false;
-if (only.includes('sqlite')) failed = vitest({ TEST_DATABASE: 'sqlite' }, 'SQLite') !== 0 || failed;
+if (only.includes('sqlite')) failed = (await vitest({ TEST_DATABASE: 'sqlite' }, 'SQLite')) !== 0 || failed;
 if (only.includes('postgres')) {
   const postgres = await startThrowawayPostgres();
   try {
-    failed = vitest({ TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgres.url }, 'PostgreSQL') !== 0 || failed;
+    failed =
+      (await vitest({ TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgres.url }, 'PostgreSQL')) !== 0 || failed;
   } finally {
     await postgres.stop();
   }
@@ -31,9 +33,9 @@ if (only.includes('postgres')) {
 // The Users API suite once more with the Ory adapter, against Kratos and Keto played by a second `portaal`.
 if (only.includes('ory') || (only.includes('sqlite') && process.argv.length === 2)) {
   failed =
-    vitest({ TEST_DATABASE: 'sqlite', TEST_IDENTITY_BACKEND: 'ory' }, 'SQLite with the Ory adapter', [
+    (await vitest({ TEST_DATABASE: 'sqlite', TEST_IDENTITY_BACKEND: 'ory' }, 'SQLite with the Ory adapter', [
       'e2e/api/users-api',
       'e2e/api/catalogue',
-    ]) !== 0 || failed;
+    ])) !== 0 || failed;
 }
 process.exit(failed ? 1 : 0);

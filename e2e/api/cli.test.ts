@@ -14,6 +14,8 @@ function portaal(args: string[], env: Record<string, string>) {
   const result = spawnSync(process.execPath, [PORTAAL_BIN, ...args], {
     env: { ...processEnv(), ...env },
     encoding: 'utf8',
+    // A command that hangs fails its test instead of blocking this worker, and with it the whole run.
+    timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -72,8 +72,22 @@ Opdrachten:
 
 const cliLog = () => Fastify({ logger: { level: 'warn' } }).log;
 
+/**
+ * The `portaal` command: runs `argv`'s command and ends the process with its exit code. A one-off command ends when
+ * its work is done, even if a pool or timer it opened is slow to let go, so that a script or a test running it never
+ * waits on it; `serve` has closed everything it opened when it returns, and ends by itself.
+ */
+export async function main(argv: string[]): Promise<void> {
+  // Everything the portal writes (the database and its journal, keys, secrets, backups) is for its own user only,
+  // whatever umask the shell or service manager gave it (docs/security.md#7-password-storage).
+  process.umask(0o077);
+  const code = await runCli(argv);
+  if (argv[0] === 'serve') process.exitCode = code;
+  else process.exit(code);
+}
+
 /** Runs one CLI command and returns the process exit code. Problems are reported in one line, never a stack trace. */
-export async function runCli(argv: string[]): Promise<number> {
+async function runCli(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {

@@ -1,0 +1,55 @@
+// Runs one vitest run of the test command with a time limit. A test file that hangs (a child process that never
+// exits, a worker blocked in a synchronous call) would otherwise hold the whole run until CI gives up on it without
+// saying where. Over the limit, this prints every process of the run with its age and command line, then ends them
+// all: vitest, its workers and the `portaal` servers and browsers they started share the run's process group.
+import { execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const LONG_FILES_REPORTER = fileURLToPath(new URL('./long-files-reporter.mjs', import.meta.url));
+
+/**
+ * `npx vitest run <args>` with the default reporter and one that names files still running after some minutes;
+ * resolves to its exit code, or 1 when it outlives `limitMinutes`.
+ */
+export function runVitest(args, { env = process.env, limitMinutes, label }) {
+  return new Promise((resolve) => {
+    const reporters = ['--reporter=default', `--reporter=${LONG_FILES_REPORTER}`];
+    const child = spawn('npx', ['vitest', 'run', ...reporters, ...args], { stdio: 'inherit', env, detached: true });
+    const endGroup = () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The group has ended already.
+      }
+    };
+    // Detached, the run no longer gets the terminal's Ctrl-C: pass it on.
+    const interrupted = () => {
+      endGroup();
+      process.exit(130);
+    };
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
+    const limit = setTimeout(() => {
+      console.error(`\n${label}: still running after ${limitMinutes} minutes; its processes, then ended:`);
+      console.error(processesOfGroup(child.pid));
+      endGroup();
+    }, limitMinutes * 60_000);
+    child.on('exit', (code, signal) => {
+      clearTimeout(limit);
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
+      resolve(signal ? 1 : (code ?? 1));
+    });
+  });
+}
+
+function processesOfGroup(pgid) {
+  try {
+    const table = execFileSync('ps', ['-eo', 'pid,pgid,etime,args', '--sort=start_time'], { encoding: 'utf8' });
+    const [header, ...rows] = table.trimEnd().split('\n');
+    const ours = rows.filter((row) => row.trim().split(/\s+/)[1] === String(pgid));
+    return [header, ...ours].map((row) => row.slice(0, 300)).join('\n');
+  } catch (error) {
+    return `(ps failed: ${error.message})`;
+  }
+}
