@@ -83,8 +83,13 @@ export async function expectAccessible(page: Page, state: string) {
     still.replaceSync('*, *::before, *::after { transition: none !important; }');
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, still];
   });
+  // Legacy mode runs axe in the page itself, where the default opens a blank page for every check to merge the
+  // results of cross-origin frames into. The portal's pages have no frames (checked here): the same rules and the
+  // same results, in half the time (0.75 against 0.37 s a check on the sign-in screen, measured on this machine class).
+  expect(page.frames(), `frames on ${state}, which legacy mode would not check`).toHaveLength(1);
   const result = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .setLegacyMode()
     .analyze()
     .finally(() => page.evaluate(() => (document.adoptedStyleSheets = document.adoptedStyleSheets.slice(0, -1))));
   const found = result.violations.map(
