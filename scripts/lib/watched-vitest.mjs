@@ -14,7 +14,12 @@ const LONG_FILES_REPORTER = fileURLToPath(new URL('./long-files-reporter.mjs', i
 export function runVitest(args, { env = process.env, limitMinutes, label }) {
   return new Promise((resolve) => {
     const reporters = ['--reporter=default', `--reporter=${LONG_FILES_REPORTER}`];
-    const child = spawn('npx', ['vitest', 'run', ...reporters, ...args], { stdio: 'inherit', env, detached: true });
+    const child = spawn('npx', ['vitest', 'run', ...reporters, ...args], {
+      // No terminal input: a process group in the background that read from it would be stopped.
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env,
+      detached: true,
+    });
     const endGroup = () => {
       try {
         process.kill(-child.pid, 'SIGKILL');
