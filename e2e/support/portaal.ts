@@ -126,6 +126,8 @@ export async function startPortaal(options: PortaalOptions = {}, attempt = 1): P
     if (!current || current.exitCode !== null || current.signalCode !== null) return;
     const exited = new Promise((r) => current.once('exit', r));
     current.kill(signal);
+    // A frozen process (`freeze`) would keep SIGTERM pending for ever, and `stop` with it: let it take the signal.
+    current.kill('SIGCONT');
     await exited;
   }
 
