@@ -13,7 +13,7 @@ console.log('\n=== browser journeys in Chromium ===');
 // Three journeys at a time, each with its own Chromium and `portaal`: they wait on pages and timers much of the time.
 // Two at a time kept the two cores 75 % busy (1.5 of 2, sampled over a whole run).
 const workers = ['--maxWorkers=3', '--minWorkers=1'];
-// The journeys take 7 to 9 minutes; a run that hangs is ended after 20 and says where it hung.
+// The journeys take 6 to 8 minutes; a run that hangs is ended after 20 and says where it hung.
 const status = await runVitest(['--project', 'browser', ...workers, ...process.argv.slice(2)], {
   limitMinutes: 20,
   label: 'The browser journeys',

@@ -1,10 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, DEMO_PASSWORD, signInAtAal2 } from '../support/portal-users.js';
 import { useJourney } from './support/journey.js';
 import { expectNoSidewaysScroll } from './support/layout.js';
-import { cli, expectAccessible, signInWithPassword } from './support/pages.js';
+import { axeOn, cli, expectAccessible, signInWithPassword } from './support/pages.js';
 
 // The demo installation: Bea administers Gemeente Voorbeeldstad, which asks for a second factor; DEGO asks for none.
 const journey = useJourney({ args: ['--demo'] });
@@ -50,10 +49,7 @@ describe('journey 2b: an invitation on a phone, from the notice to the second fa
       await notice.filter({ hasText: `Je bent uitgenodigd voor ${VOORBEELDSTAD}.` }).waitFor();
       await page.waitForLoadState('networkidle');
       // The notice is inside a landmark of its own, and every landmark has a name of its own.
-      const landmarks = await new AxeBuilder({ page })
-        .withRules(['landmark-unique', 'region'])
-        .setLegacyMode()
-        .analyze();
+      const landmarks = await axeOn(page, 'the invitation notice').withRules(['landmark-unique', 'region']).analyze();
       expect(landmarks.violations).toEqual([]);
       expect(landmarks.passes.map((rule) => rule.id).sort()).toEqual(['landmark-unique', 'region']);
       const top = (await notice.boundingBox())!.y;
