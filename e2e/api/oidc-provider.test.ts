@@ -337,7 +337,7 @@ describe('OpenID Connect provider on several processes', () => {
       DATABASE_URL: database.url,
       PUBLIC_URL: publicUrl,
       SECRETS_COOKIE: randomBytes(32).toString('base64url'),
-      OIDC_JWKS: testSigningKeys(),
+      OIDC_JWKS: await testSigningKeys(),
       CATALOGUE_FILE: catalogueFile,
       OIDC_CLIENT_SECRET_JEUGDZORG: SECRET,
     };

@@ -52,7 +52,7 @@ async function deployment(extra: Record<string, string> = {}): Promise<Deploymen
     DATABASE_URL: database.url,
     PUBLIC_URL: url,
     SECRETS_COOKIE: randomBytes(32).toString('base64url'),
-    OIDC_JWKS: testSigningKeys(),
+    OIDC_JWKS: await testSigningKeys(),
     CATALOGUE_FILE: catalogueFile,
     OIDC_CLIENT_SECRET_JEUGDZORG: SECRET,
     OIDC_CLIENT_SECRET_BEGROTING: SECRET,

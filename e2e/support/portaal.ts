@@ -86,7 +86,7 @@ export async function startPortaal(options: PortaalOptions = {}, attempt = 1): P
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(options.smtp === false ? {} : { SMTP_URL: mail.url }),
     // A test that needs keys generated at first start passes OIDC_JWKS ''.
-    OIDC_JWKS: testSigningKeys(),
+    OIDC_JWKS: await testSigningKeys(),
     // Argon2id at a test's cost, as Kratos' test setups lower their hasher's: the tests sign in and create people
     // thousands of times, and hashing at OWASP's cost took a fifth of the integration runs' time.
     HASHERS_ARGON2_MEMORY: '64KB',

@@ -102,7 +102,7 @@ async function runCli(argv: string[]): Promise<number> {
       case 'audit':
         return await audit(rest);
       case 'oidc':
-        return oidc(rest);
+        return await oidc(rest);
       case 'demo':
         return await demo();
       case 'mail':
@@ -246,9 +246,9 @@ async function demo(): Promise<number> {
   return 0;
 }
 
-function oidc(args: string[]): number {
+async function oidc(args: string[]): Promise<number> {
   if (args[0] === 'new-jwks') {
-    process.stdout.write(`${newJwks()}\n`);
+    process.stdout.write(`${await newJwks()}\n`);
     return 0;
   }
   if (args[0] !== 'rotate-keys') {
@@ -260,7 +260,7 @@ function oidc(args: string[]): number {
     process.stderr.write('OIDC_JWKS is gezet: roteer de sleutels daar (zet de nieuwe sleutel vooraan).\n');
     return 2;
   }
-  const kid = rotateSigningKeys(config.dataDir);
+  const kid = await rotateSigningKeys(config.dataDir);
   process.stdout.write(`Nieuwe sleutel ${kid} aangemaakt; herstart de server om ermee te ondertekenen.\n`);
   return 0;
 }

@@ -41,24 +41,24 @@ describe('client secrets', () => {
 });
 
 describe('signing keys', () => {
-  it('generates a key once and rotates to a new one, keeping the previous', () => {
+  it('generates a key once and rotates to a new one, keeping the previous', async () => {
     const dir = tempDir();
     const settings = readOidcSettings({});
-    const first = oidcSigningKeys(settings, dir).keys;
+    const first = (await oidcSigningKeys(settings, dir)).keys;
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig', d: expect.any(String) });
-    expect(oidcSigningKeys(settings, dir).keys).toEqual(first);
+    expect((await oidcSigningKeys(settings, dir)).keys).toEqual(first);
     expect((fs.statSync(path.join(dir, 'oidc-jwks.json')).mode & 0o777).toString(8)).toBe('600');
 
-    const second = rotateSigningKeys(dir);
-    const third = rotateSigningKeys(dir);
-    expect(oidcSigningKeys(settings, dir).keys.map((k) => k.kid)).toEqual([third, second]);
+    const second = await rotateSigningKeys(dir);
+    const third = await rotateSigningKeys(dir);
+    expect((await oidcSigningKeys(settings, dir)).keys.map((k) => k.kid)).toEqual([third, second]);
   });
 
-  it('takes OIDC_JWKS as given, and refuses one without private keys', () => {
+  it('takes OIDC_JWKS as given, and refuses one without private keys', async () => {
     const dir = tempDir();
-    const keys = oidcSigningKeys(readOidcSettings({}), dir);
-    expect(oidcSigningKeys(readOidcSettings({ OIDC_JWKS: JSON.stringify(keys) }), tempDir())).toEqual(keys);
+    const keys = await oidcSigningKeys(readOidcSettings({}), dir);
+    expect(await oidcSigningKeys(readOidcSettings({ OIDC_JWKS: JSON.stringify(keys) }), tempDir())).toEqual(keys);
     const publicOnly = { keys: keys.keys.map(({ d: _d, ...rest }) => rest) };
     expect(() => readOidcSettings({ OIDC_JWKS: JSON.stringify(publicOnly) })).toThrow(/^OIDC_JWKS/);
   });

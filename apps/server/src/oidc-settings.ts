@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { hashClientSecret } from '@portaal/users-api';
 
 type Env = Record<string, string | undefined>;
@@ -81,8 +82,14 @@ export function readOidcSettings(env: Env): OidcSettings {
   };
 }
 
-function newSigningKey(): Jwk {
-  const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+/**
+ * Asynchronous on purpose: on Node 20 `generateKeyPairSync('rsa')` can hang for ever, when a garbage collection
+ * destroys its key job while the job holds its own lock (docs/architecture.md, "Single sign-on for the data services").
+ */
+const generateKeyPair = promisify(crypto.generateKeyPair);
+
+async function newSigningKey(): Promise<Jwk> {
+  const { privateKey } = await generateKeyPair('rsa', { modulusLength: 2048 });
   const jwk = privateKey.export({ format: 'jwk' }) as Jwk;
   return { ...jwk, kid: crypto.randomBytes(12).toString('base64url'), alg: 'RS256', use: 'sig' };
 }
@@ -92,18 +99,20 @@ function newSigningKey(): Jwk {
  * the same (the deploy files take it from one Secret), or a token signed by one fails at a service that fetched the
  * other's keys.
  */
-export const newJwks = (): string => JSON.stringify({ keys: [newSigningKey()] });
+export const newJwks = async (): Promise<string> => JSON.stringify({ keys: [await newSigningKey()] });
 
 /**
  * The signing keys: `OIDC_JWKS`, or `DATA_DIR/oidc-jwks.json`, generated on first start. Processes that start
  * together on one data directory agree: the file is created exclusively and whoever loses reads the winner's.
  */
-export function oidcSigningKeys(settings: OidcSettings, dataDir: string): { keys: Jwk[] } {
+export async function oidcSigningKeys(settings: OidcSettings, dataDir: string): Promise<{ keys: Jwk[] }> {
   if (settings.jwks) return settings.jwks;
   const file = path.join(dataDir, KEYS_FILE);
+  if (fs.existsSync(file)) return privateKeys(file, fs.readFileSync(file, 'utf8'));
+  const generated = JSON.stringify({ keys: [await newSigningKey()] });
   try {
     fs.mkdirSync(dataDir, { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({ keys: [newSigningKey()] }), { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, generated, { mode: 0o600, flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
@@ -125,10 +134,10 @@ export const signingKeyIds = (jwks: { keys: Jwk[] }): string[] =>
  * `portaal oidc rotate-keys`: a new key signs from the next start on; the previous one stays published so that
  * tokens it signed keep verifying, and any older one is dropped. Answers the new key's id.
  */
-export function rotateSigningKeys(dataDir: string): string {
+export async function rotateSigningKeys(dataDir: string): Promise<string> {
   const file = path.join(dataDir, KEYS_FILE);
+  const fresh = await newSigningKey();
   const current = fs.existsSync(file) ? privateKeys(file, fs.readFileSync(file, 'utf8')).keys : [];
-  const fresh = newSigningKey();
   const keys = [fresh, ...current].slice(0, KEPT_KEYS);
   const temporary = `${file}.${process.pid}.tmp`;
   fs.mkdirSync(dataDir, { recursive: true });

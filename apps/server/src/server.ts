@@ -106,7 +106,7 @@ export async function createServer(config: ServerConfig): Promise<PortaalServer>
   const usersApi = await registerUsersApi(publicApp, product.apiContext);
   if (embedded) answerBeforeRouting = byPath(idp.answerBeforeRouting, usersApi.answerBeforeRouting);
   const oidcLinks = sessionLinks(db.kysely);
-  const signingKeys = oidcSigningKeys(config.oidc, config.dataDir);
+  const signingKeys = await oidcSigningKeys(config.oidc, config.dataDir);
   const keyAgreement = signingKeyAgreement(db.kysely, signingKeyIds(signingKeys), publicApp.log);
   const oidcProvider = await createOidcProvider(product.apiContext, db.kysely, oidcLinks, {
     issuer: oidcIssuer(config.idp.publicUrl),
