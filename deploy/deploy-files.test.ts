@@ -9,6 +9,7 @@ import { nginxArgs, nginxFolder } from '../e2e/support/nginx.js';
 import { findApache, findApacheModule } from '../scripts/lib/apache.mjs';
 import { findNginx } from '../scripts/lib/nginx.mjs';
 import { startPortaal, type Portaal } from '../e2e/support/portaal.js';
+import { V8_FLAGS } from '../apps/server/bin/load-bundle.js';
 
 /**
  * The deployment files cannot be run here (no container runtime, no cluster), so what can be checked is checked:
@@ -62,6 +63,19 @@ describe('deployment files', () => {
     const names = variablesIn(file);
     expect(names.filter((name) => !knownVariables.has(name))).toEqual([]);
     if (!file.includes('secret')) expect(names).toContain('PUBLIC_URL');
+  });
+
+  it('starts the server with the V8 flags its code cache is made under, or V8 would not take the cache', () => {
+    const starts = {
+      'package.json': /node ([^"]*?) ?apps\/server\/bin\/portaal\.js serve/,
+      'deploy/Dockerfile': /CMD \["node", (.*?),? ?"apps\/server\/bin\/portaal\.js"/,
+      'deploy/kubernetes/portaal.yaml': /\["node", (.*?),? ?"apps\/server\/bin\/portaal\.js"/,
+      'deploy/systemd/portaal.service': /ExecStart=\/usr\/bin\/node ([^\n]*?) ?apps\/server\/bin\/portaal\.js/,
+    };
+    for (const [file, start] of Object.entries(starts)) {
+      const flags = start.exec(read(file))?.[1]?.replace(/[",]/g, '').split(' ');
+      expect(flags, file).toEqual(V8_FLAGS);
+    }
   });
 
   it('sets in the Dockerfile and the systemd unit only variables the server reads', () => {

@@ -5,13 +5,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { V8_FLAGS } from '../../apps/server/bin/load-bundle.js';
 import { freePort } from './free-port.mjs';
 
 /**
  * The V8 old-space limit that `npm start`, deploy/systemd, deploy/Dockerfile and deploy/kubernetes give `portaal serve`
  * (docs/operations.md "Memory"): without one, V8 on a large machine lets garbage pile up to hundreds of MiB.
  */
-export const V8_MEMORY = '--max-old-space-size=512 --max-semi-space-size=8';
+export const V8_MEMORY = V8_FLAGS.join(' ');
 
 const portaal = fileURLToPath(new URL('../../apps/server/bin/portaal.js', import.meta.url));
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PORTAAL_BIN, startPortaal, type Portaal } from '../support/portaal.js';
+import { PORTAAL_ARGS, startPortaal, type Portaal } from '../support/portaal.js';
 import { freePort } from '../support/free-port.js';
 import { identityApi, type Browser } from '../support/ory.js';
 import { createPasswordIdentity, uniqueEmail } from '../support/identities.js';
@@ -320,7 +320,7 @@ describe('portaal catalogue load with hostile JSON', () => {
   });
 
   function load(file: string) {
-    const result = spawnSync(process.execPath, [PORTAAL_BIN, 'catalogue', 'load', file], {
+    const result = spawnSync(process.execPath, [...PORTAAL_ARGS, 'catalogue', 'load', file], {
       env: portaal.env,
       encoding: 'utf8',
       timeout: 30_000,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/identities.js';
 import { newNativeClient } from '../support/ory.js';
-import { PORTAAL_BIN, startPortaal, type Portaal } from '../support/portaal.js';
+import { PORTAAL_ARGS, startPortaal, type Portaal } from '../support/portaal.js';
 
 /**
  * A backup taken with `portaal backup` while accounts are being created restores into a fresh data directory, and
@@ -29,7 +29,7 @@ afterAll(async () => {
 /** Runs a CLI command without blocking this process, so the writers keep writing meanwhile. */
 function cli(env: Record<string, string>, args: string[]): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [PORTAAL_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...PORTAAL_ARGS, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -6,12 +6,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../support/database.js';
 import { freePorts } from '../support/free-port.js';
-import { OWASP_HASHING, PORTAAL_BIN, processEnv, startPortaal, type Portaal } from '../support/portaal.js';
+import { OWASP_HASHING, PORTAAL_ARGS, processEnv, startPortaal, type Portaal } from '../support/portaal.js';
 import { newBrowser } from '../support/ory.js';
+import { V8_FLAGS } from '../../apps/server/bin/load-bundle.js';
 import { loginWithPassword } from '../support/flows.js';
 
 function portaal(args: string[], env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [PORTAAL_BIN, ...args], {
+  const result = spawnSync(process.execPath, [...PORTAAL_ARGS, ...args], {
     env: { ...processEnv(), ...env },
     encoding: 'utf8',
     // A command that hangs fails its test instead of blocking this worker, and with it the whole run.
@@ -36,6 +37,23 @@ describe('the portaal CLI', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('PORT');
     expect(result.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  it("loads the bundle with its code cache under the deploy files' V8 flags, and compiles it anew under others", () => {
+    const loader = new URL('../../apps/server/bin/load-bundle.js', import.meta.url).href;
+    const taken = (flags: string[]) =>
+      spawnSync(
+        process.execPath,
+        [
+          ...flags,
+          '--input-type=module',
+          '-e',
+          `import * as l from '${loader}'; l.loadBundle(); console.log(l.codeCacheTaken);`,
+        ],
+        { encoding: 'utf8', timeout: 60_000 },
+      ).stdout.trim();
+    expect(taken(V8_FLAGS)).toBe('true');
+    expect(taken(['--max-old-space-size=300'])).toBe('false');
   });
 
   it('migrates, then reports that the database is up to date', () => {
@@ -119,7 +137,7 @@ describe('the portaal CLI', () => {
     const [port] = await freePorts(1);
     try {
       const adminPort = String((taken.address() as net.AddressInfo).port);
-      const result = spawnSync(process.execPath, [PORTAAL_BIN, 'serve'], {
+      const result = spawnSync(process.execPath, [...PORTAAL_ARGS, 'serve'], {
         env: { ...processEnv(), ...env, PORT: String(port), ADMIN_PORT: adminPort, LOG_LEVEL: 'warn' },
         encoding: 'utf8',
         timeout: 20_000,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePorts } from '../support/free-port.js';
 import { identityApi } from '../support/ory.js';
-import { PORTAAL_BIN, processEnv, startPortaal, type Portaal } from '../support/portaal.js';
+import { PORTAAL_ARGS, processEnv, startPortaal, type Portaal } from '../support/portaal.js';
 
 // docs/operations.md#a-full-disk: the portal's SQLite database on a 30 MiB tmpfs that fills up. Writes answer 503 with
 // Retry-After (a Dutch message on /api), one log line names the cause, readiness answers 503, no write that was
@@ -94,7 +94,7 @@ describe.runIf(canMount)('a full disk under the SQLite database', () => {
     const [port, adminPort] = await freePorts(2);
     const filler = fill();
     try {
-      const started = spawnSync(process.execPath, [PORTAAL_BIN, 'serve'], {
+      const started = spawnSync(process.execPath, [...PORTAAL_ARGS, 'serve'], {
         env: {
           ...processEnv(),
           DATA_DIR: path.join(mountPoint, 'nieuw'),

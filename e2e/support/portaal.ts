@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { V8_FLAGS } from '../../apps/server/bin/load-bundle.js';
 import { testDatabaseUrl } from './database.js';
 import { freePorts } from './free-port.js';
 import { startMailSink, type MailSink } from './mail-sink.js';
@@ -12,9 +13,12 @@ import { testSigningKeys } from './signing-keys.js';
 const coverageDir = process.env.PORTAAL_COVERAGE_DIR;
 
 /** The `portaal` command the tests run: the product's, or in a coverage run its separate modules. */
-export const PORTAAL_BIN = fileURLToPath(
+const PORTAAL_BIN = fileURLToPath(
   new URL(coverageDir ? './portaal-modules.mjs' : '../../apps/server/bin/portaal.js', import.meta.url),
 );
+
+/** `node`'s arguments before a command: the deploy files' V8 flags, under which V8 takes the bundle's code cache. */
+export const PORTAAL_ARGS = [...V8_FLAGS, PORTAAL_BIN];
 
 /** What a `portaal` process started by a test needs in its environment besides its settings. */
 export const processEnv = (): Record<string, string> => ({
@@ -98,7 +102,7 @@ export async function startPortaal(options: PortaalOptions = {}, attempt = 1): P
 
   async function launch() {
     const printedBefore = output.length;
-    const started = spawn(process.execPath, [PORTAAL_BIN, 'serve', ...(options.args ?? [])], {
+    const started = spawn(process.execPath, [...PORTAAL_ARGS, 'serve', ...(options.args ?? [])], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { PORTAAL_BIN, type Portaal } from './portaal.js';
+import { PORTAAL_ARGS, type Portaal } from './portaal.js';
 import type { Deployment } from './deployment.js';
 import { Configuration, RelationshipApi } from '@ory/client';
 import { csrfTokenOf, explained, identityApi, newBrowser, type Browser } from './ory.js';
@@ -16,7 +16,7 @@ export function portaalCli(
 ) {
   const env = side === 'portal' && 'portalEnv' in portaal ? portaal.portalEnv : portaal.env;
   // A command that hangs fails the test that ran it, instead of the whole run.
-  const result = spawnSync(process.execPath, [PORTAAL_BIN, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, [...PORTAAL_ARGS, ...args], { env, encoding: 'utf8', timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -33,7 +33,7 @@ export function portaalCommand(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [PORTAAL_BIN, ...args],
+      [...PORTAAL_ARGS, ...args],
       { env, encoding: 'utf8', timeout: 60_000 },
       (error, stdout, stderr) =>
         resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),

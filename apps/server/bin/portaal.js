@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { main } from '../dist/portaal.mjs';
+import { loadBundle } from './load-bundle.js';
 
-await main(process.argv.slice(2));
+await loadBundle().main(process.argv.slice(2));
