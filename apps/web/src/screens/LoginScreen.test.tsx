@@ -6,6 +6,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Address, answerLater, fakeNetwork, renderAt, silent, unreachable } from '../test-support';
 import { axeViolations } from '../test-axe';
 import LoginScreen from './LoginScreen';
+import { loadPage } from '../layout/load-page';
+
+// jsdom loads no pages: the screens' ways out of the app are recorded instead.
+vi.mock('../layout/load-page', () => ({ loadPage: vi.fn() }));
 
 const node = (
   name: string,
@@ -62,7 +66,10 @@ const routes = (
 
 const CONNECTION_PROBLEM = 'Kon geen verbinding maken met de gebruikers API. Probeer het later opnieuw.';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.mocked(loadPage).mockClear();
+});
 
 describe('LoginScreen', () => {
   it('shows the welcome, the data-provision text and the links, and sets the page title', async () => {
@@ -350,15 +357,13 @@ describe('LoginScreen', () => {
         return init?.method ? { status: 401, body: {} } : { status: 200, body: { isAdmin: false } };
       return undefined;
     });
-    const assign = vi.fn();
-    vi.stubGlobal('location', { ...window.location, origin: window.location.origin, assign });
     renderAt('/login', routes);
     await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'goed-wachtwoord');
     const created = calls.find((call) => call.url.pathname === '/self-service/login/browser');
     expect(created?.url.searchParams.get('return_to')).toBe('https://dashboard.voorbeeldstad.nl/wijkmonitor#kaart');
     expect(window.localStorage.getItem('dvp-return-to')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://dashboard.voorbeeldstad.nl/wijkmonitor#kaart'), {
+    await waitFor(() => expect(loadPage).toHaveBeenCalledWith('https://dashboard.voorbeeldstad.nl/wijkmonitor#kaart'), {
       timeout: 2_500,
     });
   });
@@ -373,12 +378,10 @@ describe('LoginScreen', () => {
       if (url.pathname === '/api/users/whoami') return { status: 200, body: { isAdmin: false } };
       return undefined;
     });
-    const assign = vi.fn();
-    vi.stubGlobal('location', { ...window.location, origin: window.location.origin, assign });
     renderAt(`/login?return_to=${encodeURIComponent(interaction)}`, routes);
     await userEvent.type(await screen.findByLabelText('Wachtwoord'), 'goed-wachtwoord');
     await userEvent.click(screen.getByRole('button', { name: 'Inloggen' }));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith(interaction), { timeout: 2_500 });
+    await waitFor(() => expect(loadPage).toHaveBeenCalledWith(interaction), { timeout: 2_500 });
   });
 
   /**

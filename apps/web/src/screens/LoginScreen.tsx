@@ -17,6 +17,7 @@ import { serviceSignInPath, takeKeptReturnTo } from '../layout/return-to';
 import { forgetIdleSignOut, idleSignOut, justSignedOut } from '../sessions/idle-sign-out';
 import { Loading } from '../components/Loading';
 import { BUSY } from '../components/SupportContact';
+import { loadPage } from '../layout/load-page';
 
 const REDIRECT_DELAY_MS = 1_000;
 // The connection problem comes with a support mailbox: the alert adds it (or the helpdesk, without an address).
@@ -118,10 +119,7 @@ export default function LoginScreen() {
   function signedIn(on: LoginFlow, user: CurrentUser | undefined) {
     setDone(true);
     const to = destination(on, adminPath, user);
-    window.setTimeout(
-      () => (isElsewhere(to) ? window.location.assign(to) : navigate(to, { replace: true })),
-      REDIRECT_DELAY_MS,
-    );
+    window.setTimeout(() => (isElsewhere(to) ? loadPage(to) : navigate(to, { replace: true })), REDIRECT_DELAY_MS);
   }
 
   async function submit(values: FlowValues) {

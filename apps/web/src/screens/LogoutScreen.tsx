@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { frontend, idpErrorOf } from '../api/ory';
+import { loadPage } from '../layout/load-page';
 import { usePageTitle } from '../layout/use-page-title';
 import { rememberSignOut } from '../sessions/idle-sign-out';
 
@@ -23,7 +24,7 @@ export default function LogoutScreen() {
       queryClient.clear();
       window.localStorage.clear();
       rememberSignOut();
-      window.location.replace('/login');
+      loadPage('/login', { replace: true });
     })();
   }, [queryClient]);
   return (
