@@ -43,6 +43,17 @@ export function runVitest(args, { env = process.env, limitMinutes, label }) {
       clearTimeout(limit);
       process.off('SIGINT', interrupted);
       process.off('SIGTERM', interrupted);
+      // What outlives vitest is left over: workers of a vitest that crashed (they spin at full CPU, slowing every
+      // later suite), or servers and browsers a test did not stop. Say so, and end them.
+      const left = processesOfGroup(child.pid)
+        .split('\n')
+        .slice(1)
+        .filter((row) => !row.includes('<defunct>'));
+      if (left.length > 0) {
+        console.error(`\n${label}: processes left running after vitest ended, now ended:`);
+        console.error(left.join('\n'));
+        endGroup();
+      }
       resolve(signal ? 1 : (code ?? 1));
     });
   });
