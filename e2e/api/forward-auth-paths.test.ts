@@ -18,9 +18,10 @@ import { createMember, signInAtAal1, signInAtAal2 } from '../support/portal-user
 // member of each organisation; the echo servers say which service they are. A request may reach a service only when
 // the portal, asked directly about the same raw path, chose that very service and allowed that person there.
 
-const [portalPort, nginxPort] = (await freePorts(2)) as [number, number];
-// The upstreams listen first, on ports the system gives them (a port chosen ahead could be taken meanwhile by another
-// test file running beside this one); nginx's configuration is written after.
+const [nginxPort] = (await freePorts(1)) as [number];
+// The portal and the upstreams listen first, on ports chosen as they start (a port chosen ahead could be taken
+// meanwhile by another test file running beside this one); nginx's configuration is written after.
+let portalPort: number;
 let openbaarPort: number;
 let geheimPort: number;
 const HOST = `127.0.0.1:${nginxPort}`;
@@ -195,10 +196,8 @@ const ALLOWED: Record<Service, keyof typeof cookies> = { openbaar: 'dego', gehei
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'forward-auth-paths-'));
-  portaal = await startPortaal({
-    port: portalPort,
-    env: { CATALOGUE_FILE: catalogueFile(dir), TRUSTED_PROXIES: 'loopback' },
-  });
+  portaal = await startPortaal({ env: { CATALOGUE_FILE: catalogueFile(dir), TRUSTED_PROXIES: 'loopback' } });
+  portalPort = Number(new URL(portaal.publicUrl).port);
   echoes = [await startEcho('openbaar'), await startEcho('geheim')];
   [openbaarPort, geheimPort] = echoes.map((server) => (server.address() as AddressInfo).port) as [number, number];
   nginx = await startNginx(exampleConfig(), nginxPort);
