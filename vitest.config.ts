@@ -23,10 +23,6 @@ export default defineConfig({
         test: {
           name: 'web',
           environment: 'jsdom',
-          // Each file in a VM context of one worker thread instead of a process of its own with jsdom copied onto
-          // Node's globals: 60 instead of 116 s for the web tests on two cores. (The unit tests stay in processes: in
-          // VM contexts, CommonJS packages such as light-my-request fail to load.)
-          pool: 'vmThreads',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           setupFiles: ['apps/web/src/test-setup.ts'],
         },
