@@ -19,14 +19,7 @@ import { sidebar } from './support/people.js';
 // Begrotingsvergelijker as the example has it, and the Wijkmonitor, which asks every sign-in to be fresh
 // (`max_age=0`). Behind each, a small HTTP server shows the person the module passed on.
 
-const [portalPort, begrotingPort, wijkmonitorPort, ...upstreamPorts] = (await freePorts(5)) as [
-  number,
-  number,
-  number,
-  number,
-  number,
-];
-const PORTAL = `http://127.0.0.1:${portalPort}`;
+const [begrotingPort, wijkmonitorPort, ...upstreamPorts] = (await freePorts(4)) as [number, number, number, number];
 const BEGROTING = `http://127.0.0.1:${begrotingPort}`;
 const WIJKMONITOR = `http://127.0.0.1:${wijkmonitorPort}`;
 const SECRET = 'apache-mod-auth-openidc-geheim-van-minstens-32-tekens';
@@ -56,13 +49,17 @@ catalogued('wijkmonitor', WIJKMONITOR, 'wijkmonitor');
 writeFileSync(catalogueFile, JSON.stringify(demo));
 
 const journey = useJourney({
-  port: portalPort,
   args: ['--demo'],
   env: {
     CATALOGUE_FILE: catalogueFile,
     OIDC_CLIENT_SECRET_BEGROTING: SECRET,
     OIDC_CLIENT_SECRET_WIJKMONITOR: SECRET,
   },
+});
+/** The portal's address: it chooses its port as it starts, as another file's process may take one chosen earlier. */
+let PORTAL = '';
+beforeAll(() => {
+  PORTAL = journey.portaal.publicUrl;
 });
 
 const example = () => readFileSync(new URL('../../deploy/apache/mod-auth-openidc.conf', import.meta.url), 'utf8');

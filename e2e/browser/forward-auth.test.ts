@@ -15,7 +15,7 @@ import { cli, enterTotpCode, expectAccessible } from './support/pages.js';
 // operators (deploy/nginx/forward-auth.conf), with only its addresses changed. The upstream is a small HTTP server
 // that shows the headers it received.
 
-const [portalPort, nginxPort, upstreamPort] = (await freePorts(3)) as [number, number, number];
+const [nginxPort, upstreamPort] = (await freePorts(2)) as [number, number];
 const SERVICE = `http://127.0.0.1:${nginxPort}`;
 const PASSWORD = 'Kaart-Wijk-Buurt-Straat-61';
 
@@ -28,15 +28,17 @@ const wijkmonitor = demo.services.find((s: { id: string }) => s.id === 'wijkmoni
 Object.assign(wijkmonitor, { url: `${SERVICE}/`, access: { organisations: ['voorbeeldstad'] } });
 writeFileSync(catalogueFile, JSON.stringify(demo));
 
+// The portal chooses its port as it starts (another file's process may take one chosen earlier), so its environment
+// names the address it was given.
 const journey = useJourney({
-  port: portalPort,
-  env: {
+  env: (portal) => ({
     CATALOGUE_FILE: catalogueFile,
     // The service's origin, so that the sign-in may lead back there (README "Connecting a data service").
-    ALLOWED_RETURN_URLS: `http://127.0.0.1:${portalPort}/,${SERVICE}/`,
+    ALLOWED_RETURN_URLS: `${portal}/,${SERVICE}/`,
     TRUSTED_PROXIES: 'loopback',
-  },
+  }),
 });
+const portalPort = () => new URL(journey.portaal.publicUrl).port;
 
 /** The example configuration, pointed at this test's portal, upstream and port. */
 function exampleConfig(): string {
@@ -45,11 +47,11 @@ function exampleConfig(): string {
     expect(config, `the example has '${from}'`).toContain(from);
     config = config.replace(from, to);
   };
-  replace('server 127.0.0.1:4455;', `server 127.0.0.1:${portalPort};`);
+  replace('server 127.0.0.1:4455;', `server 127.0.0.1:${portalPort()};`);
   replace('server 127.0.0.1:8080;', `server 127.0.0.1:${upstreamPort};`);
   replace('listen 8443;', `listen 127.0.0.1:${nginxPort};`);
   replace('server_name portaal.example.nl;', 'server_name 127.0.0.1;');
-  replace('https://portaal.example.nl/permissies', `http://127.0.0.1:${portalPort}/permissies`);
+  replace('https://portaal.example.nl/permissies', `${journey.portaal.publicUrl}/permissies`);
   return config;
 }
 
@@ -114,7 +116,7 @@ describe('a data service behind nginx', () => {
     await page.setExtraHTTPHeaders({ 'X-Portaal-Email': 'nep@voorbeeld.nl', 'X-Portaal-Data-Roles': 'alles' });
     const address = `${SERVICE}/kaart?wijk=12&jaar=2025`;
     await page.goto(address);
-    await page.waitForURL((url) => url.port === String(portalPort) && url.pathname === '/login');
+    await page.waitForURL((url) => url.port === portalPort() && url.pathname === '/login');
     expect(new URL(page.url()).searchParams.get('return_to')).toBe(address);
     await expectAccessible(page, 'the sign-in on the way to a service');
     await signIn(page, zoe.email);
@@ -138,11 +140,11 @@ describe('a data service behind nginx', () => {
     expect((await received(page)).path).toBe('/buurt/3');
 
     // Signed out in the portal, the service asks for the sign-in again.
-    await page.goto(`http://127.0.0.1:${portalPort}/permissies`);
+    await page.goto(`${journey.portaal.publicUrl}/permissies`);
     await page.getByRole('link', { name: 'Uitloggen' }).first().click();
     await page.waitForURL((url) => url.pathname === '/login');
     await page.goto(`${SERVICE}/buurt/3`);
-    await page.waitForURL((url) => url.port === String(portalPort) && url.pathname === '/login');
+    await page.waitForURL((url) => url.port === portalPort() && url.pathname === '/login');
     expect(new URL(page.url()).searchParams.get('return_to')).toBe(`${SERVICE}/buurt/3`);
   });
 
@@ -158,7 +160,7 @@ describe('a data service behind nginx', () => {
     await page.getByRole('heading', { name: 'Geen toegang', level: 1 }).waitFor();
     await expectAccessible(page, 'the refusal of a service');
     await page.getByRole('link', { name: 'Naar je datavoorzieningen' }).click();
-    await page.waitForURL((url) => url.port === String(portalPort) && url.pathname === '/permissies');
+    await page.waitForURL((url) => url.port === portalPort() && url.pathname === '/permissies');
     expect(nginx.errorLog()).not.toMatch(/auth request unexpected status/);
   });
 });

@@ -3,7 +3,8 @@ import type { Locator, Page } from 'playwright-core';
 import { api, DEMO_PASSWORD, signInAtAal2 } from '../support/portal-users.js';
 import { useJourney } from './support/journey.js';
 import { expectNoSidewaysScroll } from './support/layout.js';
-import { axeOn, cli, expectAccessible, signInWithPassword } from './support/pages.js';
+import { runAxe } from './support/axe.js';
+import { cli, expectAccessible, signInWithPassword } from './support/pages.js';
 
 // The demo installation: Bea administers Gemeente Voorbeeldstad, which asks for a second factor; DEGO asks for none.
 const journey = useJourney({ args: ['--demo'] });
@@ -49,7 +50,7 @@ describe('journey 2b: an invitation on a phone, from the notice to the second fa
       await notice.filter({ hasText: `Je bent uitgenodigd voor ${VOORBEELDSTAD}.` }).waitFor();
       await page.waitForLoadState('networkidle');
       // The notice is inside a landmark of its own, and every landmark has a name of its own.
-      const landmarks = await axeOn(page, 'the invitation notice').withRules(['landmark-unique', 'region']).analyze();
+      const landmarks = await runAxe(page, 'the invitation notice', { rules: ['landmark-unique', 'region'] });
       expect(landmarks.violations).toEqual([]);
       expect(landmarks.passes.map((rule) => rule.id).sort()).toEqual(['landmark-unique', 'region']);
       const top = (await notice.boundingBox())!.y;

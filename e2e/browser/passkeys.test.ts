@@ -1,8 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { freePort } from '../support/free-port.js';
 import { signInAtAal2 } from '../support/portal-users.js';
-import type { PortaalOptions } from '../support/portaal.js';
 import { addVirtualAuthenticator, type VirtualAuthenticator } from '../support/virtual-authenticator.js';
 import { useJourney } from './support/journey.js';
 import { expectInsideWindow, expectNoSidewaysScroll } from './support/layout.js';
@@ -24,14 +22,10 @@ import { sidebar, signOut } from './support/people.js';
 // (autofill) request at once when it holds a passkey for the site, and refuses it when it holds none.
 
 // WebAuthn needs a host name as relying party (browsers refuse an IP address): the portal's public URL is
-// `localhost` here, with the port chosen before it starts, and every page uses that address.
-const options: PortaalOptions = { env: {} };
-beforeAll(async () => {
-  options.port = await freePort();
-  options.env!.PUBLIC_URL = `http://localhost:${options.port}`;
-});
-const journey = useJourney(options);
-const person = (label: string) => journey.person(label, { baseURL: options.env!.PUBLIC_URL });
+// `localhost` here, on the port it chose as it started, and every page uses that address.
+const onLocalhost = (address: string) => address.replace('//127.0.0.1:', '//localhost:');
+const journey = useJourney({ env: (portal) => ({ PUBLIC_URL: onLocalhost(portal) }) });
+const person = (label: string) => journey.person(label, { baseURL: onLocalhost(journey.portaal.publicUrl) });
 
 /** A phone or laptop holding passkeys (user verification), or a USB security key (no PIN, not discoverable). */
 const authenticatorFor = (page: Page, kind: 'passkey' | 'security-key') =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { runAxe } from './support/axe.js';
 import { useJourney } from './support/journey.js';
 import {
   expectMenuUsable,
@@ -11,7 +12,6 @@ import {
   visit,
 } from './support/layout.js';
 import {
-  axeOn,
   cli,
   createColleague,
   DEMO_CATALOGUE,
@@ -35,7 +35,7 @@ async function expectLandmarks(page: Page, state: string, sidebars: string[], me
   expect(await names('complementary'), `sidebars on ${state}`).toEqual(sidebars);
   expect(await names('navigation'), `menus on ${state}`).toEqual(menus);
   for (const role of ['banner', 'main', 'contentinfo'] as const) expect(await page.getByRole(role).count()).toBe(1);
-  const result = await axeOn(page, state).withRules(['landmark-unique', 'region']).analyze();
+  const result = await runAxe(page, state, { rules: ['landmark-unique', 'region'] });
   expect(result.passes.map((rule) => rule.id).sort(), `landmark rules on ${state}`).toEqual([
     'landmark-unique',
     'region',

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { freePort } from './free-port.js';
+import type { AddressInfo } from 'node:net';
 
 /**
  * A small round-robin load balancer for tests: it sends each request to the next backend whose `/health/ready`
@@ -50,8 +50,9 @@ export async function startBalancer(
     });
     request.pipe(forwarded);
   });
-  const port = listenPort ?? (await freePort());
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // Without a port of the caller's: port 0, which the system gives as it binds (no other process can take it first).
+  await new Promise<void>((resolve) => server.listen(listenPort ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     close: () =>

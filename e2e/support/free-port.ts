@@ -25,12 +25,6 @@ export async function freePorts(count: number): Promise<number[]> {
   }
 }
 
-/** A TCP port that was free a moment ago on the loopback interface. */
-export async function freePort(): Promise<number> {
-  const [port] = await freePorts(1);
-  return port!;
-}
-
 /** Whether something listens on `port` of the loopback interface now (a server started as a child, say). */
 export const acceptsConnections = (port: number) =>
   new Promise<boolean>((resolve) => {

@@ -1,6 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
-import { freePort } from './free-port.js';
 
 export interface CaughtMail {
   to: string[];
@@ -70,11 +70,12 @@ export async function startMailSink(): Promise<MailSink> {
         .catch((error: Error) => callback(error));
     },
   });
-  const port = await freePort();
+  // Port 0: the system gives a free port as it binds, which no other test's process can take meanwhile.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    server.listen(0, '127.0.0.1', () => resolve());
   });
+  const { port } = server.server.address() as AddressInfo;
   const matching = (address: string) => messages.filter((m) => m.to.includes(address.toLowerCase()));
   return {
     url: `smtp://127.0.0.1:${port}`,

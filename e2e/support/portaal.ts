@@ -50,7 +50,8 @@ export interface Portaal {
 }
 
 export interface PortaalOptions {
-  env?: Record<string, string>;
+  /** Environment of the process; a function of the public address when the environment names it. */
+  env?: Record<string, string> | ((publicUrl: string) => Record<string, string>);
   /** Without SMTP the server keeps mails in its development mailbox instead. */
   smtp?: boolean;
   args?: string[];
@@ -95,7 +96,7 @@ export async function startPortaal(options: PortaalOptions = {}, attempt = 1): P
     // thousands of times, and hashing at OWASP's cost took a fifth of the integration runs' time.
     HASHERS_ARGON2_MEMORY: '64KB',
     HASHERS_ARGON2_ITERATIONS: '1',
-    ...options.env,
+    ...(typeof options.env === 'function' ? options.env(publicUrl) : options.env),
   };
   let output = '';
   let child: ChildProcess | undefined;

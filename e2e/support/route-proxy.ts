@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { freePort } from './free-port.js';
+import type { AddressInfo } from 'node:net';
 
 /**
  * A reverse proxy that forwards only the paths of one Ory API (say, Keto's write API) and answers 404 to the rest,
@@ -38,8 +38,9 @@ export async function startRouteProxy(
     });
     request.pipe(forwarded);
   });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // Port 0: the system gives a free port as it binds, which no other test's process can take meanwhile.
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { totpCode } from '../../support/identities.js';
 import { createMember, portaalCli, signInAtAal2 } from '../../support/portal-users.js';
 import type { Portaal } from '../../support/portaal.js';
+import { runAxe, WCAG_AA } from './axe.js';
 import type { Journey } from './journey.js';
 import { enterTotpCode, signInWithPassword } from './sign-in.js';
 
@@ -73,17 +73,6 @@ export async function enrolAuthenticator(page: Page): Promise<{ secret: string; 
   return { secret, codes };
 }
 
-/**
- * Axe for the page as it is now. Legacy mode runs axe in the page itself, where the default opens a blank page for
- * every check to merge the results of cross-origin frames into. The portal's pages have no frames (checked here): the
- * same rules and the same results, in half the time (0.75 against 0.37 s a check on the sign-in screen, measured on
- * this machine class).
- */
-export function axeOn(page: Page, state: string): AxeBuilder {
-  expect(page.frames(), `frames on ${state}, which legacy mode would not check`).toHaveLength(1);
-  return new AxeBuilder({ page }).setLegacyMode();
-}
-
 /** Zero axe violations of the WCAG 2.0–2.2 A and AA rules on the page as it is now. */
 export async function expectAccessible(page: Page, state: string) {
   // Contrast measured halfway through a transition (a toast fading out) is no state a person reads: while axe looks,
@@ -94,10 +83,9 @@ export async function expectAccessible(page: Page, state: string) {
     still.replaceSync('*, *::before, *::after { transition: none !important; }');
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, still];
   });
-  const result = await axeOn(page, state)
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze()
-    .finally(() => page.evaluate(() => (document.adoptedStyleSheets = document.adoptedStyleSheets.slice(0, -1))));
+  const result = await runAxe(page, state, { tags: WCAG_AA }).finally(() =>
+    page.evaluate(() => (document.adoptedStyleSheets = document.adoptedStyleSheets.slice(0, -1))),
+  );
   const found = result.violations.map(
     (violation) =>
       `${violation.id} (${violation.impact}): ` +
