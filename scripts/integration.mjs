@@ -2,7 +2,7 @@
 // Runs the integration project on SQLite, then on a throwaway PostgreSQL cluster started here, then the Users API
 // files with the Ory adapter. TEST_DATABASES=sqlite,postgres,ory picks runs; file filters pick files.
 import { startThrowawayPostgres } from './lib/throwaway-postgres.mjs';
-import { runVitest } from './lib/watched-vitest.mjs';
+import { INTERRUPTED, runVitest } from './lib/watched-vitest.mjs';
 
 const vitest = (env, label, files = process.argv.slice(2)) => {
   console.log(`\n=== integration tests on ${label} ===`);
@@ -20,22 +20,28 @@ const vitest = (env, label, files = process.argv.slice(2)) => {
 
 const only = process.env.TEST_DATABASES?.split(',') ?? ['sqlite', 'postgres'];
 let failed = false;
-if (only.includes('sqlite')) failed = (await vitest({ TEST_DATABASE: 'sqlite' }, 'SQLite')) !== 0 || failed;
-if (only.includes('postgres')) {
+/** Notes a run's status; after Ctrl-C nothing more runs (what a run started is ended before this exits). */
+const ran = (status) => {
+  if (status === INTERRUPTED) process.exitCode = INTERRUPTED;
+  failed = status !== 0 || failed;
+};
+const goOn = () => process.exitCode !== INTERRUPTED;
+if (only.includes('sqlite')) ran(await vitest({ TEST_DATABASE: 'sqlite' }, 'SQLite'));
+if (only.includes('postgres') && goOn()) {
   const postgres = await startThrowawayPostgres();
   try {
-    failed =
-      (await vitest({ TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgres.url }, 'PostgreSQL')) !== 0 || failed;
+    ran(await vitest({ TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgres.url }, 'PostgreSQL'));
   } finally {
     await postgres.stop();
   }
 }
 // The Users API suite once more with the Ory adapter, against Kratos and Keto played by a second `portaal`.
-if (only.includes('ory') || (only.includes('sqlite') && process.argv.length === 2)) {
-  failed =
-    (await vitest({ TEST_DATABASE: 'sqlite', TEST_IDENTITY_BACKEND: 'ory' }, 'SQLite with the Ory adapter', [
+if ((only.includes('ory') || (only.includes('sqlite') && process.argv.length === 2)) && goOn()) {
+  ran(
+    await vitest({ TEST_DATABASE: 'sqlite', TEST_IDENTITY_BACKEND: 'ory' }, 'SQLite with the Ory adapter', [
       'e2e/api/users-api',
       'e2e/api/catalogue',
-    ])) !== 0 || failed;
+    ]),
+  );
 }
-process.exit(failed ? 1 : 0);
+process.exit(goOn() ? (failed ? 1 : 0) : INTERRUPTED);

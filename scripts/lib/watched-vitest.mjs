@@ -7,9 +7,12 @@ import { fileURLToPath } from 'node:url';
 
 const LONG_FILES_REPORTER = fileURLToPath(new URL('./long-files-reporter.mjs', import.meta.url));
 
+/** The status a run resolves to when Ctrl-C (or SIGTERM) ended it: the caller cleans up, then exits with it. */
+export const INTERRUPTED = 130;
+
 /**
  * `npx vitest run <args>` with the default reporter and one that names files still running after some minutes;
- * resolves to its exit code, or 1 when it outlives `limitMinutes`.
+ * resolves to its exit code, to 1 when it outlives `limitMinutes`, or to INTERRUPTED.
  */
 export function runVitest(args, { env = process.env, limitMinutes, label }) {
   return new Promise((resolve) => {
@@ -27,10 +30,12 @@ export function runVitest(args, { env = process.env, limitMinutes, label }) {
         // The group has ended already.
       }
     };
-    // Detached, the run no longer gets the terminal's Ctrl-C: pass it on.
+    // Detached, the run no longer gets the terminal's Ctrl-C: pass it on, and leave the exit to the caller, which
+    // may have more to end (the throwaway PostgreSQL cluster of the integration runs).
+    let wasInterrupted = false;
     const interrupted = () => {
+      wasInterrupted = true;
       endGroup();
-      process.exit(130);
     };
     process.once('SIGINT', interrupted);
     process.once('SIGTERM', interrupted);
@@ -54,7 +59,7 @@ export function runVitest(args, { env = process.env, limitMinutes, label }) {
         console.error(left.join('\n'));
         endGroup();
       }
-      resolve(signal ? 1 : (code ?? 1));
+      resolve(wasInterrupted ? INTERRUPTED : signal ? 1 : (code ?? 1));
     });
   });
 }
