@@ -97,4 +97,34 @@ describe('journey 6: a forgotten password', () => {
     await page.waitForURL((url) => url.pathname === '/permissies');
     await sidebar(page).getByText(colleague.name, { exact: true }).waitFor();
   });
+
+  it("stays on the recovery after a quick click on 'Wachtwoord vergeten' before the sign-in flow came", async () => {
+    const page = await journey.person('snelle klikker');
+    // The sign-in flow is answered only once the person has followed the link, and the recovery screen's code only
+    // after that answer: the router shows the next screen in a transition, which waits for that code, while the
+    // browser's address says /recovery already. An answer in that gap used to take the person back to /login.
+    let clicked!: () => void;
+    const followed = new Promise<void>((resolve) => (clicked = resolve));
+    const flowAnswered = page.waitForResponse((answer) => answer.url().includes('/self-service/login/browser'));
+    await page.route('**/self-service/login/browser*', async (route) => {
+      await followed;
+      await route.continue();
+    });
+    let leaving = false;
+    await page.route('**/assets/*.js', async (route) => {
+      if (leaving) await flowAnswered.then(() => new Promise((resolve) => setTimeout(resolve, 200)));
+      await route.continue();
+    });
+    await page.goto('/login');
+    const link = page.getByRole('link', { name: 'Wachtwoord vergeten' });
+    await link.waitFor();
+    leaving = true;
+    await link.click();
+    await page.waitForURL((url) => url.pathname === '/recovery');
+    clicked();
+    await flowAnswered;
+    await page.getByRole('heading', { name: 'Herstel je wachtwoord', level: 1 }).waitFor();
+    await page.getByLabel('E-mailadres').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/recovery');
+  });
 });
