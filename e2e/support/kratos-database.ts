@@ -3,7 +3,7 @@ import os from 'node:os';
 import { Algorithm, hash as argon2Hash } from '@node-rs/argon2';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import pg from 'pg';
-import { coseKey, type SoftwareKey } from './software-authenticator.js';
+import { coseKey, p256KeyPair, type SoftwareKey } from './software-authenticator.js';
 
 /*
  * A database shaped as Ory Kratos and Ory Keto leave theirs on PostgreSQL, for the acceptance test of
@@ -690,7 +690,7 @@ export interface KratosFixturePerson {
 }
 
 function softwareKey(rpId: string, userHandle: Uint8Array, signCount: number): SoftwareKey {
-  const pair = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const pair = p256KeyPair();
   return {
     id: crypto.randomBytes(32),
     rpId,

@@ -75,6 +75,28 @@ export function coseKey(publicKey: crypto.KeyObject): Uint8Array {
   );
 }
 
+/**
+ * A new P-256 key pair, made by ECDH and imported as a JWK rather than by `generateKeyPairSync`, whose key generation
+ * job can hang for ever on Node 20 when a garbage collection runs inside the call (seen with RSA keys;
+ * docs/architecture.md, "Single sign-on for the data services"). ECDH makes its keys without that job.
+ */
+export function p256KeyPair(): { privateKey: crypto.KeyObject; publicKey: crypto.KeyObject } {
+  const ecdh = crypto.createECDH('prime256v1');
+  const point = ecdh.generateKeys(); // 0x04, then x and y of 32 bytes each
+  const field = (bytes: Buffer) => Buffer.concat([Buffer.alloc(32 - bytes.length), bytes]).toString('base64url');
+  const privateKey = crypto.createPrivateKey({
+    format: 'jwk',
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      x: field(point.subarray(1, 33)),
+      y: field(point.subarray(33)),
+      d: field(ecdh.getPrivateKey()),
+    },
+  });
+  return { privateKey, publicKey: crypto.createPublicKey(privateKey) };
+}
+
 export class SoftwareAuthenticator {
   readonly keys: SoftwareKey[] = [];
 
@@ -84,7 +106,7 @@ export class SoftwareAuthenticator {
   create(options: unknown, tweaks: CeremonyTweaks = {}): string {
     const publicKey = publicKeyOf(options);
     const rpId = tweaks.rpId ?? publicKey.rp?.id ?? new URL(this.origin).hostname;
-    const pair = tweaks.key ?? crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const pair = tweaks.key ?? p256KeyPair();
     const key: SoftwareKey = tweaks.key ?? {
       id: crypto.randomBytes(32),
       rpId,
