@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runVitest } from './lib/watched-vitest.mjs';
+import { runVitest, workersKeepingModules } from './lib/watched-vitest.mjs';
 
 const artefacts = fileURLToPath(new URL('../test-results/browser/', import.meta.url));
 rmSync(artefacts, { recursive: true, force: true });
@@ -12,7 +12,7 @@ rmSync(artefacts, { recursive: true, force: true });
 console.log('\n=== browser journeys in Chromium ===');
 // Three journeys at a time, each with its own Chromium and `portaal`: they wait on pages and timers much of the time.
 // Two at a time kept the two cores 75 % busy (1.5 of 2, sampled over a whole run).
-const workers = ['--maxWorkers=3', '--minWorkers=1'];
+const workers = workersKeepingModules(3);
 // The journeys take 6 to 8 minutes; a run that hangs is ended after 20 and says where it hung.
 const status = await runVitest(['--project', 'browser', ...workers, ...process.argv.slice(2)], {
   limitMinutes: 20,

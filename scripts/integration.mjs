@@ -2,14 +2,14 @@
 // Runs the integration project on SQLite, then on a throwaway PostgreSQL cluster started here, then the Users API
 // files with the Ory adapter. TEST_DATABASES=sqlite,postgres,ory picks runs; file filters pick files.
 import { startThrowawayPostgres } from './lib/throwaway-postgres.mjs';
-import { INTERRUPTED, runVitest } from './lib/watched-vitest.mjs';
+import { INTERRUPTED, runVitest, workersKeepingModules } from './lib/watched-vitest.mjs';
 
 const vitest = (env, label, files = process.argv.slice(2)) => {
   console.log(`\n=== integration tests on ${label} ===`);
   // Four files at a time, each with its own portal and database: the files wait on sockets and timers much of the
   // time. On two cores, two at a time took the runs from about 950 to 580 seconds; four took SQLite's from 351 to
   // 268. (vitest 3 reads maxWorkers only from the command line.)
-  const workers = ['--maxWorkers=4', '--minWorkers=1'];
+  const workers = workersKeepingModules(4);
   // A run takes 1 to 5 minutes; one that hangs is ended after 15 and says where it hung.
   return runVitest(['--project', 'integration', ...workers, ...files], {
     env: { ...process.env, ...env },

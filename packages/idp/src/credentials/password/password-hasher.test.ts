@@ -36,8 +36,11 @@ describe('password hasher', () => {
       return Number(process.hrtime.bigint() - start) / 1e6;
     };
     await hasher.dummyVerify('opwarmen');
-    const dummy = await time(() => hasher.dummyVerify('wat-dan-ook'));
-    const real = await time(() => hasher.verify('wat-dan-ook', known));
+    // The fastest of three each: a single one may wait for a core that other tests' workers hold.
+    const fastest = async (work: () => Promise<unknown>) =>
+      Math.min(await time(work), await time(work), await time(work));
+    const dummy = await fastest(() => hasher.dummyVerify('wat-dan-ook'));
+    const real = await fastest(() => hasher.verify('wat-dan-ook', known));
     // Same algorithm and parameters: within a factor of three of each other, never an instant answer.
     expect(dummy).toBeGreaterThan(real / 3);
   });
