@@ -20,12 +20,13 @@ const vitest = (env, label, files = process.argv.slice(2)) => {
 
 const only = process.env.TEST_DATABASES?.split(',') ?? ['sqlite', 'postgres'];
 let failed = false;
+let interrupted = false;
 /** Notes a run's status; after Ctrl-C nothing more runs (what a run started is ended before this exits). */
 const ran = (status) => {
-  if (status === INTERRUPTED) process.exitCode = INTERRUPTED;
+  interrupted = status === INTERRUPTED;
   failed = status !== 0 || failed;
 };
-const goOn = () => process.exitCode !== INTERRUPTED;
+const goOn = () => !interrupted;
 if (only.includes('sqlite')) ran(await vitest({ TEST_DATABASE: 'sqlite' }, 'SQLite'));
 if (only.includes('postgres') && goOn()) {
   const postgres = await startThrowawayPostgres();
@@ -44,4 +45,4 @@ if ((only.includes('ory') || (only.includes('sqlite') && process.argv.length ===
     ]),
   );
 }
-process.exit(goOn() ? (failed ? 1 : 0) : INTERRUPTED);
+process.exit(interrupted ? INTERRUPTED : failed ? 1 : 0);
