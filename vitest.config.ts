@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { LongestFirst } from './e2e/support/longest-first';
 
 // `unit` runs next-to-code tests in-process, `web` the web app's component tests in jsdom; `integration` talks to a
 // running `portaal` over HTTP (started by scripts/integration.mjs on SQLite and on a throwaway PostgreSQL cluster);
@@ -7,6 +8,8 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   resolve: { conditions: ['source'] },
   test: {
+    // Read from here only (vitest 3): orders the integration files and the journeys.
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
@@ -22,7 +25,7 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: 'web',
-          environment: 'jsdom',
+          environment: './apps/web/src/test-environment.ts',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           setupFiles: ['apps/web/src/test-setup.ts'],
         },

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Installs what the test run needs from Debian when it is missing: the PostgreSQL server binaries for the throwaway
-// cluster of the integration tests, Chromium for the browser journeys, and nginx (Debian's `nginx` package, built with
-// the auth_request module) for the forward-authentication journey and the check of the example configuration, and
-// Apache httpd with mod_auth_openidc (`apache2`, `libapache2-mod-auth-openidc`) for the journey of a service that signs
-// in through the portal's OpenID Connect provider. CI starts from a clean machine, so this must never be a manual step.
+// cluster of the integration tests, Chromium's headless shell (`chromium-headless-shell`) for the browser journeys,
+// nginx (Debian's `nginx` package, built with the auth_request module) for the forward-authentication journey and the
+// check of the example configuration, Apache httpd with mod_auth_openidc (`apache2`, `libapache2-mod-auth-openidc`)
+// for the journey of a service that signs in through the portal's OpenID Connect provider, and the Jsonnet
+// interpreter (`jsonnet`) that renders the Ory login web_hook's template. CI starts from a clean machine, so this must
+// never be a manual step.
 import { execFileSync } from 'node:child_process';
 import { findApache, findApacheModule } from './lib/apache.mjs';
-import { findChromium } from './lib/chromium.mjs';
+import { findHeadlessChromium } from './lib/chromium.mjs';
+import { findJsonnet } from './lib/jsonnet.mjs';
 import { findNginx } from './lib/nginx.mjs';
 import { findPostgresBin } from './lib/postgres-bin.mjs';
 
@@ -16,8 +19,8 @@ function run(command, args) {
   execFileSync(cmd, argv, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
-function aptInstall(packages, why) {
-  console.log(`[ensure-test-deps] ${why}: installing ${packages.join(', ')} from Debian`);
+function aptInstall(packages) {
+  console.log(`[ensure-test-deps] missing on this machine, installing from Debian: ${packages.join(', ')}`);
   try {
     run('apt-get', ['update', '-qq']);
     run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages]);
@@ -29,10 +32,9 @@ function aptInstall(packages, why) {
 
 const missing = [];
 if (!findPostgresBin()) missing.push('postgresql');
-if (!findChromium()) missing.push('chromium');
+if (!findHeadlessChromium()) missing.push('chromium-headless-shell');
 if (!findNginx()) missing.push('nginx');
 if (!findApache()) missing.push('apache2');
 if (!findApacheModule('auth_openidc')) missing.push('libapache2-mod-auth-openidc');
-if (missing.length > 0) {
-  aptInstall(missing, 'PostgreSQL server binaries, Chromium, nginx, Apache or mod_auth_openidc are missing');
-}
+if (!findJsonnet()) missing.push('jsonnet');
+if (missing.length > 0) aptInstall(missing);

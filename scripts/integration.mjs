@@ -6,10 +6,10 @@ import { INTERRUPTED, runVitest, workersKeepingModules } from './lib/watched-vit
 
 const vitest = (env, label, files = process.argv.slice(2)) => {
   console.log(`\n=== integration tests on ${label} ===`);
-  // Four files at a time, each with its own portal and database: the files wait on sockets and timers much of the
-  // time. On two cores, two at a time took the runs from about 950 to 580 seconds; four took SQLite's from 351 to
-  // 268. (vitest 3 reads maxWorkers only from the command line.)
-  const workers = workersKeepingModules(4);
+  // Six files at a time, each with its own portal and database: the files wait on sockets and timers much of the
+  // time. On two cores, two at a time took the runs from about 950 to 580 seconds; four took SQLite's from 351 to 268,
+  // six from 132 to 111 (eight: 105). (vitest 3 reads maxWorkers only from the command line.)
+  const workers = workersKeepingModules(6);
   // A run takes 1 to 5 minutes; one that hangs is ended after 15 and says where it hung.
   return runVitest(['--project', 'integration', ...workers, ...files], {
     env: { ...process.env, ...env },

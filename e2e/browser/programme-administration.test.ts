@@ -335,6 +335,8 @@ describe("journey 32: 'Programmabeheer'", () => {
     await page.keyboard.press('Enter');
     await roles.getByRole('status').getByText('Datarol Wonen opgeheven.').waitFor();
     await roles.getByText('Gemeente Nieuwstad heeft nog geen datarollen.').waitFor();
+    // The retired role's button is gone: the focus goes to 'Datarol toevoegen', inside the dialog Escape closes.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Datarol toevoegen');
     await page.keyboard.press('Escape');
     await roles.waitFor({ state: 'detached' });
 

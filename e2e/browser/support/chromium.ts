@@ -1,9 +1,9 @@
 import { chromium, type Browser } from 'playwright-core';
-import { findChromium } from '../../../scripts/lib/chromium.mjs';
+import { findHeadlessChromium } from '../../../scripts/lib/chromium.mjs';
 
-/** Debian's Chromium (installed by scripts/ensure-test-deps.mjs), or the one CHROMIUM_PATH names. */
+/** Debian's headless Chromium (installed by scripts/ensure-test-deps.mjs), or the one CHROMIUM_PATH names. */
 function chromiumPath(): string {
-  const found = findChromium();
+  const found = findHeadlessChromium();
   if (!found) throw new Error('Chromium is missing: run `node scripts/ensure-test-deps.mjs` (or set CHROMIUM_PATH)');
   return found;
 }

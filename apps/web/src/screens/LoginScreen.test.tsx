@@ -6,10 +6,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Address, answerLater, fakeNetwork, renderAt, silent, unreachable } from '../test-support';
 import { axeViolations } from '../test-axe';
 import LoginScreen from './LoginScreen';
-import { loadPage } from '../layout/load-page';
+import { PageLoader } from '../layout/load-page';
 
-// jsdom loads no pages: the screens' ways out of the app are recorded instead.
-vi.mock('../layout/load-page', () => ({ loadPage: vi.fn() }));
+// jsdom loads no pages: the screen's ways out of the app are recorded instead.
+const loadPage = vi.fn();
+const Login = () => (
+  <PageLoader value={loadPage}>
+    <LoginScreen />
+  </PageLoader>
+);
 
 const node = (
   name: string,
@@ -56,8 +61,8 @@ const loginFlow = (aal: 'aal1' | 'aal2', messages?: unknown[]) => ({
 
 const routes = (
   <>
-    <Route path="/login" element={<LoginScreen />} />
-    <Route path="/admin-login" element={<LoginScreen />} />
+    <Route path="/login" element={<Login />} />
+    <Route path="/admin-login" element={<Login />} />
     <Route path="/" element={<p>Overzicht-pagina</p>} />
     <Route path="/settings/2fa-app" element={<p>Koppel-pagina</p>} />
     <Route path="/permissies" element={<p>Datavoorzieningen-pagina</p>} />
@@ -68,7 +73,7 @@ const CONNECTION_PROBLEM = 'Kon geen verbinding maken met de gebruikers API. Pro
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  vi.mocked(loadPage).mockClear();
+  loadPage.mockClear();
 });
 
 describe('LoginScreen', () => {
@@ -425,7 +430,7 @@ describe('LoginScreen', () => {
     signInOnTheWayToAService(
       ['password'],
       <>
-        <Route path="/login" element={<LoginScreen />} />
+        <Route path="/login" element={<Login />} />
         <Route path="/settings/2fa-app" element={<Address />} />
       </>,
     );
@@ -441,7 +446,7 @@ describe('LoginScreen', () => {
         path="/login"
         element={
           <>
-            <LoginScreen />
+            <Login />
             <Address />
           </>
         }

@@ -17,7 +17,7 @@ import { serviceSignInPath, takeKeptReturnTo } from '../layout/return-to';
 import { forgetIdleSignOut, idleSignOut, justSignedOut } from '../sessions/idle-sign-out';
 import { Loading } from '../components/Loading';
 import { BUSY } from '../components/SupportContact';
-import { loadPage } from '../layout/load-page';
+import { usePageLoader } from '../layout/load-page';
 
 const REDIRECT_DELAY_MS = 1_000;
 // The connection problem comes with a support mailbox: the alert adds it (or the helpdesk, without an address).
@@ -61,6 +61,7 @@ const isElsewhere = (to: string) => /^https?:\/\//.test(to);
 export default function LoginScreen() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const loadPage = usePageLoader();
   const location = useLocation();
   const toast = useToast();
   const config = usePortalConfig();

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { frontend, idpErrorOf } from '../api/ory';
-import { loadPage } from '../layout/load-page';
+import { usePageLoader } from '../layout/load-page';
 import { usePageTitle } from '../layout/use-page-title';
 import { rememberSignOut } from '../sessions/idle-sign-out';
 
@@ -12,6 +12,7 @@ import { rememberSignOut } from '../sessions/idle-sign-out';
 export default function LogoutScreen() {
   usePageTitle('Uitloggen');
   const queryClient = useQueryClient();
+  const loadPage = usePageLoader();
   useEffect(() => {
     void (async () => {
       try {
@@ -26,7 +27,7 @@ export default function LogoutScreen() {
       rememberSignOut();
       loadPage('/login', { replace: true });
     })();
-  }, [queryClient]);
+  }, [queryClient, loadPage]);
   return (
     <main className="dvp-main" id="inhoud">
       <p role="status">Je wordt uitgelogd…</p>
