@@ -44,6 +44,18 @@ export default defineConfig({
         },
       },
       {
+        // The Users API files once more with the Ory adapter, against Kratos and Keto played by a second `portaal`;
+        // run with the SQLite files, in the same workers (scripts/integration.mjs).
+        extends: true,
+        test: {
+          name: 'integration-ory',
+          include: ['e2e/api/users-api*.test.ts', 'e2e/api/catalogue.test.ts'],
+          env: { TEST_IDENTITY_BACKEND: 'ory' },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         // Journeys in a real Chromium against a real `portaal` (scripts/browser-journeys.mjs).
         extends: true,
         test: {

@@ -6,9 +6,10 @@ import pg from 'pg';
 
 /**
  * The database a test server uses: SQLite in its data directory by default, or a fresh database on the throwaway
- * PostgreSQL cluster that scripts/integration.mjs starts (TEST_DATABASE=postgres).
+ * PostgreSQL cluster that scripts/integration.mjs starts (TEST_DATABASE=postgres). `migrated`: a copy of the cluster's
+ * database that `portaal migrate` brought up to date (TEST_POSTGRES_TEMPLATE), where one is; otherwise empty.
  */
-export async function testDatabaseUrl(): Promise<string | undefined> {
+export async function testDatabaseUrl({ migrated = false } = {}): Promise<string | undefined> {
   if (process.env.TEST_DATABASE !== 'postgres') return undefined;
   const base = process.env.TEST_POSTGRES_URL;
   if (!base)
@@ -17,7 +18,8 @@ export async function testDatabaseUrl(): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: base });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    const template = migrated ? process.env.TEST_POSTGRES_TEMPLATE : undefined;
+    await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await client.end();
   }

@@ -77,7 +77,7 @@ export async function startPortaal(options: PortaalOptions = {}, attempt = 1): P
   const mail = await startMailSink();
   const [free, adminPort] = await freePorts(2);
   const port = options.port ?? free!;
-  const databaseUrl = await testDatabaseUrl();
+  const databaseUrl = await testDatabaseUrl({ migrated: true });
   const publicUrl = `http://127.0.0.1:${port}`;
   const adminUrl = `http://127.0.0.1:${adminPort}`;
   const env: Record<string, string> = {
