@@ -44,14 +44,18 @@ async function migratedTemplate(url) {
   databaseUrl.pathname = `/${name}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'portaal-template-'));
   try {
-    execFileSync(
-      process.execPath,
-      [fileURLToPath(new URL('../apps/server/bin/portaal.js', import.meta.url)), 'migrate'],
-      {
-        env: { PATH: process.env.PATH, DATA_DIR: dataDir, DATABASE_URL: databaseUrl.toString() },
-        stdio: ['ignore', 'ignore', 'inherit'],
+    // In a coverage run (scripts/coverage.mjs) the migrations count as the test portals' own starts would have.
+    const coverage = process.env.PORTAAL_COVERAGE_DIR;
+    const portaal = coverage ? '../e2e/support/portaal-modules.mjs' : '../apps/server/bin/portaal.js';
+    execFileSync(process.execPath, [fileURLToPath(new URL(portaal, import.meta.url)), 'migrate'], {
+      env: {
+        PATH: process.env.PATH,
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl.toString(),
+        ...(coverage ? { NODE_V8_COVERAGE: coverage } : {}),
       },
-    );
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
