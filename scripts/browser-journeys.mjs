@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs the browser journeys (e2e/browser) in Debian's Chromium against real `portaal` processes. A failing journey
 // leaves a screenshot and the console log of every page it opened; this prints where.
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runVitest, workersKeepingModules } from './lib/watched-vitest.mjs';
@@ -15,10 +16,14 @@ console.log('\n=== browser journeys in Chromium ===');
 // against three, the cores 90 % busy.
 const workers = workersKeepingModules(4);
 // The journeys take 3 to 5 minutes; a run that hangs is ended after 20 and says where it hung.
+// Both Ory Elements journeys serve one build of its harness page, made by the first (e2e/support/ory-elements.ts).
+const oryElementsBuild = mkdtempSync(path.join(os.tmpdir(), 'ory-elements-'));
 const status = await runVitest(['--project', 'browser', ...workers, ...process.argv.slice(2)], {
+  env: { ...process.env, ORY_ELEMENTS_BUILD_DIR: oryElementsBuild },
   limitMinutes: 20,
   label: 'The browser journeys',
 });
+rmSync(oryElementsBuild, { recursive: true, force: true });
 if (status !== 0) {
   console.error(
     `\nScreenshots and console logs of the failed journeys: ${path.relative(process.cwd(), artefacts) || artefacts}`,

@@ -1,6 +1,15 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -32,13 +41,46 @@ export function oryElementsEnv(origin: string): Record<string, string> {
   };
 }
 
+/** Where a journeys run keeps one build of the harness for all its files (scripts/browser-journeys.mjs). */
+const SHARED_BUILD = 'ORY_ELEMENTS_BUILD_DIR';
+
 /**
- * Builds the harness page (e2e/ory-elements, its own Vite configuration) into a new temporary directory and answers
- * its path. Vite runs in a process of its own with `NODE_ENV=production`, as a site is built for deployment: the test
- * runner's `NODE_ENV=test` would make a development build.
+ * The harness page built for deployment, as a folder. In a journeys run that names a shared folder, the first file to
+ * ask builds into it while the others wait (a build costs Vite about 8 s of CPU); otherwise each call builds anew.
  */
 export async function buildOryElementsHarness(): Promise<string> {
-  const outDir = mkdtempSync(path.join(os.tmpdir(), 'ory-elements-'));
+  const shared = process.env[SHARED_BUILD];
+  if (!shared) return buildInto(mkdtempSync(path.join(os.tmpdir(), 'ory-elements-')));
+  const result = path.join(shared, 'result.json');
+  try {
+    mkdirSync(path.join(shared, 'building'));
+  } catch {
+    return waitForBuild(result);
+  }
+  const out = path.join(shared, 'out');
+  try {
+    await buildInto(out);
+    writeFileSync(result, JSON.stringify({ dir: out }));
+    return out;
+  } catch (error) {
+    writeFileSync(result, JSON.stringify({ failure: String(error) }));
+    throw error;
+  }
+}
+
+async function waitForBuild(result: string): Promise<string> {
+  while (!existsSync(result)) await new Promise((resolve) => setTimeout(resolve, 200));
+  const { dir, failure } = JSON.parse(readFileSync(result, 'utf8')) as { dir?: string; failure?: string };
+  if (!dir) throw new Error(`building the Ory Elements harness failed in another journey: ${failure}`);
+  return dir;
+}
+
+/**
+ * Builds the harness page (e2e/ory-elements, its own Vite configuration) into `outDir`. Vite runs in a process of its
+ * own with `NODE_ENV=production`, as a site is built for deployment: the test runner's `NODE_ENV=test` would make a
+ * development build.
+ */
+async function buildInto(outDir: string): Promise<string> {
   const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
   const config = path.join(HARNESS_ROOT, 'vite.config.ts');
   // `runner` loads the configuration without writing a bundled copy of it beside the file.
@@ -130,7 +172,8 @@ export async function openHarnessOrigin(): Promise<HarnessOrigin> {
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => {
-          if (served) rmSync(served.dir, { recursive: true, force: true });
+          // A shared build is the run's, removed when the run ends.
+          if (served && !process.env[SHARED_BUILD]) rmSync(served.dir, { recursive: true, force: true });
           resolve();
         });
       }),
