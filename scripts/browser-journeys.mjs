@@ -15,9 +15,9 @@ console.log('\n=== browser journeys in Chromium ===');
 // Two at a time kept the two cores 75 % busy (1.5 of 2, sampled over a whole run); four took the run from 245 to 210 s
 // against three, the cores 90 % busy.
 const workers = workersKeepingModules(4);
-// The journeys take 3 to 5 minutes; a run that hangs is ended after 20 and says where it hung.
-// Both Ory Elements journeys serve one build of its harness page, made by the first (e2e/support/ory-elements.ts).
+// Both Ory Elements journeys serve one build of their harness page, made by the first (e2e/support/ory-elements.ts).
 const oryElementsBuild = mkdtempSync(path.join(os.tmpdir(), 'ory-elements-'));
+// The journeys take 3 to 5 minutes; a run that hangs is ended after 20 and says where it hung.
 const status = await runVitest(['--project', 'browser', ...workers, ...process.argv.slice(2)], {
   env: { ...process.env, ORY_ELEMENTS_BUILD_DIR: oryElementsBuild },
   limitMinutes: 20,
