@@ -240,6 +240,35 @@ describe('journey 27: the overview at every width', () => {
     }
   }, 180_000);
 
+  it('keeps the page still when a toast goes by itself, at the very end of the page', async () => {
+    const page = await overviewWithLongRows();
+    await page.setViewportSize(SIZES[1]!);
+    const height = () => page.evaluate(() => document.documentElement.scrollHeight);
+    const before = await height();
+    const edit = rowOf(page, ALI.email).getByRole('button', { name: 'Bewerken: Ali Analist', exact: true });
+    await edit.click();
+    const dialog = page.getByRole('dialog', { name: 'Gebruiker bewerken' });
+    await dialog.getByRole('button', { name: 'Opslaan' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const toast = page.locator('.dvp-toasts > li').filter({ hasText: 'Gebruiker aangepast' });
+    await toast.waitFor();
+    // Scrolled to the end, where the toast made room, with the pointer off the toast (which would hold it).
+    await page.mouse.move(1, 1);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const csv = page.getByRole('button', { name: /downloaden \(CSV\)/ });
+    const where = async () => ({
+      scroll: await page.evaluate(() => window.scrollY),
+      csv: (await csv.boundingBox())!.y,
+    });
+    const shown = await where();
+    await toast.waitFor({ state: 'detached' });
+    // What is under the pointer stays there (a click as the toast goes lands where it was aimed).
+    expect(await where(), 'the page after the toast went').toEqual(shown);
+    // The room the toast took goes once the page is scrolled back from it.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect.poll(height).toBe(before);
+  }, 120_000);
+
   it('keeps the focused control clear of an error toast on the sign-in screen', async () => {
     for (const size of [SIZES[0]!, SIZES[2]!]) {
       const visitor = await journey.person('bezoeker', size);

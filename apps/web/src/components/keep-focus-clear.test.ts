@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { keepFocusClear } from './keep-focus-clear';
+import { fitToastRoom, keepFocusClear } from './keep-focus-clear';
 
 /** A box at these window coordinates, for an element jsdom cannot lay out. */
 const at = (element: Element, top: number, bottom: number, left = 0, right = 300) =>
@@ -13,6 +13,12 @@ function page() {
   button!.scrollIntoView = vi.fn();
   window.innerHeight = 740;
   return { button: button!, room: room!, list: list!, toast: list!.firstElementChild! };
+}
+
+/** A page 2,000 px high in a 740 px window, scrolled so that `below` pixels of it are under the window. */
+function reaching(below: number) {
+  Object.defineProperty(document.documentElement, 'scrollHeight', { value: 2000, configurable: true });
+  Object.defineProperty(window, 'scrollY', { value: 2000 - 740 - below, configurable: true });
 }
 
 afterEach(() => {
@@ -40,8 +46,28 @@ describe('keepFocusClear', () => {
     expect(keepFocusClear(list, room)).toBe(false);
     expect(button.scrollIntoView).not.toHaveBeenCalled();
     toast.remove();
+    reaching(1260);
     expect(keepFocusClear(list, room)).toBe(false);
     expect(room.style.blockSize).toBe('0px');
     expect(document.documentElement.style.scrollPaddingBlockEnd).toBe('');
+  });
+
+  it('lets the room go only as far as the page reaches below the window, so nothing moves under the pointer', () => {
+    const { room, list, toast } = page();
+    at(toast, 620, 708);
+    fitToastRoom(list, room);
+    expect(room.style.blockSize).toBe('136px');
+    toast.remove();
+    // Scrolled to the very end, into the room: it stays.
+    const scrolled = (below: number) => {
+      reaching(below);
+      fitToastRoom(list, room);
+      return room.style.blockSize;
+    };
+    expect(scrolled(0)).toBe('136px');
+    expect(document.documentElement.style.scrollPaddingBlockEnd).toBe('');
+    // Scrolled back 100 px: that much of it goes; then the rest.
+    expect(scrolled(100)).toBe('36px');
+    expect(scrolled(100)).toBe('0px');
   });
 });
