@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { totpCode } from '../support/identities.js';
 import { expectFocusVisible } from './support/focus-visible.js';
 import { useJourney } from './support/journey.js';
-import { openMenu, sizeOf } from './support/layout.js';
+import { openMenu, resizeTo, sizeOf } from './support/layout.js';
 import { expectButtonsIdentifiable, expectFieldBoundaries } from './support/non-text-contrast.js';
 import { cli, createColleague, DEMO_CATALOGUE, signInAsAdministrator, signInWithPassword } from './support/pages.js';
 import { expectPasteWorks } from './support/paste.js';
@@ -58,7 +58,7 @@ async function expectNoImagesOfTextNorSensoryWords(page: Page, state: string) {
 /** Every check of this journey on the screen as it is, at 375 and 1280 px; on a phone with the menu open. */
 async function expectWhatAxeCannotSee(page: Page, state: string, withMenu = false) {
   for (const width of [375, 1280]) {
-    await page.setViewportSize(sizeOf(width));
+    await resizeTo(page, sizeOf(width));
     const where = `${state} at ${width} px`;
     if (withMenu) await openMenu(page);
     await expectNoImagesOfTextNorSensoryWords(page, where);
@@ -136,7 +136,7 @@ describe('journey 26: focus rings, non-text contrast, text spacing and pasting o
     await page.waitForLoadState('networkidle');
     await expectWhatAxeCannotSee(page, 'overview', true);
 
-    await page.setViewportSize(sizeOf(1280));
+    await resizeTo(page, sizeOf(1280));
     await page.getByRole('button', { name: 'Nieuwe gebruiker toevoegen' }).click();
     const dialog = page.getByRole('dialog', { name: 'Nieuwe gebruiker toevoegen' });
     await dialog.waitFor();

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { totpCode } from '../support/identities.js';
 import { useJourney } from './support/journey.js';
-import { expectNoSidewaysScroll, openMenu } from './support/layout.js';
+import { expectNoSidewaysScroll, openMenu, resizeTo } from './support/layout.js';
 import {
   cli,
   createColleague,
@@ -173,14 +173,14 @@ describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.
     await expectDutchOnly(page, 'Datavoorzieningen');
 
     // On a phone the menu behind the 'Menu' button marks the page too.
-    await page.setViewportSize({ width: 375, height: 740 });
+    await resizeTo(page, { width: 375, height: 740 });
     await openMenu(page);
     await menu.getByRole('link', { name: 'Account instellingen' }).click();
     await page.getByLabel('Achternaam').waitFor();
     await openMenu(page);
     expect(await menu.getByRole('link', { name: 'Account instellingen' }).getAttribute('aria-current')).toBe('page');
     expect(await menu.getByRole('link', { name: 'Datavoorzieningen' }).getAttribute('aria-current')).toBeNull();
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resizeTo(page, { width: 1280, height: 900 });
 
     // Saving the settings: the answer has the focus and is said once.
     await page.waitForLoadState('networkidle');
@@ -225,7 +225,7 @@ describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.
     await expectAccessible(page, 'authenticator app to link');
     await expectDutchOnly(page, 'authenticator app to link');
     for (const width of [375, 1280]) {
-      await page.setViewportSize({ width, height: width < 940 ? 800 : 900 });
+      await resizeTo(page, { width, height: width < 940 ? 800 : 900 });
       await snap(page, 'authenticator-app-koppelen');
     }
 
@@ -258,7 +258,7 @@ describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.
     await expectAccessible(page, 'new backup codes');
     await expectDutchOnly(page, 'new backup codes');
     for (const width of [375, 1280]) {
-      await page.setViewportSize({ width, height: width < 940 ? 800 : 900 });
+      await resizeTo(page, { width, height: width < 940 ? 800 : 900 });
       await snap(page, 'back-upcodes');
     }
 
@@ -305,7 +305,7 @@ describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.
     await expectAccessible(page, 'recovery sent');
     await expectDutchOnly(page, 'recovery sent');
     for (const width of [375, 1280]) {
-      await page.setViewportSize({ width, height: width < 940 ? 800 : 900 });
+      await resizeTo(page, { width, height: width < 940 ? 800 : 900 });
       await snap(page, 'herstel-verstuurd');
     }
   });
@@ -320,7 +320,7 @@ describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.
     await expectDutchOnly(page, 'error page');
     await expectAccessible(page, 'error page with a technical message');
     for (const width of [375, 1280]) {
-      await page.setViewportSize({ width, height: width < 940 ? 800 : 900 });
+      await resizeTo(page, { width, height: width < 940 ? 800 : 900 });
       await snap(page, 'foutpagina');
     }
   });
@@ -328,7 +328,7 @@ describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.
   it('keeps every focused element in view and uncovered at 640 × 450 on every screen', async () => {
     const admin = await signInAsAdministrator(journey);
     const page = admin.page;
-    await page.setViewportSize(SMALL);
+    await resizeTo(page, SMALL);
     const screens: [string, string, () => Promise<unknown>][] = [
       ['overview', '/', () => page.getByRole('table').waitFor()],
       ['Datavoorzieningen', '/permissies', () => page.getByRole('link', { name: /Naar Wijkmonitor/ }).waitFor()],

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey.js';
-import { expectDialogFits } from './support/layout.js';
+import { expectDialogFits, resizeTo } from './support/layout.js';
 import { descriptionOf } from './support/people.js';
 import {
   createColleague,
@@ -34,10 +34,10 @@ async function shoot(page: Page, name: string) {
   const size = page.viewportSize()!;
   await page.screenshot({ path: `${SCREENSHOTS}/${name}-${size.width}.png` });
   if (size.width <= PHONE.width) return;
-  await page.setViewportSize(PHONE);
+  await resizeTo(page, PHONE);
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${SCREENSHOTS}/${name}-${PHONE.width}.png` });
-  await page.setViewportSize(size);
+  await resizeTo(page, size);
 }
 
 const hasFocus = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
@@ -122,9 +122,9 @@ describe('journey 17: the user overview for an accessibility audit', () => {
     expect(await toasts(page).count()).toBe(0);
     await expectDialogFits(page, dialog, 'block dialog with a failure');
     await shoot(page, '2-block-failure');
-    await page.setViewportSize(PHONE);
+    await resizeTo(page, PHONE);
     await expectDialogFits(page, dialog, 'block dialog with a failure');
-    await page.setViewportSize(LAPTOP);
+    await resizeTo(page, LAPTOP);
     // Tabbing on stays in the dialog: the support address, then its buttons.
     await page.keyboard.press('Tab');
     expect(await hasFocus(alert.getByRole('link', { name: SUPPORT }))).toBe(true);
@@ -233,9 +233,9 @@ describe('journey 17: the user overview for an accessibility audit', () => {
     await expectDialogFits(page, dialog, 'new-user dialog with a failure');
     await alert.scrollIntoViewIfNeeded();
     await shoot(page, '6-new-user-failure');
-    await page.setViewportSize(PHONE);
+    await resizeTo(page, PHONE);
     await expectDialogFits(page, dialog, 'new-user dialog with a failure');
-    await page.setViewportSize(LAPTOP);
+    await resizeTo(page, LAPTOP);
 
     // Again, now that the server answers: the dialog closes with the success toast.
     await page.unroute(USERS);
@@ -264,7 +264,7 @@ describe('journey 17: the user overview for an accessibility audit', () => {
     await row.waitFor();
 
     for (const size of [WIDE, LAPTOP, { width: 940, height: 900 }, PHONE]) {
-      await page.setViewportSize(size);
+      await resizeTo(page, size);
       await page.waitForTimeout(200);
       const buttons = row.getByRole('button');
       const count = await buttons.count();
@@ -323,7 +323,7 @@ describe('journey 17: the user overview for an accessibility audit', () => {
         await tooltip.waitFor({ state: 'detached' });
       }
     }
-    await page.setViewportSize(WIDE);
+    await resizeTo(page, WIDE);
     const signOutButton = row.getByRole('button', { name: 'Afmelden op alle apparaten: Tim Collega' });
     await signOutButton.scrollIntoViewIfNeeded();
     const signOut = (await signOutButton.boundingBox())!;
@@ -332,7 +332,7 @@ describe('journey 17: the user overview for an accessibility audit', () => {
     await page.getByRole('tooltip').waitFor();
     await shoot(page, '7-tooltip');
     await page.mouse.move(1, 1);
-    await page.setViewportSize(LAPTOP);
+    await resizeTo(page, LAPTOP);
 
     // The sort select: a chevron at its end, with room for it beside the text.
     const select = page.getByLabel('Sorteer op');

@@ -9,7 +9,7 @@ import { authorizationRequest, discoverClient, followWhileOnPortal } from '../su
 import { lockWithWrongPasswords, signInAtAal2 } from '../support/portal-users.js';
 import { useJourney } from './support/journey.js';
 import { createColleague, expectAccessible, rowOf, signInAsAdministrator } from './support/pages.js';
-import { atBothWidths, expectDialogFits, expectScreenFits, openMenu } from './support/layout.js';
+import { atBothWidths, expectDialogFits, expectScreenFits, openMenu, resizeTo } from './support/layout.js';
 
 // Journey 29: an organisation administrator's day (issue 30), with the keyboard, axe, at 375 and 1280 px.
 // 1. 'Vergrendeld': a colleague locked by ten wrong passwords is found with 'Status' and unlocked with the keyboard.
@@ -138,7 +138,7 @@ async function readTheLog(page: Page) {
   await expect.poll(() => sentences(page)).toEqual(['Bea Beheer heeft het logboek gedownload']);
 
   // On a phone, the overview's row of the colleague leads to their part of the log; the menu leads back.
-  await page.setViewportSize({ width: 375, height: 740 });
+  await resizeTo(page, { width: 375, height: 740 });
   await page.goto(`${journey.portaal.publicUrl}/`);
   await page.getByRole('table').waitFor();
   await page.getByRole('link', { name: 'Logboek van Piet Jansen' }).click();
@@ -158,7 +158,7 @@ async function readTheLog(page: Page) {
     .getByRole('link', { name: 'Administratie dashboard' })
     .click();
   await page.getByRole('heading', { level: 1, name: 'Overzicht' }).waitFor();
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await resizeTo(page, { width: 1280, height: 900 });
 }
 
 const addressOf = (i: number) => `import-${RUN}-${i}@voorbeeldstad.nl`;

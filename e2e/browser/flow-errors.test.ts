@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey.js';
-import { expectInsideWindow, expectNoSidewaysScroll } from './support/layout.js';
+import { expectInsideWindow, expectNoSidewaysScroll, resizeTo } from './support/layout.js';
 import { createColleague, DEMO_CATALOGUE, cli, expectAccessible, signInWithPassword } from './support/pages.js';
 
 // Short-lived flows, so that an expired one can be met without waiting an hour; the statements at the foot of the page.
@@ -50,7 +50,7 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     expect(await page.getByLabel('Wachtwoord', { exact: true }).inputValue()).toBe('');
     await expectAccessible(page, 'expired sign-in flow');
     for (const width of [375, 1280]) {
-      await page.setViewportSize({ width, height: 800 });
+      await resizeTo(page, { width, height: 800 });
       await expectNoSidewaysScroll(page, `the expired sign-in flow at ${width} px`);
       await expectInsideWindow(page, page.getByRole('textbox'), `the expired sign-in flow at ${width} px`);
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/expired-sign-in-${width}.png`, fullPage: true });

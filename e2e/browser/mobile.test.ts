@@ -7,6 +7,7 @@ import {
   expectScreenFits,
   menuAt,
   openMenu,
+  resizeTo,
   sizeOf,
   visit,
   WIDTHS,
@@ -28,7 +29,7 @@ describe('journey 14: every screen and dialog at 320, 375, 480, 940 and 1280 px'
   it('fits the screens for signing in, recovery, verification and errors', async () => {
     const page = await journey.person('zonder account');
     for (const width of WIDTHS) {
-      await page.setViewportSize(sizeOf(width));
+      await resizeTo(page, sizeOf(width));
       await visit(page, '/login', 'Welkom');
       await page.getByLabel('E-mailadres').waitFor();
       await expectScreenFits(page, 'sign-in');
@@ -59,7 +60,7 @@ describe('journey 14: every screen and dialog at 320, 375, 480, 940 and 1280 px'
   it('keeps the footer where it is while the forms without a session load (no layout shift)', async () => {
     const page = await journey.person('zonder account');
     for (const width of [375, 1280]) {
-      await page.setViewportSize(sizeOf(width));
+      await resizeTo(page, sizeOf(width));
       for (const [path, heading] of [
         ['/login', 'Welkom'],
         ['/recovery', 'Herstel je wachtwoord'],
@@ -99,10 +100,10 @@ describe('journey 14: every screen and dialog at 320, 375, 480, 940 and 1280 px'
     // The way out while an app must be linked first: signing out.
     const wayOut = newcomer.getByRole('navigation', { name: 'Verlaten' }).getByRole('link', { name: 'Uitloggen' });
     for (const width of WIDTHS) {
-      await page.setViewportSize(sizeOf(width));
+      await resizeTo(page, sizeOf(width));
       await expectScreenFits(page, 'second step of sign-in');
       await page.getByRole('link', { name: 'Uitloggen', exact: true }).click({ trial: true });
-      await newcomer.setViewportSize(sizeOf(width));
+      await resizeTo(newcomer, sizeOf(width));
       await expectScreenFits(newcomer, 'authenticator app');
       await wayOut.click({ trial: true });
     }
@@ -124,7 +125,7 @@ describe('journey 14: every screen and dialog at 320, 375, 480, 940 and 1280 px'
     await rowOf(page, blocked.email).getByRole('button', { name: 'Deblokkeer' }).waitFor();
 
     for (const width of WIDTHS) {
-      await page.setViewportSize(sizeOf(width));
+      await resizeTo(page, sizeOf(width));
       await page.goto('/');
       await rowOf(page, blocked.email).waitFor();
       await page.waitForLoadState('networkidle');

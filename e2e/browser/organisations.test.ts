@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { api, DEMO_PASSWORD, signInAtAal2 } from '../support/portal-users.js';
 import { useJourney } from './support/journey.js';
 import { sidebar } from './support/people.js';
-import { atBothWidths, expectDialogFits, expectInsideWindow, expectNoSidewaysScroll } from './support/layout.js';
+import {
+  atBothWidths,
+  expectDialogFits,
+  expectInsideWindow,
+  expectNoSidewaysScroll,
+  resizeTo,
+} from './support/layout.js';
 import { cli, DEMO_CATALOGUE, enterTotpCode, expectAccessible, rowOf, signInWithPassword } from './support/pages.js';
 
 // The demo installation: Bea is the administrator of Gemeente Voorbeeldstad; DEGO needs no second factor.
@@ -26,11 +32,11 @@ async function shoot(page: Page, name: string) {
   await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
   const size = page.viewportSize();
   if (!size || size.width <= PHONE.width) return;
-  await page.setViewportSize(PHONE);
+  await resizeTo(page, PHONE);
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${SCREENSHOTS}/${name}-375.png`, fullPage: true });
   await page.screenshot({ path: `${SCREENSHOTS}/${name}-375-window.png` });
-  await page.setViewportSize(size);
+  await resizeTo(page, size);
 }
 
 /** No sideways scrolling: the page is no wider than the window. */
@@ -167,14 +173,14 @@ describe('journey 16: a person in two organisations', () => {
       await resend.waitFor({ state: 'detached' });
     });
     const resentAt = new Date();
-    await dego.setViewportSize({ width: 375, height: 740 });
+    await resizeTo(dego, { width: 375, height: 740 });
     await invited.getByRole('button', { name: 'Opnieuw versturen' }).click();
     await dego.getByRole('alertdialog').getByRole('button', { name: 'Versturen' }).click();
     const toasts = dego.getByRole('list', { name: 'Meldingen' });
     await toasts.getByText(`Uitnodiging opnieuw verstuurd naar ${BEA.email}.`).waitFor();
     // The toast with the long address wraps it, so that its own button stays on a phone's screen.
     await expectInsideWindow(dego, toasts.getByRole('button'), 'the toasts on a phone');
-    await dego.setViewportSize({ width: 1280, height: 900 });
+    await resizeTo(dego, { width: 1280, height: 900 });
     const again = await journey.portaal.mail.waitFor(BEA.email, { since: resentAt, filter: (m) => m !== mail });
     expect(`${again.subject}\n${again.text}`).toContain(DEGO);
 
@@ -241,7 +247,7 @@ describe('journey 16: a person in two organisations', () => {
     await expectAccessible(page, "DEGO's data services");
     await shoot(page, '4-dego-services');
 
-    await page.setViewportSize(PHONE);
+    await resizeTo(page, PHONE);
     await switcherOf(page).scrollIntoViewIfNeeded();
     expect(await fitsWidth(page)).toBe(true);
     await expectWholeNames(page, ['Gemeente Voorbeeldstad', DEGO], 'the sidebar switcher at 375 px');
@@ -252,7 +258,7 @@ describe('journey 16: a person in two organisations', () => {
     await whose('Gemeente Voorbeeldstad').waitFor();
     await expect.poll(() => serviceNames(page)).toEqual(['Wijkmonitor', 'Dashboard jeugdzorg', 'Woningbouwplanner']);
     expect(await fitsWidth(page)).toBe(true);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resizeTo(page, { width: 1280, height: 900 });
 
     await page
       .getByRole('navigation', { name: 'Hoofdmenu' })
@@ -302,7 +308,7 @@ describe('journey 16: a person in two organisations', () => {
     await remove.waitFor({ state: 'detached' });
 
     // The guest's edit dialog on a phone: inside the window, nothing to scroll sideways.
-    await dego.setViewportSize(PHONE);
+    await resizeTo(dego, PHONE);
     await guest.getByRole('button', { name: 'Bewerken' }).click();
     await edit.getByText(BEA.email, { exact: true }).waitFor();
     const dialog = await dego.locator('.dvp-modal').boundingBox();
@@ -326,7 +332,7 @@ describe('journey 16: a person in two organisations', () => {
       )
       .toContain(names[1]);
     for (const width of [320, 375, 1280]) {
-      await page.setViewportSize({ width, height: 900 });
+      await resizeTo(page, { width, height: 900 });
       await expectWholeNames(page, names, `the switcher with long names at ${width} px`);
       await expectAccessible(page, `the switcher with long names at ${width} px`);
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/9-long-names-${width}.png`, fullPage: true });

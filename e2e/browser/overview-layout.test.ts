@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { enrolLookupSecrets } from '../support/flows.js';
 import { signInAtAal2 } from '../support/portal-users.js';
 import { useJourney } from './support/journey.js';
-import { expectNoSidewaysScroll } from './support/layout.js';
+import { expectNoSidewaysScroll, resizeTo } from './support/layout.js';
 import {
   createColleague,
   expectAccessible,
@@ -150,7 +150,7 @@ describe('journey 27: the overview at every width', () => {
     const page = await overviewWithLongRows();
     const region = page.getByRole('region', { name: 'Gebruikers' });
     for (const size of [...SIZES, WIDE]) {
-      await page.setViewportSize(size);
+      await resizeTo(page, size);
       await page.waitForTimeout(200);
       const where = `the overview at ${size.width}x${size.height}`;
       await shoot(page, 'long-rows', true);
@@ -197,14 +197,14 @@ describe('journey 27: the overview at every width', () => {
     const header = (await page.getByRole('columnheader', { name: 'Acties' }).boundingBox())!;
     expect(header.width).toBeGreaterThan(50);
     await expectAccessible(page, 'the overview with long rows and an invitation, as a table');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resizeTo(page, { width: 1280, height: 900 });
     await expectAccessible(page, 'the overview with long rows and an invitation, as cards');
   }, 180_000);
 
   it('shows the toast after a save without covering the focused control', async () => {
     const page = await overviewWithLongRows();
     for (const size of SIZES) {
-      await page.setViewportSize(size);
+      await resizeTo(page, size);
       await page.waitForTimeout(200);
       const where = `${size.width}x${size.height}`;
       const edit = rowOf(page, ALI.email).getByRole('button', { name: 'Bewerken: Ali Analist', exact: true });

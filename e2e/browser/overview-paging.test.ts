@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey.js';
 import { expectAccessible, rowOf, signInAsAdministrator } from './support/pages.js';
-import { expectInsideWindow, expectNoSidewaysScroll } from './support/layout.js';
+import { expectInsideWindow, expectNoSidewaysScroll, resizeTo } from './support/layout.js';
 
 // Journey 28: an organisation of more people than a page holds. The Users API sorts, searches and pages
 // (docs/architecture.md#the-users-list-a-page-at-a-time): the next pages show the rest, a search finds someone who
@@ -99,7 +99,7 @@ describe('journey 28: a large organisation, a page at a time', () => {
       { width: 1280, height: 900 },
       { width: 375, height: 740 },
     ]) {
-      await page.setViewportSize(size);
+      await resizeTo(page, size);
       const where = `the overview filtered on 'Geblokkeerd' at ${size.width} px`;
       await page.getByText(emailOf(30)).first().waitFor();
       await expectNoSidewaysScroll(page, where);

@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { signInAtAal2 } from '../support/portal-users.js';
 import { addVirtualAuthenticator, type VirtualAuthenticator } from '../support/virtual-authenticator.js';
 import { useJourney } from './support/journey.js';
-import { expectInsideWindow, expectNoSidewaysScroll } from './support/layout.js';
+import { expectInsideWindow, expectNoSidewaysScroll, resizeTo } from './support/layout.js';
 import {
   cli,
   createColleague,
@@ -96,7 +96,7 @@ async function pressByKeyboard(page: Page, control: Locator) {
 /** The screen at a phone's and a laptop's width: no sideways scrolling, the section's controls and messages inside. */
 async function expectFits(page: Page, section: Locator, state: string) {
   for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
+    await resizeTo(page, { width, height: 900 });
     const where = `${state} at ${width} px`;
     await expectNoSidewaysScroll(page, where);
     await expectInsideWindow(page, section.locator('button, input:not([type="hidden"]), a, [role="status"] p'), where);

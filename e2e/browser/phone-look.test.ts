@@ -8,6 +8,7 @@ import {
   expectScreenFits,
   menuAt,
   openMenu,
+  resizeTo,
   sizeOf,
   visit,
 } from './support/layout.js';
@@ -55,7 +56,7 @@ describe('journey 14b: the look on a 320 and a 375 px wide phone', () => {
     await page.waitForLoadState('networkidle');
 
     for (const size of [SMALL_PHONE, PHONE]) {
-      await page.setViewportSize(size);
+      await resizeTo(page, size);
       const where = `data services of a colleague at ${size.width} x ${size.height}`;
       const main = await page.getByRole('main').boundingBox();
       expect(main!.y, `top of the main content on ${where}`).toBeLessThanOrEqual(size.height / 3);
@@ -86,7 +87,7 @@ describe('journey 14b: the look on a 320 and a 375 px wide phone', () => {
   it('shows the progress steps on one line, or as Stap N van M on a phone', async () => {
     const page = await journey.person('herstel');
     for (const width of [320, 375, 1280]) {
-      await page.setViewportSize(sizeOf(width));
+      await resizeTo(page, sizeOf(width));
       await visit(page, '/recovery', 'Herstel je wachtwoord');
       const steps = page.getByRole('list', { name: 'Voortgang' }).getByRole('listitem');
       const shown = await steps.evaluateAll((items) =>

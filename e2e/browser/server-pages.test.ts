@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { startPortaal } from '../support/portaal.js';
 import { DEMO_PASSWORD } from '../support/portal-users.js';
 import { useJourney } from './support/journey.js';
-import { expectPlainPageFits } from './support/layout.js';
+import { expectPlainPageFits, resizeTo } from './support/layout.js';
 import { signInWithPassword } from './support/sign-in.js';
 
 // Journey 24: the pages the server renders outside the web app, where people arrive from a data service, look and
@@ -21,7 +21,7 @@ const SCREENSHOTS = process.env.JOURNEY_SCREENSHOTS;
 /** The page's header names the installation, not the programme, at 375 and 1280 px. */
 async function expectOwnTitle(page: Page, name: string) {
   for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 800 });
+    await resizeTo(page, { width, height: 800 });
     const banner = page.getByRole('banner');
     await expect.poll(() => banner.innerText()).toContain(TITLE);
     expect(await banner.innerText()).toContain(DESCRIPTION);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey.js';
-import { expectInsideWindow, expectNoSidewaysScroll, openMenu } from './support/layout.js';
+import { expectInsideWindow, expectNoSidewaysScroll, openMenu, resizeTo } from './support/layout.js';
 import { sidebar } from './support/people.js';
 import { cli, createColleague, DEMO_CATALOGUE, expectAccessible, signInWithPassword } from './support/pages.js';
 
@@ -20,7 +20,7 @@ describe('journey 25: whom to turn to without configured addresses', () => {
     await page.waitForURL((url) => url.pathname === '/permissies');
     const feedback = sidebar(page).getByRole('region', { name: 'Voor feedback en foutmeldingen' });
     for (const width of [375, 1280]) {
-      await page.setViewportSize({ width, height: 800 });
+      await resizeTo(page, { width, height: 800 });
       // On a phone the section is in the menu, behind 'Menu'.
       await openMenu(page);
       await feedback.getByText('Neem contact op met de beheerder van je organisatie.', { exact: true }).waitFor();

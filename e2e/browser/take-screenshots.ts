@@ -11,6 +11,7 @@ import { startPortaal } from '../support/portaal.js';
 import { createMember, DEMO_PASSWORD, portaalCli, signInAtAal2 } from '../support/portal-users.js';
 import { launchChromium } from './support/chromium.js';
 import { enterTotpCode, signInWithPassword } from './support/sign-in.js';
+import { resizeTo } from './support/layout.js';
 
 const folder = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const ADMIN = 'beheerder@voorbeeldstad.nl';
@@ -24,14 +25,14 @@ async function shoot(page: Page, name: string) {
     [LAPTOP, `${name}.png`],
     [PHONE, `${name}-375.png`],
   ] as const) {
-    await page.setViewportSize(size);
+    await resizeTo(page, size);
     // Let fonts, the toast fade and focus rings settle; the picture is of the resting screen.
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${folder}${file}` });
     console.log(`docs/screenshots/${file}`);
   }
-  await page.setViewportSize(LAPTOP);
+  await resizeTo(page, LAPTOP);
 }
 
 /**

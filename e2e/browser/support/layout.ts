@@ -149,19 +149,20 @@ export async function expectDialogFits(page: Page, dialog: Locator, state: strin
 export async function atBothWidths(page: Page, check: () => Promise<void>) {
   const { height } = page.viewportSize()!;
   for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height });
-    await paintedFrame(page);
+    await resizeTo(page, { width, height });
     await check();
   }
 }
 
 /**
- * Waits until the browser has painted a frame: layouts decided by a ResizeObserver (a table shown as cards) are made
- * in the frame after a resize, before it is painted, so a person never sees the one before; a check made straight
- * after `setViewportSize` could (journey 16 once measured the table's row actions at 375 px).
+ * A new window size, once the browser has painted a frame at it: layouts decided by a ResizeObserver (a table shown as
+ * cards) are made in the frame after a resize, before it is painted, so a person never sees the one before; a check
+ * made straight after `setViewportSize` could (journey 16 once measured the table's row actions at 375 px).
  */
-const paintedFrame = (page: Page) =>
-  page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+export async function resizeTo(page: Page, size: { width: number; height: number }) {
+  await page.setViewportSize(size);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
 
 /**
  * A page the server renders outside the web app (the provider's questions and refusals, forward authentication's
