@@ -242,7 +242,7 @@ describe('journey 27: the overview at every width', () => {
 
   it('keeps the page still when a toast goes by itself, at the very end of the page', async () => {
     const page = await overviewWithLongRows();
-    await page.setViewportSize(SIZES[1]!);
+    await resizeTo(page, SIZES[1]!);
     const height = () => page.evaluate(() => document.documentElement.scrollHeight);
     const before = await height();
     const edit = rowOf(page, ALI.email).getByRole('button', { name: 'Bewerken: Ali Analist', exact: true });
