@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { openDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createIdentityProvider, type IdentityProvider } from './provider.js';
+import { insertSession } from './sessions/session-repository.js';
 import { testIdpConfig } from './test-config.js';
 
 // The identity provider in-process, as its tests and the Users API's in-process tests use it: a migrated in-memory
@@ -71,4 +72,16 @@ export async function storedRows(db: Db, tables: readonly string[]): Promise<Rec
     stored[table] = rows.map((row) => JSON.stringify(row)).sort();
   }
   return stored;
+}
+
+/** A session of `identityId`, signed in with a password a moment ago, for an hour: its record and token. */
+export function passwordSession({ db, provider }: InProcessProvider, identityId: string) {
+  const method = { method: 'password', aal: 'aal1', completed_at: new Date().toISOString() } as const;
+  return insertSession(db.kysely, provider.services.ctx.clock, {
+    identityId,
+    methods: [method],
+    lifespanMs: 3_600_000,
+    ipAddress: '192.0.2.1',
+    userAgent: 'test',
+  });
 }

@@ -1,8 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createIdentityWithPassword } from '../identities/create-identity.js';
-import { insertSession } from '../sessions/session-repository.js';
-import { IDENTITY_TABLES, inProcessProvider, type InProcessProvider, storedRows } from '../test-provider.js';
+import {
+  IDENTITY_TABLES,
+  inProcessProvider,
+  type InProcessProvider,
+  passwordSession,
+  storedRows,
+} from '../test-provider.js';
 
 // Every refusal of the admin API's identity writes leaves the whole stored state as it was: identities, addresses,
 // credentials and their identifiers, sessions and mail (docs/architecture.md#writes-that-belong-together). Kratos
@@ -23,15 +28,7 @@ beforeEach(async () => {
     password: 'een lang wachtwoord',
   });
   bob = await createIdentityWithPassword(services, { email: 'bob@voorbeeldstad.nl', password: 'nog een wachtwoord' });
-  const method = { method: 'password' as const, aal: 'aal1' as const, completed_at: new Date().toISOString() };
-  for (const identityId of [anne, bob])
-    await insertSession(inProcess.db.kysely, services.ctx.clock, {
-      identityId,
-      methods: [method],
-      lifespanMs: 3_600_000,
-      ipAddress: '192.0.2.1',
-      userAgent: 'test',
-    });
+  for (const identityId of [anne, bob]) await passwordSession(inProcess, identityId);
   app = await inProcess.listener('adminApi');
 });
 
