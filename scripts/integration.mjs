@@ -1,16 +1,19 @@
 #!/usr/bin/env node
-// Runs the integration project on SQLite, with the Users API files once more with the Ory adapter beside them, then on
-// a throwaway PostgreSQL cluster started here. TEST_DATABASES=sqlite,postgres,ory picks runs; file filters pick files.
+// Runs the integration project on SQLite, with the Users API files once more with the Ory adapter beside them, then the
+// files of e2e/api/postgresql-files.mjs on a throwaway PostgreSQL cluster started here. TEST_DATABASES=sqlite,postgres,
+// ory picks runs; file filters pick files (on PostgreSQL too, whether listed or not). TEST_POSTGRES_STATEMENTS=<folder>
+// runs every file on PostgreSQL and keeps what each sent there (scripts/postgresql-statements.mjs).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { POSTGRESQL_FILES } from '../e2e/api/postgresql-files.mjs';
 import { startThrowawayPostgres } from './lib/throwaway-postgres.mjs';
 import { INTERRUPTED, runVitest, workersKeepingModules } from './lib/watched-vitest.mjs';
 
-const vitest = (env, label, projects = ['integration']) => {
+const vitest = (env, label, projects = ['integration'], files = []) => {
   console.log(`\n=== integration tests on ${label} ===`);
   // Six files at a time, each with its own portal and database: the files wait on sockets and timers much of the
   // time. On two cores, two at a time took the runs from about 950 to 580 seconds; four took SQLite's from 351 to 268,
@@ -18,7 +21,7 @@ const vitest = (env, label, projects = ['integration']) => {
   const workers = workersKeepingModules(6);
   // A run takes 1 to 5 minutes; one that hangs is ended after 15 and says where it hung.
   const chosen = projects.flatMap((project) => ['--project', project]);
-  return runVitest([...chosen, ...workers, ...process.argv.slice(2)], {
+  return runVitest([...chosen, ...workers, ...process.argv.slice(2), ...files], {
     env: { ...process.env, ...env },
     limitMinutes: 15,
     label: `The integration tests on ${label}`,
@@ -84,18 +87,36 @@ if (only.includes('sqlite')) {
 } else if (ory) {
   ran(await vitest({ TEST_DATABASE: 'sqlite' }, 'SQLite with the Ory adapter', ['integration-ory']));
 }
+/** Whether the command line names files (vitest's filters), rather than only options and a test name's pattern. */
+const argv = process.argv.slice(2);
+const namesFiles = argv.some((arg, i) => !arg.startsWith('-') && !['-t', '--testNamePattern'].includes(argv[i - 1]));
+const statements = process.env.TEST_POSTGRES_STATEMENTS;
 if (only.includes('postgres') && goOn()) {
-  const postgres = await startThrowawayPostgres();
+  const postgres = await startThrowawayPostgres({ statements: Boolean(statements) });
   try {
     const template = await migratedTemplate(postgres.url);
-    ran(
-      await vitest(
-        { TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgres.url, TEST_POSTGRES_TEMPLATE: template },
-        'PostgreSQL',
-      ),
-    );
+    const env = { TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgres.url, TEST_POSTGRES_TEMPLATE: template };
+    if (statements) env.TEST_POSTGRES_DATABASES = path.join(statements, 'databases.tsv');
+    const files = namesFiles || statements ? [] : POSTGRESQL_FILES;
+    ran(await vitest(env, files.length > 0 ? `PostgreSQL (${files.length} files)` : 'PostgreSQL', undefined, files));
+    if (statements) await keepStatements(postgres.url, path.join(statements, 'statements.json'));
   } finally {
     await postgres.stop();
+  }
+}
+
+/** What pg_stat_statements counted, per database: each statement's text with its constants as parameters. */
+async function keepStatements(url, file) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    const { rows } = await client.query(
+      'SELECT d.datname AS database, s.query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid',
+    );
+    writeFileSync(file, JSON.stringify(rows));
+  } finally {
+    await client.end();
   }
 }
 process.exit(interrupted ? INTERRUPTED : failed ? 1 : 0);

@@ -70,7 +70,17 @@ describe.runIf(onPostgres)('connections to PostgreSQL that go silent', () => {
     for (const [index, list] of answers.entries()) {
       const during = list.filter((a) => a.at > silentFrom + 6_000 && a.at < restoredAt);
       expect(during.length, `process ${index + 1} answered during the silence`).toBeGreaterThan(0);
-      for (const answer of during) expect([answer.status, answer.retryAfter !== null]).toEqual([503, true]);
+      // A 500 here was seen once, under a coverage run's load: the process's errors say which error it did not know.
+      const errors = () =>
+        portals[index]!.output()
+          .split('\n')
+          .filter((line) => line.includes('"level":50'))
+          .slice(-5)
+          .join('\n');
+      for (const answer of during) {
+        const when = `process ${index + 1}, ${answer.at - silentFrom} ms into the silence`;
+        expect([answer.status, answer.retryAfter !== null], `${when}; its errors:\n${errors()}`).toEqual([503, true]);
+      }
       const after = list.filter((a) => a.at > restoredAt + 10_000);
       expect(after.length).toBeGreaterThan(0);
       expect(after.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([]);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -22,6 +22,12 @@ export async function testDatabaseUrl({ migrated = false } = {}): Promise<string
     await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await client.end();
+  }
+  // Which file's portal sent what (scripts/postgresql-statements.mjs).
+  const log = process.env.TEST_POSTGRES_DATABASES;
+  if (log) {
+    const { expect } = await import('vitest');
+    appendFileSync(log, `${name}\t${path.relative(process.cwd(), expect.getState().testPath ?? '')}\n`);
   }
   const url = new URL(base);
   url.pathname = `/${name}`;

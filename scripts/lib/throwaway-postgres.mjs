@@ -35,7 +35,8 @@ function systemUser(name) {
  */
 const memoryBacked = () => (existsSync('/dev/shm') ? '/dev/shm' : undefined);
 
-export async function startThrowawayPostgres() {
+/** `statements`: with pg_stat_statements loaded, to see which statements the tests made the portal send. */
+export async function startThrowawayPostgres({ statements = false } = {}) {
   const bin = findPostgresBin();
   if (!bin) throw new Error('PostgreSQL server binaries not found; run scripts/ensure-test-deps.mjs');
   const dir = mkdtempSync(path.join(memoryBacked() ?? os.tmpdir(), 'portaal-pg-'));
@@ -86,6 +87,9 @@ export async function startThrowawayPostgres() {
       'full_page_writes=off',
       '-c',
       'max_connections=200',
+      ...(statements
+        ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=20000']
+        : []),
     ]);
     const child = spawn(pgCmd, pgArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
     let log = '';
