@@ -68,9 +68,11 @@ describe.runIf(onPostgres)('connections to PostgreSQL that go silent', () => {
     await Promise.all(loads);
 
     for (const [index, list] of answers.entries()) {
-      const during = list.filter((a) => a.at > silentFrom + 6_000 && a.at < restoredAt);
+      // From 2 s on: the requests under way when the silence began are answered too, once the silence limit (5 s)
+      // ends their connection. They were answered 500 until the query's own error counted as an outage.
+      const during = list.filter((a) => a.at > silentFrom + 2_000 && a.at < restoredAt);
       expect(during.length, `process ${index + 1} answered during the silence`).toBeGreaterThan(0);
-      // A 500 here was seen once, under a coverage run's load: the process's errors say which error it did not know.
+      // With a wrong status, the process's errors say which error it did not know for an outage.
       const errors = () =>
         portals[index]!.output()
           .split('\n')

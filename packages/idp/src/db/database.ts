@@ -11,7 +11,12 @@ import {
   type Driver,
   type SqliteStatement,
 } from 'kysely';
-import { isStorageFailure, rethrowUnavailable, unavailableAwareDialect } from './database-unavailable.js';
+import {
+  DatabaseUnavailableError,
+  isStorageFailure,
+  rethrowUnavailable,
+  unavailableAwareDialect,
+} from './database-unavailable.js';
 import { type FixedRunner, type FixedStatement, useFixedRunner } from './fixed-statement.js';
 import { postgresChangeMark } from './postgres-change-mark.js';
 import { preparedRunner } from './postgres-prepared.js';
@@ -280,7 +285,9 @@ function endWhenSilent(client: pg.PoolClient, limit: () => number | undefined): 
   (client as { query: unknown }).query = (...args: unknown[]) => {
     const ms = limit();
     if (ms === undefined) return query(...args);
-    const timer = setTimeout(() => socket.destroy(new Error('the database did not answer in time')), ms);
+    // The query under way fails with this very error (node-postgres hands the socket's error to it): an outage, 503.
+    const silent = () => new DatabaseUnavailableError(new Error('the database did not answer in time'));
+    const timer = setTimeout(() => socket.destroy(silent()), ms);
     const callback = args.at(-1);
     if (typeof callback === 'function') {
       args[args.length - 1] = (...results: unknown[]) => {
