@@ -286,8 +286,10 @@ function endWhenSilent(client: pg.PoolClient, limit: () => number | undefined): 
     const ms = limit();
     if (ms === undefined) return query(...args);
     // The query under way fails with this very error (node-postgres hands the socket's error to it): an outage, 503.
-    const silent = () => new DatabaseUnavailableError(new Error('the database did not answer in time'));
-    const timer = setTimeout(() => socket.destroy(silent()), ms);
+    const timer = setTimeout(
+      () => socket.destroy(new DatabaseUnavailableError(new Error('the database did not answer in time'))),
+      ms,
+    );
     const callback = args.at(-1);
     if (typeof callback === 'function') {
       args[args.length - 1] = (...results: unknown[]) => {
