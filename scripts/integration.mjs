@@ -4,7 +4,7 @@
 // ory picks runs; file filters pick files (on PostgreSQL too, whether listed or not). TEST_POSTGRES_STATEMENTS=<folder>
 // runs every file on PostgreSQL and keeps what each sent there (scripts/postgresql-statements.mjs).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,9 +87,17 @@ if (only.includes('sqlite')) {
 } else if (ory) {
   ran(await vitest({ TEST_DATABASE: 'sqlite' }, 'SQLite with the Ory adapter', ['integration-ory']));
 }
-/** Whether the command line names files (vitest's filters), rather than only options and a test name's pattern. */
+/**
+ * Whether the command line names files: vitest takes each word that is not an option as a filter on the files' paths.
+ * A word no integration file's path holds is an option's value given without `=` (`--reporter verbose`), not a filter.
+ */
 const argv = process.argv.slice(2);
-const namesFiles = argv.some((arg, i) => !arg.startsWith('-') && !['-t', '--testNamePattern'].includes(argv[i - 1]));
+const namesFiles = argv.some(
+  (arg, i) =>
+    !arg.startsWith('-') &&
+    !['-t', '--testNamePattern'].includes(argv[i - 1]) &&
+    integrationFiles().some((file) => file.includes(arg)),
+);
 const statements = process.env.TEST_POSTGRES_STATEMENTS;
 if (only.includes('postgres') && goOn()) {
   const postgres = await startThrowawayPostgres({ statements: Boolean(statements) });
@@ -103,6 +111,20 @@ if (only.includes('postgres') && goOn()) {
   } finally {
     await postgres.stop();
   }
+}
+
+/** The paths of the integration project's files (vitest.config.ts), relative to the repository. */
+function integrationFiles() {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const under = (folder) =>
+    readdirSync(path.join(root, folder), { recursive: true }).map((file) => path.join(folder, String(file)));
+  const sources = ['packages', 'apps'].flatMap((folder) =>
+    readdirSync(path.join(root, folder)).flatMap((name) => under(path.join(folder, name, 'src'))),
+  );
+  return [
+    ...under('e2e/api').filter((file) => file.endsWith('.test.ts')),
+    ...sources.filter((file) => file.endsWith('.integration.test.ts')),
+  ];
 }
 
 /** What pg_stat_statements counted, per database: each statement's text with its constants as parameters. */
