@@ -121,6 +121,7 @@ try {
     );
   }
 
+  console.log(`Checking whoami on ${concurrency} connections for ${minutes} min, accounts created meanwhile…`);
   const latencies = [];
   const failures = new Map();
   let writes = 0;
