@@ -4,7 +4,7 @@
 // ory picks runs; file filters pick files (on PostgreSQL too, whether listed or not). TEST_POSTGRES_STATEMENTS=<folder>
 // runs every file on PostgreSQL and keeps what each sent there (scripts/postgresql-statements.mjs).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,12 +92,8 @@ if (only.includes('sqlite')) {
  * A word no integration file's path holds is an option's value given without `=` (`--reporter verbose`), not a filter.
  */
 const argv = process.argv.slice(2);
-const namesFiles = argv.some(
-  (arg, i) =>
-    !arg.startsWith('-') &&
-    !['-t', '--testNamePattern'].includes(argv[i - 1]) &&
-    integrationFiles().some((file) => file.includes(arg)),
-);
+const words = argv.filter((arg, i) => !arg.startsWith('-') && !['-t', '--testNamePattern'].includes(argv[i - 1]));
+const namesFiles = words.length > 0 && integrationFiles().some((file) => words.some((word) => file.includes(word)));
 const statements = process.env.TEST_POSTGRES_STATEMENTS;
 if (only.includes('postgres') && goOn()) {
   const postgres = await startThrowawayPostgres({ statements: Boolean(statements) });
@@ -117,9 +113,14 @@ if (only.includes('postgres') && goOn()) {
 function integrationFiles() {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const under = (folder) =>
-    readdirSync(path.join(root, folder), { recursive: true }).map((file) => path.join(folder, String(file)));
+    existsSync(path.join(root, folder))
+      ? readdirSync(path.join(root, folder), { recursive: true }).map((file) => path.join(folder, String(file)))
+      : [];
+  // Each package's and app's own sources: their node_modules are left out.
   const sources = ['packages', 'apps'].flatMap((folder) =>
-    readdirSync(path.join(root, folder)).flatMap((name) => under(path.join(folder, name, 'src'))),
+    readdirSync(path.join(root, folder), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap((entry) => under(path.join(folder, entry.name, 'src'))),
   );
   return [
     ...under('e2e/api').filter((file) => file.endsWith('.test.ts')),
