@@ -1,6 +1,15 @@
-import type { ReactNode } from 'react';
-import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter, Routes, useLocation } from 'react-router';
+import { type ReactNode, useState } from 'react';
+import { act, render, screen, within } from '@testing-library/react';
+import {
+  createPath,
+  MemoryRouter,
+  type Navigator,
+  parsePath,
+  Router,
+  Routes,
+  type To,
+  useLocation,
+} from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { vi } from 'vitest';
 import { forgetPortalConfig } from './api/portal-config';
@@ -30,26 +39,69 @@ export function fakeNetwork(handler: Handler) {
   return calls;
 }
 
-/** Renders the routes at `path` as a new page load: no cached server answers, the configuration read afresh. */
-/** Renders `routes` at `path`; `state` is the router's state on arrival, as a `<Navigate state>` hands it over. */
+/** The providers every screen runs in, fresh each render: no cached server answers, the configuration read afresh. */
+function Providers({ children }: { children: ReactNode }) {
+  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: false } } }));
+  return (
+    <QueryClientProvider client={client}>
+      <ToastProvider>{children}</ToastProvider>
+    </QueryClientProvider>
+  );
+}
+
+/** Renders `routes` at `path` as a new page load; `state` is the router's state on arrival (`<Navigate state>`). */
 export function renderAt(path: string, routes: ReactNode, state?: unknown) {
   forgetPortalConfig();
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const entry = state === undefined ? path : { ...parsePath(path), state };
   return render(
-    <QueryClientProvider client={client}>
-      <ToastProvider>
-        <MemoryRouter
-          initialEntries={[
-            state === undefined
-              ? path
-              : { pathname: path.split('?')[0], search: path.includes('?') ? `?${path.split('?')[1]}` : '', state },
-          ]}
-        >
-          <Routes>{routes}</Routes>
-        </MemoryRouter>
-      </ToastProvider>
-    </QueryClientProvider>,
+    <Providers>
+      <MemoryRouter initialEntries={[entry]}>
+        <Routes>{routes}</Routes>
+      </MemoryRouter>
+    </Providers>,
   );
+}
+
+/** A router whose address is `path` until the test shows another through `expose`'s setter. */
+function HeldRouter(props: {
+  path: string;
+  navigator: Navigator;
+  expose(show: (to: To) => void): void;
+  children: ReactNode;
+}) {
+  const [location, setLocation] = useState<To>(props.path);
+  props.expose(setLocation);
+  return (
+    <Router location={location} navigator={props.navigator}>
+      <Routes>{props.children}</Routes>
+    </Router>
+  );
+}
+
+/**
+ * Renders `routes` at `path` under a router that changes the address only when the test calls `release()`. In the
+ * browser React Router changes it in a transition, so a person may type or choose before the new address is shown.
+ */
+export function renderHeldAt(path: string, routes: ReactNode) {
+  forgetPortalConfig();
+  let held: To | undefined;
+  let show: (to: To) => void = () => {};
+  const hold = (to: To) => {
+    held = to;
+  };
+  const createHref = (to: To) => (typeof to === 'string' ? to : createPath(to));
+  const navigator: Navigator = { createHref, go() {}, push: hold, replace: hold };
+  render(
+    <Providers>
+      <HeldRouter path={path} navigator={navigator} expose={(setter) => (show = setter)}>
+        {routes}
+      </HeldRouter>
+    </Providers>,
+  );
+  return {
+    /** Shows the address the screen asked for last. */
+    release: () => act(() => held !== undefined && show(held)),
+  };
 }
 
 /** Shows the router's current address, to assert where a screen sent the person. */

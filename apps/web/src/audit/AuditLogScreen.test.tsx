@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Address, captureDownloads, fakeNetwork, renderAt } from '../test-support';
+import { Address, captureDownloads, fakeNetwork, renderAt, renderHeldAt } from '../test-support';
 import { axeViolations } from '../test-axe';
 import { whoamiOf } from '../test-users-api';
 import AuditLogScreen from './AuditLogScreen';
@@ -129,6 +129,22 @@ describe('AuditLogScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Filteren' }));
     await waitFor(() => expect(auditCalls(calls)).toContain('/api/audit?person=anne&action=user.block'));
     expect(await screen.findByText('Adres: /logboek?persoon=anne&actie=user.block')).toBeInTheDocument();
+  });
+
+  it('keeps what the person chose while the address changes (in the browser, a transition)', async () => {
+    const calls = logServer();
+    const { release } = renderHeldAt('/logboek?persoon=anne', routes);
+    await screen.findByText('Bea Beheerder heeft Anne de Vries geblokkeerd');
+    await userEvent.click(screen.getByRole('button', { name: 'Filters wissen' }));
+    expect(screen.getByLabelText('Persoon (e-mailadres)')).toHaveValue('');
+    await userEvent.selectOptions(screen.getByLabelText('Actie'), 'Geblokkeerd');
+    await release();
+    expect(screen.getByText('Adres: /logboek')).toBeInTheDocument();
+    expect(screen.getByLabelText('Actie')).toHaveValue('user.block');
+    await userEvent.click(screen.getByRole('button', { name: 'Filteren' }));
+    await release();
+    expect(screen.getByText('Adres: /logboek?actie=user.block')).toBeInTheDocument();
+    await waitFor(() => expect(auditCalls(calls)).toContain('/api/audit?action=user.block'));
   });
 
   it("says a refused period in Dutch, focused, and sends a non-administrator to 'Datavoorzieningen'", async () => {

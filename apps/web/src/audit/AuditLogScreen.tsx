@@ -67,8 +67,15 @@ export default function AuditLogScreen() {
   const filter = filterIn(address);
   const [draft, setDraft] = useState<AuditFilter>(filter);
   const applied = address.toString();
-  // The fields follow the address when it changes (Back, a link to another person's part).
-  useEffect(() => setDraft(filterIn(new URLSearchParams(applied))), [applied]);
+  // The address this screen asked for itself. The router shows it in a transition, after what the person chose
+  // meanwhile: arriving, it must leave the fields alone.
+  const asked = useRef<string | undefined>(undefined);
+  // The fields follow the address when something else changes it (Back, a link to another person's part).
+  useEffect(() => {
+    const own = asked.current === applied;
+    asked.current = undefined;
+    if (!own) setDraft(filterIn(new URLSearchParams(applied)));
+  }, [applied]);
   const main = useRef<HTMLElement>(null);
   const log = useInfiniteQuery({
     queryKey: ['audit', filter],
@@ -96,15 +103,23 @@ export default function AuditLogScreen() {
   const field = (name: keyof AuditFilter) => ({
     id: `logboek-${name}`,
     value: draft[name],
-    onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value }),
+    onChange: (event: { target: { value: string } }) => {
+      const value = event.target.value;
+      setDraft((current) => ({ ...current, [name]: value }));
+    },
   });
+  const show = (next: AuditFilter) => {
+    const search = addressOf(next);
+    if (search.toString() !== applied) asked.current = search.toString();
+    setAddress(search);
+  };
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    setAddress(addressOf(draft));
+    show(draft);
   };
   const clear = () => {
     setDraft(NO_FILTER);
-    setAddress(new URLSearchParams());
+    show(NO_FILTER);
   };
   // The focus goes to the first entry that came in, so that reading goes on where it stopped (and the button may go).
   const showMore = async () => {
