@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { totpCode } from '../support/identities.js';
 import { useJourney } from './support/journey.js';
-import { expectNoSidewaysScroll, openMenu, resizeTo } from './support/layout.js';
+import { expectDialogFits, expectNoSidewaysScroll, openMenu, resizeTo } from './support/layout.js';
 import {
   cli,
   createColleague,
@@ -261,6 +261,24 @@ describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.
       await resizeTo(page, { width, height: width < 940 ? 800 : 900 });
       await snap(page, 'back-upcodes');
     }
+
+    // Going on before confirming them asks first: unconfirmed codes do not count. Cancelled, the focus comes back.
+    const goOn = page.getByRole('link', { name: 'Verder naar het portaal' });
+    await goOn.click();
+    const unconfirmed = page.getByRole('alertdialog', { name: 'Back-upcodes niet bevestigd' });
+    await unconfirmed.waitFor();
+    await expect
+      .poll(() => unconfirmed.evaluate((dialog) => dialog.contains(document.activeElement)), {
+        message: 'the focus in the dialog about unconfirmed codes',
+      })
+      .toBe(true);
+    for (const width of [375, 1280]) {
+      await resizeTo(page, { width, height: width < 940 ? 800 : 900 });
+      await expectDialogFits(page, unconfirmed, 'the question about unconfirmed codes');
+    }
+    await unconfirmed.getByRole('button', { name: 'Annuleren' }).click();
+    await expectFocusOn(page, goOn, "'Verder naar het portaal' after cancelling");
+    expect(new URL(page.url()).pathname).toBe('/settings/2fa-app');
 
     await page.getByRole('button', { name: 'Back-upcodes bevestigen' }).click();
     await expectFocusOn(

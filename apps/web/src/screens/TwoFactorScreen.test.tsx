@@ -215,6 +215,7 @@ const routes = (
       }
     />
     <Route path="/login" element={<Address />} />
+    <Route path="/permissies" element={<Address />} />
   </>
 );
 
@@ -449,6 +450,44 @@ describe('TwoFactorScreen', () => {
       expect.objectContaining({ csrf_token: 'csrf-2fa', method: 'lookup_secret', lookup_secret_confirm: 'true' }),
     ]);
     expect(posted(calls)[1]!.body).not.toHaveProperty('lookup_secret_regenerate');
+  });
+
+  it('asks before going on with new codes not yet confirmed, which then do not count', async () => {
+    const calls = network({
+      create: { status: 200, body: linked() },
+      update: () => ({
+        status: 200,
+        body: linked('f1', [
+          codesNode(),
+          lookupButton('lookup_secret_confirm', { id: 1050011, text: 'Confirm backup recovery codes' }),
+        ]),
+      }),
+    });
+    renderAt('/settings/2fa-app', routes);
+    // Before there are new codes, going on asks nothing.
+    expect(await screen.findByRole('link', { name: 'Verder naar het portaal' })).toBeInTheDocument();
+    expect(screen.queryByText(/pas dan werken ze/)).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Nieuwe back-upcodes maken' }));
+    await screen.findByRole('list', { name: 'Back-upcodes' });
+    expect(
+      within(codeSection()).getByText('Bewaar ze en kies daarna ‘Back-upcodes bevestigen’: pas dan werken ze.'),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('link', { name: 'Verder naar het portaal' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Back-upcodes niet bevestigd' });
+    expect(dialog).toHaveAccessibleDescription(
+      'Je hebt deze back-upcodes nog niet bevestigd. Ze werken pas als je ‘Back-upcodes bevestigen’ kiest. Ga je nu ' +
+        'verder, dan vervallen ze.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Annuleren' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(screen.getByText(/^Adres: \/settings\/2fa-app/)).toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Back-upcodes' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('link', { name: 'Verder naar het portaal' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Verder zonder deze codes' }));
+    expect(await screen.findByText('Adres: /permissies')).toBeInTheDocument();
+    expect(posted(calls).map((call) => Object.keys(call.body))).not.toContainEqual(
+      expect.arrayContaining(['lookup_secret_confirm']),
+    );
   });
 
   it("shows used codes as 'Used' and copies only the codes that still work", async () => {

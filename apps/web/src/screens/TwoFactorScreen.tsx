@@ -17,6 +17,7 @@ import { serviceSignInPath } from '../layout/return-to';
 import { LogOutOthersOffer } from '../sessions/LogOutOthersOffer';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { RestartNotice } from '../components/RestartNotice';
+import { ContinueLink } from './ContinueLink';
 import { Loading } from '../components/Loading';
 import { SecurityKeysSection } from '../security-keys/SecurityKeysSection';
 import { ConfirmDialog } from '../overview/ConfirmDialog';
@@ -58,7 +59,6 @@ function headingAfter(before: Stage, after: Stage): string | undefined {
 const LOAD_FAILED = 'Er is iets misgegaan bij het ophalen van je instellingen. Probeer het later nog eens.';
 const SAVE_FAILED = 'Er is iets misgegaan bij het opslaan. Probeer het nog eens.';
 
-/** /settings/2fa-app: link an authenticator app (QR code or key), then make and keep backup codes. */
 /** The buttons that take a second factor away, which cannot be undone: the person confirms first (WCAG 3.3.4). */
 const LOSSES: Record<string, { title: string; confirm: string; text: string }> = {
   totp_unlink: {
@@ -77,6 +77,7 @@ const LOSSES: Record<string, { title: string; confirm: string; text: string }> =
   },
 };
 
+/** /settings/2fa-app: link an authenticator app (QR code or key), then make and keep backup codes. */
 export default function TwoFactorScreen() {
   const [params] = useSearchParams();
   const queryClient = useQueryClient();
@@ -157,6 +158,8 @@ export default function TwoFactorScreen() {
   const linked = stage !== 'link';
   const codesNode = codesNodeOf(ui);
   const codes = codesOf(ui);
+  // New codes on the screen, which count only once confirmed.
+  const unconfirmed = hasNode(ui, 'lookup_secret_confirm');
   const next = user.data?.isAdmin ? '/' : '/permissies';
   // On the way to a data service (LoginScreen.tsx): its sign-in at the portal's provider goes on from here.
   const service = serviceSignInPath(params.get('verder'));
@@ -222,18 +225,11 @@ export default function TwoFactorScreen() {
               {codes.length > 0 && <BackupCodeActions codes={codes} />}
             </div>
           )}
+          {unconfirmed && (
+            <p className="utrecht-paragraph">Bewaar ze en kies daarna ‘Back-upcodes bevestigen’: pas dan werken ze.</p>
+          )}
           <FlowForm ui={lookupUi} groups={['lookup_secret']} onSubmit={submit} showMessages={false} />
-          <p className="utrecht-paragraph">
-            {service ? (
-              <a className="utrecht-link" href={service}>
-                Verder naar de datavoorziening
-              </a>
-            ) : (
-              <Link className="utrecht-link" to={next}>
-                Verder naar het portaal
-              </Link>
-            )}
-          </p>
+          <ContinueLink service={service} next={next} unconfirmedCodes={unconfirmed} />
         </section>
       )}
       {confirming && (
