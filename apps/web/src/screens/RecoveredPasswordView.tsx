@@ -40,7 +40,8 @@ export function RecoveredPasswordView() {
   usePageTitle('Wachtwoord instellen', 'stap 2 van 4');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [failure, setFailure] = useState<string>();
+  // The provider's refusal, with the password it refused: once the person types another, it no longer applies.
+  const [failure, setFailure] = useState<{ text: string; password: string }>();
   // Each refusal of the password by the provider: the field then takes the focus, with the reason as its description.
   const [refusals, setRefusals] = useState(0);
   // The error summary takes the focus, not the first field (GOV.UK pattern).
@@ -76,7 +77,7 @@ export function RecoveredPasswordView() {
     if (sent.kind === 'refused') {
       const message = (sent.flow.ui as unknown as FlowUi).nodes.find((n) => n.attributes.name === 'password')
         ?.messages[0];
-      setFailure(message ? translate(message, 'password') : SAVE_FAILED);
+      setFailure({ text: message ? translate(message, 'password') : SAVE_FAILED, password: values.password });
       setRefusals((count) => count + 1);
       return;
     }
@@ -91,6 +92,7 @@ export function RecoveredPasswordView() {
   }
 
   const problemText = problem && (problem.during === 'load' ? LOAD_FAILED : SAVE_FAILED);
+  const typed = form.watch('password');
   return (
     <main className="dvp-main" id="inhoud">
       <IdleWarning />
@@ -106,7 +108,9 @@ export function RecoveredPasswordView() {
         <NewPasswordFields
           password={form.register('password')}
           confirmPassword={form.register('confirmPassword')}
-          passwordError={form.formState.errors.password?.message ?? failure}
+          passwordError={
+            form.formState.errors.password?.message ?? (failure?.password === typed ? failure.text : undefined)
+          }
           confirmError={form.formState.errors.confirmPassword?.message}
           username={(flow?.identity.traits as { email?: string } | undefined)?.email}
         />

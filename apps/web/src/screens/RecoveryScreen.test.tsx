@@ -408,6 +408,30 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     expect(await axeViolations(container)).toEqual([]);
   });
 
+  it('drops the refusal once another password is typed: it was about the one refused', async () => {
+    recoveredNetwork({
+      update: () => ({
+        status: 400,
+        body: recoveredFlow([{ id: 4000034, text: 'The password has been found in data breaches.', type: 'error' }]),
+      }),
+    });
+    renderAt('/settings?flow=s1', routes);
+    await choosePassword('wachtwoord1');
+    const LEAKED =
+      'Dit wachtwoord staat in een lijst van gelekte of veelgebruikte wachtwoorden. Kies een ander wachtwoord.';
+    expect(await screen.findByText(LEAKED)).toBeInTheDocument();
+    const password = screen.getByLabelText('Nieuw wachtwoord');
+    await userEvent.clear(password);
+    await userEvent.type(password, 'Zonnebloem-Kanaal-Fiets-42');
+    const confirmation = screen.getByLabelText('Wachtwoord bevestigen');
+    await userEvent.clear(confirmation);
+    await userEvent.type(confirmation, 'Zonnebloem-Kanaal-Fiets-43');
+    await userEvent.click(screen.getByRole('button', { name: 'Wachtwoord opslaan' }));
+    expect(await screen.findAllByText('Wachtwoorden komen niet overeen.')).not.toHaveLength(0);
+    expect(screen.queryByText(LEAKED)).toBeNull();
+    expect(password).not.toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('shows the spec failure text when the provider refuses without saying why', async () => {
     recoveredNetwork({ update: () => ({ status: 400, body: recoveredFlow() }) });
     const { container } = renderAt('/settings?flow=s1', routes);

@@ -2,7 +2,7 @@ import type { SettingsFlow } from '@ory/client-fetch';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { passwordSchema, type PasswordValues } from '../forms/settings-schema';
 import { SettingsFormSection } from './SettingsFormSection';
-import { nodeErrors, type SubmitSettings } from './settings-save';
+import type { SubmitSettings } from './settings-save';
 import { useSettingsForm } from './use-settings-form';
 
 /** The fields in the order of the form; 'root' holds 'Geen van de velden is aangepast.'. */
@@ -18,7 +18,7 @@ interface SettingsPasswordFormProps {
 
 /** 'Wachtwoord aanpassen': the new password twice, with show/hide toggles, and the section's own save button. */
 export function SettingsPasswordForm({ flow, submit, username, onSaved }: SettingsPasswordFormProps) {
-  const { form, errors, save, section } = useSettingsForm({
+  const { form, errors, save, section, refusal } = useSettingsForm({
     schema: passwordSchema,
     defaultValues: { password: '', confirmPassword: '' },
     summaryFields: SUMMARY_FIELDS,
@@ -44,7 +44,7 @@ export function SettingsPasswordForm({ flow, submit, username, onSaved }: Settin
       <NewPasswordFields
         password={form.register('password')}
         confirmPassword={form.register('confirmPassword')}
-        passwordError={errors.password?.message ?? nodeErrors(flow, 'password')}
+        passwordError={errors.password?.message ?? refusal('password', flow, 'password')}
         confirmError={errors.confirmPassword?.message}
         username={username}
       />

@@ -2,7 +2,7 @@ import type { SettingsFlow } from '@ory/client-fetch';
 import { TextField } from '../components/TextField';
 import { profileSchema, type ProfileValues } from '../forms/settings-schema';
 import { SettingsFormSection } from './SettingsFormSection';
-import { nodeErrors, type SubmitSettings } from './settings-save';
+import type { SubmitSettings } from './settings-save';
 import { useSettingsForm } from './use-settings-form';
 
 /** The fields in the order of the form; 'root' holds 'Geen van de velden is aangepast.'. */
@@ -27,7 +27,7 @@ interface SettingsProfileFormProps {
  * placeholder, which reads as a value already filled in), and the section's own 'Bewerkingen opslaan'.
  */
 export function SettingsProfileForm({ flow, submit, traits, onSaved }: SettingsProfileFormProps) {
-  const { form, errors, save, section } = useSettingsForm({
+  const { form, errors, save, section, refusal } = useSettingsForm({
     schema: profileSchema,
     defaultValues: { firstName: '', lastName: '', email: '' },
     summaryFields: SUMMARY_FIELDS,
@@ -62,14 +62,14 @@ export function SettingsProfileForm({ flow, submit, traits, onSaved }: SettingsP
         label="Naam"
         autoComplete="given-name"
         description={now(traits?.name.first)}
-        error={errors.firstName?.message ?? nodeErrors(flow, 'traits.name.first')}
+        error={errors.firstName?.message ?? refusal('firstName', flow, 'traits.name.first')}
         {...form.register('firstName')}
       />
       <TextField
         label="Achternaam"
         autoComplete="family-name"
         description={now(traits?.name.last)}
-        error={errors.lastName?.message ?? nodeErrors(flow, 'traits.name.last')}
+        error={errors.lastName?.message ?? refusal('lastName', flow, 'traits.name.last')}
         {...form.register('lastName')}
       />
       <TextField
@@ -77,7 +77,7 @@ export function SettingsProfileForm({ flow, submit, traits, onSaved }: SettingsP
         type="email"
         autoComplete="email"
         description={now(traits?.email)}
-        error={errors.email?.message ?? nodeErrors(flow, 'traits.email')}
+        error={errors.email?.message ?? refusal('email', flow, 'traits.email')}
         {...form.register('email')}
       />
     </SettingsFormSection>

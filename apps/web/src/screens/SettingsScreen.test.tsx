@@ -227,6 +227,42 @@ describe('SettingsScreen', () => {
       expect(await axeViolations(container)).toEqual([]);
     });
 
+    it('drops the provider’s refusal of a password once another is typed, which it did not judge', async () => {
+      const refused = { id: 4000034, text: 'The password has been found in data breaches.', type: 'error' };
+      network(['password', 'totp'], () => ({
+        status: 400,
+        body: {
+          ...settingsFlow,
+          ui: {
+            ...settingsFlow.ui,
+            nodes: [
+              ...settingsFlow.ui.nodes,
+              {
+                type: 'input',
+                group: 'password',
+                attributes: { node_type: 'input', name: 'password', type: 'password' },
+                messages: [refused],
+                meta: {},
+              },
+            ],
+          },
+        },
+      }));
+      renderAt('/settings', routes);
+      const LEAKED =
+        'Dit wachtwoord staat in een lijst van gelekte of veelgebruikte wachtwoorden. Kies een ander wachtwoord.';
+      const password = await screen.findByLabelText('Nieuw wachtwoord');
+      await userEvent.type(password, 'wachtwoord1');
+      await userEvent.type(screen.getByLabelText('Wachtwoord bevestigen'), 'wachtwoord1');
+      await userEvent.click(screen.getByRole('button', { name: 'Wachtwoord opslaan' }));
+      expect(await screen.findByText(LEAKED)).toBeInTheDocument();
+      await userEvent.type(password, '-en-meer');
+      expect(screen.queryByText(LEAKED)).toBeNull();
+      // Back to the value refused: the refusal applies again.
+      await userEvent.type(password, '{Backspace>8/}');
+      expect(screen.getByText(LEAKED)).toBeInTheDocument();
+    });
+
     it('says that something went wrong and where to mail when the server fails (500)', async () => {
       network(['password', 'totp'], () => ({ status: 500, body: { error: { code: 500 } } }), [], SUPPORT);
       renderAt('/settings', routes);

@@ -1,9 +1,11 @@
-import { type DefaultValues, type FieldValues, useForm } from 'react-hook-form';
+import { useState } from 'react';
+import { type DefaultValues, type FieldValues, type Path, type PathValue, useForm } from 'react-hook-form';
+import type { SettingsFlow } from '@ory/client-fetch';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { messagesOf } from '../components/ErrorSummary';
 import type { FlowValues } from '../flows/ui-types';
-import { type SubmitSettings, useSettingsSave } from './settings-save';
+import { nodeErrors, type SubmitSettings, useSettingsSave } from './settings-save';
 
 interface SettingsFormOptions<Input extends FieldValues, Values extends FieldValues> {
   schema: z.ZodType<Values, Input>;
@@ -31,15 +33,24 @@ export function useSettingsForm<Input extends FieldValues, Values extends FieldV
     defaultValues: options.defaultValues,
   });
   const { errors, submitCount, isSubmitting } = form.formState;
+  // The fields as last sent: the provider judged those values, not the ones typed since.
+  const [sent, setSent] = useState<Input>();
 
   /** `secrets`: the password or the address changed, so the person is offered to end their other sessions. */
   async function save(body: FlowValues, failure: string, secrets: boolean) {
     setOutcome(undefined);
+    setSent(form.getValues());
     if (!(await send(body, failure))) return;
     form.reset();
     await options.onSaved();
     setOutcome({ kind: 'ok', text: 'Je gegevens zijn aangepast.', secrets });
   }
+
+  /** The provider's refusal on `node` of `flow`, while `field` still holds the value it refused: not after an edit. */
+  const refusal = <Field extends Path<Input>>(field: Field, flow: SettingsFlow | undefined, node: string) =>
+    sent !== undefined && form.watch(field) === (sent[field] as PathValue<Input, Field>)
+      ? nodeErrors(flow, node)
+      : undefined;
 
   const section = {
     errors: messagesOf(errors as Record<string, { message?: string }>, options.summaryFields),
@@ -47,5 +58,5 @@ export function useSettingsForm<Input extends FieldValues, Values extends FieldV
     submitting: isSubmitting,
     outcome,
   };
-  return { form, errors, save, section };
+  return { form, errors, save, section, refusal };
 }
