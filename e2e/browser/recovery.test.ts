@@ -9,6 +9,7 @@ import {
   linkFromMail,
   signInWithPassword,
 } from './support/pages.js';
+import { atBothWidths, expectScreenFits } from './support/layout.js';
 import { descriptionOf, sidebar, signOut } from './support/people.js';
 
 const journey = useJourney();
@@ -94,6 +95,29 @@ describe('journey 6: a forgotten password', () => {
     await signInWithPassword(page, colleague.email, newPassword);
     await page.getByLabel('Verificatiecode').waitFor();
     await enterTotpCode(page, colleague.secret!, 1);
+    await page.waitForURL((url) => url.pathname === '/permissies');
+    await sidebar(page).getByText(colleague.name, { exact: true }).waitFor();
+  });
+
+  it('ends without an app for a person whose organisation does not require one, at either width', async () => {
+    const colleague = await createColleague(journey, { first: 'Dirk', withApp: false, org: 'dego' });
+    const page = await journey.person('collega zonder app');
+    await page.goto('/recovery');
+    await page.getByLabel('E-mailadres').fill(colleague.email);
+    const asked = new Date();
+    await page.getByRole('button', { name: 'Versturen' }).click();
+    await page.getByRole('status').filter({ hasText: NOT_RECEIVED }).waitFor();
+    await page.goto(await linkFromMail(journey.portaal, colleague.email, asked));
+    await page.getByRole('heading', { name: 'Wachtwoord instellen', level: 1 }).waitFor();
+    await page.getByLabel('Nieuw wachtwoord', { exact: true }).fill('Vergeten-Sleutel-Haven-64');
+    await page.getByLabel('Wachtwoord bevestigen', { exact: true }).fill('Vergeten-Sleutel-Haven-64');
+    await page.getByRole('button', { name: 'Wachtwoord opslaan' }).click();
+    await page.waitForURL((url) => url.pathname === '/settings/2fa-app');
+    const later = page.getByRole('link', { name: 'Later instellen en verder naar het portaal' });
+    await later.waitFor();
+    expect(await later.locator('xpath=..').innerText()).toContain('Voor jouw account is 2FA niet verplicht');
+    await atBothWidths(page, () => expectScreenFits(page, "step 3 of the recovery, with 'Later instellen'"));
+    await later.click();
     await page.waitForURL((url) => url.pathname === '/permissies');
     await sidebar(page).getByText(colleague.name, { exact: true }).waitFor();
   });

@@ -176,6 +176,8 @@ function network(
     otherSessions?: unknown[];
     /** A person who links an app from the settings, not one the portal sends here before anything else. */
     fromSettings?: boolean;
+    /** A person none of whose organisations requires a second factor. */
+    optional?: boolean;
   } = {},
 ) {
   return fakeNetwork((url, init) => {
@@ -194,9 +196,11 @@ function network(
     if (url.pathname === '/api/users/whoami')
       return {
         status: 200,
-        body: options.fromSettings
-          ? { ...whoami(options.isAdmin), authenticator_assurance_level: 'aal2' }
-          : whoami(options.isAdmin),
+        body: {
+          ...whoami(options.isAdmin),
+          ...(options.fromSettings ? { authenticator_assurance_level: 'aal2' } : {}),
+          ...(options.optional ? { aal2Required: false } : {}),
+        },
       };
     if (url.pathname === '/api/config') return { status: 200, body: { sessionIdleSeconds: 1800 } };
     return undefined;
@@ -600,6 +604,34 @@ describe('TwoFactorScreen', () => {
       '✓2FA configureren (klaar)',
       '4Klaar! [nu]',
     ]);
+  });
+
+  it('lets a person whose second factor is optional end the recovery steps without an app', async () => {
+    const LATER = 'Later instellen en verder naar het portaal';
+    network({ optional: true });
+    const { unmount } = renderAt('/settings/2fa-app?herstel=1', routes);
+    const later = await screen.findByRole('link', { name: LATER });
+    expect(later).toHaveAttribute('href', '/permissies');
+    expect(later.closest('p')).toHaveTextContent(
+      'Voor jouw account is 2FA niet verplicht, maar wel veiliger. Je kunt het ook later instellen bij Account ' +
+        'instellingen.',
+    );
+    await userEvent.click(later);
+    expect(await screen.findByText('Adres: /permissies')).toBeInTheDocument();
+    unmount();
+    // Not where the app is required, nor outside the recovery steps (the settings are one link away there).
+    vi.unstubAllGlobals();
+    network();
+    const required = renderAt('/settings/2fa-app?herstel=1', routes);
+    await screen.findByLabelText('Code controleren');
+    expect(screen.queryByRole('link', { name: LATER })).toBeNull();
+    required.unmount();
+    vi.unstubAllGlobals();
+    network({ optional: true });
+    renderAt('/settings/2fa-app', routes);
+    await screen.findByLabelText('Code controleren');
+    await screen.findByRole('link', { name: 'Terug naar account instellingen' });
+    expect(screen.queryByRole('link', { name: LATER })).toBeNull();
   });
 
   it('warns before the idle timeout here too, outside the sidebar layout', async () => {

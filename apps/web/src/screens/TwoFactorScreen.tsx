@@ -196,6 +196,16 @@ export default function TwoFactorScreen() {
             daarna de code van 6 cijfers in die de app laat zien.
           </p>
           <FlowForm ui={ui} groups={['totp']} onSubmit={submit} showMessages={false} />
+          {fromRecovery && user.data && !user.data.aal2Required && (
+            // After a recovery or invitation link the steps lead here; for this person they may end without an app.
+            <p className="utrecht-paragraph">
+              Voor jouw account is 2FA niet verplicht, maar wel veiliger. Je kunt het ook later instellen bij Account
+              instellingen.{' '}
+              <Link className="utrecht-link" to={next}>
+                Later instellen en verder naar het portaal
+              </Link>
+            </p>
+          )}
         </section>
       ) : (
         <section aria-labelledby={HEADING.linked}>
