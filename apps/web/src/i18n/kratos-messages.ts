@@ -6,7 +6,8 @@ export interface UiText {
   context?: Record<string, unknown>;
 }
 
-const minutesUntil = (context: Record<string, unknown> | undefined, key: string) => {
+/** Whole minutes until the moment `context[key]` names, at least 1; undefined without one. */
+export const minutesUntil = (context: Record<string, unknown> | undefined, key: string) => {
   const at = typeof context?.[key] === 'string' ? Date.parse(context[key] as string) : NaN;
   return Number.isNaN(at) ? undefined : Math.max(1, Math.round((at - Date.now()) / 60_000));
 };

@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { frontend, idpErrorOf } from '../api/ory';
 import { usersApi, type CurrentUser } from '../api/users-api';
+import { useCurrentUser } from '../api/queries';
 import { IdleWarning } from '../sessions/IdleWarning';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
@@ -13,7 +14,7 @@ import { NewPasswordFields } from '../components/NewPasswordFields';
 import { FlowMessages } from '../flows/FlowMessages';
 import { useSelfServiceFlow } from '../flows/use-flow';
 import type { FlowUi } from '../flows/ui-types';
-import { translate } from '../i18n/kratos-messages';
+import { minutesUntil, translate, type UiText } from '../i18n/kratos-messages';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { usePageTitle } from '../layout/use-page-title';
 import { withNotice } from '../components/RestartNotice';
@@ -29,6 +30,18 @@ const schema = z
   });
 type Values = z.output<typeof schema>;
 
+/** Kratos' 'You successfully recovered your account…', which the settings flow of every link carries. */
+const RECOVERED = 1060001;
+
+/**
+ * An invitation's link is a recovery link (docs/architecture.md): for a person without any way to sign in yet, the
+ * provider's 'Je account is hersteld' becomes a welcome, keeping how long the link's session lasts.
+ */
+function welcomeOf(message: UiText): string {
+  const minutes = minutesUntil(message.context, 'privileged_session_expires_at');
+  return `Welkom! Kies ${minutes ? `binnen ${minutes} minuten ` : ''}een wachtwoord voor je account.`;
+}
+
 const LOAD_FAILED = 'Er is iets misgegaan bij het ophalen van het formulier. Probeer het later nog eens.';
 const SAVE_FAILED = 'Er is iets misgegaan bij het updaten van je nieuwe wachtwoord. Probeer het nog eens.';
 
@@ -40,6 +53,7 @@ export function RecoveredPasswordView() {
   usePageTitle('Wachtwoord instellen', 'stap 2 van 4');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const user = useCurrentUser();
   // The provider's refusal, with the password it refused: once the person types another, it no longer applies.
   const [failure, setFailure] = useState<{ text: string; password: string }>();
   // Each refusal of the password by the provider: the field then takes the focus, with the reason as its description.
@@ -92,13 +106,24 @@ export function RecoveredPasswordView() {
   }
 
   const problemText = problem && (problem.during === 'load' ? LOAD_FAILED : SAVE_FAILED);
+  const invited = user.data?.identity.credentials.length === 0;
+  const recovered = ui?.messages?.find((message) => message.id === RECOVERED);
+  const welcome = invited && recovered ? welcomeOf(recovered) : undefined;
   const typed = form.watch('password');
   return (
     <main className="dvp-main" id="inhoud">
       <IdleWarning />
       <ProgressSteps steps={RECOVERY_STEPS} current={1} />
       <h1 className="utrecht-heading-1">Wachtwoord instellen</h1>
-      {ui && <FlowMessages messages={ui.messages} />}
+      {welcome && (
+        <div className="utrecht-alert utrecht-alert--info" role="status">
+          <p className="utrecht-paragraph">{welcome}</p>
+        </div>
+      )}
+      {/* Once it is known whether the link is an invitation, so that the welcome does not replace another text. */}
+      {ui && !user.isPending && (
+        <FlowMessages messages={welcome ? ui.messages?.filter((message) => message !== recovered) : ui.messages} />
+      )}
       {problemText && <ErrorAlert text={problemText} support focus />}
       <form className="dvp-form" noValidate onSubmit={form.handleSubmit(save)} aria-busy={form.formState.isSubmitting}>
         <ErrorSummary

@@ -382,6 +382,17 @@ describe('RecoveredPasswordView (after the mailed link)', () => {
     expect(await screen.findByText('Adres: /permissies')).toBeInTheDocument();
   });
 
+  it('welcomes a person following an invitation, without any way to sign in yet, instead of "hersteld"', async () => {
+    recoveredNetwork({ whoami: { status: 200, body: whoami([]) } });
+    const { container } = renderAt('/settings?flow=s1', routes);
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Welkom! Kies binnen 15 minuten een wachtwoord voor je account.',
+    );
+    expect(screen.queryByText(/Je account is hersteld/)).toBeNull();
+    expect(screen.getAllByRole('status')).toHaveLength(1);
+    expect(await axeViolations(container)).toEqual([]);
+  });
+
   it('shows the provider refusal of the password in Dutch under the field', async () => {
     recoveredNetwork({
       update: () => ({
