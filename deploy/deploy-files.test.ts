@@ -18,6 +18,18 @@ import { V8_FLAGS } from '../apps/server/bin/load-bundle.js';
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+/** The non-test TypeScript sources of each package or app under `folders`, relative to the repository. */
+const sourceFiles = (folders: string[]) =>
+  folders.flatMap((folder) =>
+    readdirSync(path.join(root, folder)).flatMap((name) => {
+      const src = path.join(root, folder, name, 'src');
+      if (!existsSync(src)) return [];
+      return readdirSync(src, { recursive: true })
+        .map(String)
+        .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$|test-/.test(file))
+        .map((file) => path.posix.join(folder, name, 'src', file.split(path.sep).join('/')));
+    }),
+  );
 const yamlFiles = [
   'deploy/compose/compose.yaml',
   ...readdirSync(path.join(root, 'deploy/kubernetes')).map((f) => `deploy/kubernetes/${f}`),
@@ -95,6 +107,42 @@ describe('deployment files', () => {
     const built = [...read('deploy/Dockerfile').matchAll(/^COPY --from=build \/app\/(\S+)/gm)].map((m) => m[1]!);
     const madeByBuild = (file: string) => /(^|\/)dist$/.test(file) || file === 'node_modules';
     expect(built.filter((file) => !madeByBuild(file) && !existsSync(path.join(root, file)))).toEqual([]);
+  });
+
+  it("copies into the build stage every file its npm commands run, before they run (the build's scripts too)", () => {
+    const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    /** The files `node …` runs in an npm script, following `npm run …` into the scripts it names. */
+    const filesRunBy = (command: string): string[] => [
+      ...[...command.matchAll(/\bnode (?:--\S+ )*(\S+\.m?[jt]s)\b/g)].map((m) => m[1]!),
+      ...[...command.matchAll(/\bnpm run (\S+)/g)].flatMap((m) => filesRunBy(scripts[m[1]!] ?? '')),
+    ];
+    const buildStage = read('deploy/Dockerfile')
+      .split(/^FROM /m)[1]!
+      .split('\n');
+    const copied: string[] = [];
+    const missing: string[] = [];
+    for (const line of buildStage) {
+      const copy = /^COPY (?!--from)(.+) \S+$/.exec(line);
+      if (copy) copied.push(...copy[1]!.split(' ').map((source) => source.replace(/\/$/, '')));
+      if (!line.startsWith('RUN ')) continue;
+      for (const file of filesRunBy(line)) {
+        const there = copied.some((source) => file === source || file.startsWith(`${source}/`));
+        if (!there) missing.push(`${file} (${line})`);
+      }
+    }
+    expect(filesRunBy('npm run build')).toContain('scripts/build.mjs');
+    expect(missing).toEqual([]);
+    // What the sources name outside apps/ and packages/ (a page's text, the Ory configuration the export carries).
+    const named = sourceFiles(['apps', 'packages']).flatMap((file) =>
+      [...read(file).matchAll(/['"`](\.{1,2}\/[^'"`?]*)/g)]
+        .map((m) => path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!)))
+        .filter((target) => !/^(apps|packages)\//.test(target)),
+    );
+    expect(named).toContain('docs/toegankelijkheidsverklaring.md');
+    const uncopied = named.filter(
+      (target) => !copied.some((source) => target === source || target.startsWith(`${source}/`)),
+    );
+    expect(uncopied).toEqual([]);
   });
 
   it('probes paths the admin listener serves', () => {
