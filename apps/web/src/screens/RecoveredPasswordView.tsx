@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { frontend, idpErrorOf } from '../api/ory';
-import { usersApi, type CurrentUser } from '../api/users-api';
-import { useCurrentUser } from '../api/queries';
+import { currentUserQuery, useCurrentUser } from '../api/queries';
 import { IdleWarning } from '../sessions/IdleWarning';
 import { ProgressSteps, RECOVERY_STEPS } from '../components/ProgressSteps';
 import { ErrorSummary, messagesOf } from '../components/ErrorSummary';
@@ -96,8 +95,9 @@ export function RecoveredPasswordView() {
       return;
     }
     if (sent.kind !== 'done') return;
+    // Refetches the screen's own whoami, which then answers here: one request, not two.
     await queryClient.invalidateQueries();
-    const user = await usersApi<CurrentUser>('/users/whoami').catch(() => undefined);
+    const user = await queryClient.fetchQuery(currentUserQuery).catch(() => undefined);
     if (user?.identity.credentials.includes('totp'))
       return navigate(user.authenticator_assurance_level === 'aal2' ? '/permissies' : '/login?aal=aal2', {
         replace: true,
