@@ -22,13 +22,8 @@ import { Loading } from '../components/Loading';
 import { SecurityKeysSection } from '../security-keys/SecurityKeysSection';
 import { ConfirmDialog } from '../overview/ConfirmDialog';
 import { useSecondFactorReason } from '../organisations/second-factor-reason';
+import { CODES_NODE, codesNodeOf, codesOf } from '../flows/backup-codes';
 
-const CODES_NODE = 'lookup_secret_codes';
-const codesNodeOf = (ui: FlowUi) => ui.nodes.find((n) => n.attributes.id === CODES_NODE);
-const codesOf = (ui: FlowUi): string[] => {
-  const secrets = codesNodeOf(ui)?.attributes.text?.context?.secrets ?? [];
-  return secrets.filter((s) => s.id === 1050009).map((s) => s.text);
-};
 const hasNode = (ui: FlowUi, name: string) => ui.nodes.some((n: UiNode) => n.attributes.name === name);
 
 /** Where the screen is: the app still to link, linked, or linked with backup codes on the screen. */

@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../overview/ConfirmDialog';
 import { longDate } from '../overview/sorting';
 import { BackupCodeActions } from '../screens/BackupCodeActions';
 import { usersApi } from '../api/users-api';
+import { codesOf } from '../flows/backup-codes';
 import { AddPasskey } from './AddPasskey';
 import {
   addButtonOf,
@@ -43,12 +44,6 @@ const reasonsOf = (ui: FlowUi | undefined) =>
   [...(ui?.messages ?? []), ...(ui?.nodes ?? []).flatMap((n) => n.messages)]
     .filter((m) => m.type === 'error')
     .map((m) => translate(m));
-
-const CODES_NODE = 'lookup_secret_codes';
-const codesOf = (ui: FlowUi): string[] =>
-  (ui.nodes.find((n) => n.attributes.id === CODES_NODE)?.attributes.text?.context?.secrets ?? [])
-    .filter((s) => s.id === 1050009)
-    .map((s) => s.text);
 
 /**
  * 'Beveiligingssleutels en passkeys' in the account settings: the person's keys (name, kind, date added) with a
