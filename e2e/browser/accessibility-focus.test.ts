@@ -328,6 +328,35 @@ describe('journey 18: focus, titles, current step and page, plain Dutch (WCAG 2.
     }
   });
 
+  it('verifies an address with the mailed code and then offers one way on, with the focus on the answer', async () => {
+    const colleague = await createColleague(journey, { first: 'Vera', withApp: false });
+    const page = await journey.person('verificatie');
+    await page.goto('/verification');
+    await page.getByLabel('E-mailadres').fill(colleague.email);
+    const sent = new Date();
+    await page.getByRole('button', { name: 'Verder', exact: true }).click();
+    const mail = await journey.portaal.mail.waitFor(colleague.email, { since: sent });
+    await page.getByLabel('Verificatiecode').fill(/\b\d{6}\b/.exec(mail.text)![0]);
+    await page.getByRole('button', { name: 'Verder', exact: true }).click();
+    await expectFocusOn(
+      page,
+      page.getByRole('status').filter({ hasText: 'Je e-mailadres is bevestigd.' }),
+      'the answer',
+    );
+    expect(await page.title()).toBe(titled('Verifieer je account – account geverifieerd'));
+    // Not signed in and no app yet: on to the app; the provider's own 'Verder' is not offered beside it.
+    expect(await page.getByRole('main').getByRole('link').allInnerTexts()).toEqual([
+      'Verder: authenticator-app instellen',
+      'Ga naar de login pagina',
+    ]);
+    await expectAccessible(page, 'verified');
+    for (const width of [375, 1280]) {
+      await resizeTo(page, { width, height: width < 940 ? 800 : 900 });
+      await expectNoSidewaysScroll(page, `verified at ${width} px`);
+      await snap(page, 'geverifieerd');
+    }
+  });
+
   it('explains an error in Dutch and marks the English technical message as English', async () => {
     const page = await journey.person('foutpagina');
     await page.goto('/error?id=stub:500');

@@ -100,6 +100,7 @@ function network(
     create?: () => Answer;
     get?: (id: string) => Answer;
     update?: (body: Record<string, unknown>, flowId: string) => Answer;
+    whoami?: () => Answer;
   } = {},
 ) {
   return fakeNetwork((url, init) => {
@@ -114,6 +115,7 @@ function network(
       );
     if (url.pathname === '/self-service/verification' && init?.method === 'POST')
       return options.update?.(JSON.parse(String(init.body)), url.searchParams.get('flow') ?? '');
+    if (url.pathname === '/api/users/whoami') return options.whoami?.();
     return undefined;
   });
 }
@@ -253,10 +255,30 @@ describe('VerificationScreen', () => {
       'href',
       '/settings/2fa-app',
     );
+    // One way on: the provider's 'Verder' to its return address is not offered beside it.
+    expect(screen.queryByRole('link', { name: 'Verder' })).toBeNull();
     expect(screen.getByRole('status')).toHaveTextContent('Je e-mailadres is bevestigd.');
     expect(stepsOf()).toEqual(['✓Account verifiëren (klaar)', '22FA configureren [nu]', '3Klaar!']);
     expect(screen.queryByLabelText('Verificatiecode')).toBeNull();
     expect(document.title).toBe('Verifieer je account – account geverifieerd – Datavoorzieningen Portaal');
+    expect(await axeViolations(container)).toEqual([]);
+  });
+
+  it('leads a signed-in person whose app is linked on with the provider’s Verder only', async () => {
+    network({
+      create: () => ({ status: 200, body: sentEmail() }),
+      update: () => ({ status: 200, body: passed() }),
+      whoami: () => ({ status: 200, body: { identity: { credentials: ['password', 'totp'] } } }),
+    });
+    const { container } = renderAt('/verification', routes);
+    await userEvent.type(await screen.findByLabelText('Verificatiecode'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verder' }));
+    expect(await screen.findByRole('link', { name: 'Verder' })).toHaveAttribute(
+      'href',
+      `${window.location.origin}/permissies`,
+    );
+    expect(screen.queryByRole('link', { name: 'Verder: authenticator-app instellen' })).toBeNull();
+    expect(screen.getByRole('status')).toHaveTextContent('Je e-mailadres is bevestigd.');
     expect(await axeViolations(container)).toEqual([]);
   });
 
