@@ -249,6 +249,7 @@ describe('journey 22: passkeys and security keys', () => {
     // Still signed in: the session is confirmed with the passkey alone (a password would not meet the policy).
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('refresh') === 'true');
     await page.getByText('Bevestig met je passkey dat jij het bent om verder te gaan.', { exact: false }).waitFor();
+    expect(await page.getByText('Je bent ingelogd als').textContent()).toBe(`Je bent ingelogd als ${colleague.email}.`);
     expect(await page.getByLabel('Wachtwoord').count()).toBe(0);
     await expectAccessible(page, 'the confirmation with a passkey');
     await expectFits(page, page.getByRole('main'), 'the confirmation with a passkey');

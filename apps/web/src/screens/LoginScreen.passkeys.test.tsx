@@ -236,6 +236,8 @@ describe('LoginScreen with passkeys', () => {
         'Je organisatie vraagt om tweestapsverificatie. Bevestig met je passkey dat jij het bent om verder te gaan.',
       ),
     ).toBeInTheDocument();
+    // The address is in no field, so the screen says whose session is confirmed.
+    expect(screen.getByText('ali@dego.nl').closest('p')).toHaveTextContent('Je bent ingelogd als ali@dego.nl.');
     // A password would not meet the policy, and with the address hidden there is no field to suggest passkeys in.
     expect(screen.queryByLabelText('Wachtwoord')).toBeNull();
     expect(screen.queryByText('Bevestig met je wachtwoord dat jij het bent.')).toBeNull();

@@ -140,6 +140,11 @@ export default function LoginScreen() {
   const reason = useSecondFactorReason();
   const securityKey = ui?.nodes.some((node) => node.group === 'webauthn' && node.attributes.type === 'button');
   const appCode = ui?.nodes.some((node) => node.group === 'totp');
+  // A refresh confirms the session's own account, whose address the provider keeps in a hidden field: say whose.
+  const account = refresh
+    ? ui?.nodes.find((node) => node.attributes.name === 'identifier' && node.attributes.type === 'hidden')?.attributes
+        .value
+    : undefined;
   usePageTitle('Inloggen', secondFactor && 'tweede stap');
 
   useEffect(() => {
@@ -158,6 +163,11 @@ export default function LoginScreen() {
           {adminPath
             ? 'Hier kunt u inloggen voor het Administrator dashboard.'
             : 'Log in om de datavoorzieningen van je gemeente te bekijken en te gebruiken.'}
+        </p>
+      )}
+      {typeof account === 'string' && account !== '' && !secondFactor && (
+        <p className="utrecht-paragraph">
+          Je bent ingelogd als <strong>{account}</strong>.
         </p>
       )}
       {passkeyOnly && !secondFactor && (
