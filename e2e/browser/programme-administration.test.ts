@@ -220,10 +220,13 @@ async function rotateSecret(page: Page, overlap: number): Promise<{ secret: stri
   return { secret, previous };
 }
 
-/** How the portal writes a moment in the browser (nl-NL, long date, short time), as the dialogs do. */
+/** How the portal writes a moment (nl-NL, long date, short time, Dutch time in any browser), as the dialogs do. */
 const shownAs = (page: Page, at: number) =>
   page.evaluate(
-    (moment) => new Intl.DateTimeFormat('nl-NL', { dateStyle: 'long', timeStyle: 'short' }).format(moment),
+    (moment) =>
+      new Intl.DateTimeFormat('nl-NL', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Amsterdam' }).format(
+        moment,
+      ),
     at,
   );
 

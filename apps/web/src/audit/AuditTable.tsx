@@ -1,14 +1,6 @@
 import type { AuditEntry } from '../api/users-api';
 import { CardTable } from '../components/CardTable';
-
-const when = new Intl.DateTimeFormat('nl-NL', {
-  timeZone: 'Europe/Amsterdam',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+import { longDateTime } from '../i18n/dates';
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -40,7 +32,7 @@ export function AuditTable({ entries, caption, empty, busy }: AuditTableProps) {
         {entries.map((entry) => (
           <tr key={entry.id}>
             <td data-label="Datum en tijd">
-              <time dateTime={entry.at}>{when.format(new Date(entry.at))}</time>
+              <time dateTime={entry.at}>{longDateTime(entry.at)}</time>
             </td>
             <td data-label="Gebeurtenis">{entry.sentence}</td>
             <td data-label="Actie">{entry.label}</td>

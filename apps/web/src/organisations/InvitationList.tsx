@@ -1,13 +1,6 @@
 import type { PendingInvitation } from '../api/users-api';
+import { longDateTime } from '../i18n/dates';
 import { useAcceptInvitation, useDeclineInvitation } from './use-memberships';
-
-const expiry = new Intl.DateTimeFormat('nl-NL', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
 
 /** The id of the list's heading. */
 export const INVITATIONS_HEADING = 'dvp-uitnodigingen';
@@ -54,7 +47,7 @@ export function InvitationList({ invitations, onAnswered }: InvitationListProps)
                 {invitation.isAdmin ? ', als beheerder' : ''}.
               </p>
               <p className="utrecht-paragraph">{roles ? `Datarollen: ${roles}.` : 'Zonder datarollen.'}</p>
-              <p className="utrecht-paragraph">Geldig tot {expiry.format(new Date(invitation.expiresAt))}.</p>
+              <p className="utrecht-paragraph">Geldig tot {longDateTime(invitation.expiresAt)}.</p>
               <div className="dvp-links">
                 <button
                   type="button"

@@ -4,7 +4,8 @@ import type { PortalUser } from '../api/users-api';
 import { EmailAddress } from './EmailAddress';
 import { factorNamesOf } from './factors';
 import { isGuest, isLocked, RowActions, type RowActionKind, rowActionsOf } from './RowActions';
-import { fullName, longDate, longDateTime, type SortKey } from './sorting';
+import { fullName, type SortKey } from './sorting';
+import { longDate, longDateTime, timeOfDay } from '../i18n/dates';
 import { CardTable } from '../components/CardTable';
 
 /** Short values in a list ('Sociaal domein, Ruimte en wonen'): the line wraps after a comma, not inside a value. */
@@ -34,8 +35,6 @@ function FactorsNote({ user }: { user: PortalUser }) {
   );
 }
 
-const timeOfDay = new Intl.DateTimeFormat('nl-NL', { timeStyle: 'short' });
-
 /**
  * 'Laatst ingelogd: 20 november 2026 om 09:05' or 'Nog nooit ingelogd', for members; a narrow column breaks the line
  * between the date and the time, not inside either.
@@ -46,7 +45,7 @@ function LastSignInNote({ user }: { user: PortalUser }) {
   return (
     <span className="dvp-row-note">
       Laatst ingelogd: <span className="dvp-nowrap">{longDate(user.lastSignInAt)}</span>{' '}
-      <span className="dvp-nowrap">om {timeOfDay.format(new Date(user.lastSignInAt))}</span>
+      <span className="dvp-nowrap">om {timeOfDay(user.lastSignInAt)}</span>
     </span>
   );
 }

@@ -22,10 +22,3 @@ export const STATUS_OPTIONS: { key: UsersStatus | ''; label: string }[] = [
 ];
 
 export const fullName = (user: PortalUser) => `${user.traits.name.first} ${user.traits.name.last}`.trim();
-
-export const longDate = (iso: string) =>
-  new Intl.DateTimeFormat('nl-NL', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(iso));
-
-/** '23 november 2026 om 19:45', for a moment within the day that matters (the end of a lock). */
-export const longDateTime = (iso: string) =>
-  new Intl.DateTimeFormat('nl-NL', { dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));

@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { InfoDialog } from '../components/InfoDialog';
-import { longDateTime } from '../overview/sorting';
+import { longDateTime } from '../i18n/dates';
 import { ConnectionGuide } from './ConnectionGuide';
 import type { ProgrammeService } from './services-api';
 import './services.css';

@@ -1,19 +1,16 @@
 import { RowButton } from './RowButton';
 import { CardTable } from '../components/CardTable';
-import { longDate } from '../overview/sorting';
+import { longDate, timeOfDay } from '../i18n/dates';
 import type { OrganisationSummary } from './programme-api';
 
 export type OrganisationAction = 'edit' | 'roles' | 'invite' | 'state';
-
-const timeOfDay = new Intl.DateTimeFormat('nl-NL', { timeStyle: 'short' });
 
 /** '20 november 2026 om 09:05', the line breaking between the date and the time; or 'Nog nooit'. */
 function LastSignIn({ at }: { at: string | null }) {
   if (at === null) return 'Nog nooit';
   return (
     <>
-      <span className="dvp-nowrap">{longDate(at)}</span>{' '}
-      <span className="dvp-nowrap">om {timeOfDay.format(new Date(at))}</span>
+      <span className="dvp-nowrap">{longDate(at)}</span> <span className="dvp-nowrap">om {timeOfDay(at)}</span>
     </>
   );
 }

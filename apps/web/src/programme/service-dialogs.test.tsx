@@ -250,7 +250,7 @@ describe('ClientSecretDialog', () => {
 
   it('says until when the previous secret works', () => {
     servicesServer(() => undefined);
-    const until = new Date(2099, 10, 28, 9, 5).toISOString();
+    const until = '2099-11-28T08:05:00Z';
     show(<ClientSecretDialog service={WIJKMONITOR} secret={SECRET} previousValidUntil={until} onClose={vi.fn()} />);
     expect(screen.getByRole('dialog')).toHaveTextContent(
       'Het vorige geheim blijft geldig tot 28 november 2099 om 09:05.',

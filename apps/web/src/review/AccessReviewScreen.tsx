@@ -17,7 +17,7 @@ import { Shell } from '../layout/Shell';
 import { usePageTitle } from '../layout/use-page-title';
 import { ConfirmDialog } from '../overview/ConfirmDialog';
 import { failureOf } from '../overview/DialogError';
-import { longDateTime } from '../overview/sorting';
+import { longDateTime } from '../i18n/dates';
 import { FinishedReviews } from './FinishedReviews';
 import { choiceId, ReviewPersonCard } from './ReviewPersonCard';
 import { useKeptDecisions } from './use-kept-decisions';

@@ -2,7 +2,7 @@ import type { AccessReview } from './review-api';
 import { accessReviewCsvFile } from './review-api';
 import { CsvDownloadButton } from '../components/CsvDownloadButton';
 import { csvName } from '../components/csv-name';
-import { longDateTime } from '../overview/sorting';
+import { longDateTime } from '../i18n/dates';
 
 const counted = (n: number, one: string, more: string) => `${n} ${n === 1 ? one : more}`;
 

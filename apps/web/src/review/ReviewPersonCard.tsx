@@ -1,6 +1,6 @@
 import type { ReviewDecision, ReviewPerson } from './review-api';
 import { factorKindNames } from '../overview/factors';
-import { longDateTime } from '../overview/sorting';
+import { longDateTime } from '../i18n/dates';
 
 interface ReviewPersonCardProps {
   person: ReviewPerson;

@@ -8,7 +8,7 @@ import type { FlowUi, FlowValues, UiNode } from '../flows/ui-types';
 import { useWebAuthn } from '../flows/webauthn/use-webauthn';
 import { translate } from '../i18n/kratos-messages';
 import { ConfirmDialog } from '../overview/ConfirmDialog';
-import { longDate } from '../overview/sorting';
+import { longDate } from '../i18n/dates';
 import { BackupCodeActions } from '../screens/BackupCodeActions';
 import { usersApi } from '../api/users-api';
 import { codesOf } from '../flows/backup-codes';

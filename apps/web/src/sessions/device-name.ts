@@ -1,4 +1,5 @@
 import Bowser from 'bowser';
+import { longDateTime } from '../i18n/dates';
 
 const UNKNOWN = 'Onbekend apparaat';
 
@@ -10,14 +11,8 @@ export function deviceName(userAgent: string | undefined): string {
   return browser.name || os.name || UNKNOWN;
 }
 
-/** '23 november 2026 om 10:20' in the person's time zone. */
-export function signedInAt(iso: string | Date | undefined): string | undefined {
-  if (!iso) return undefined;
-  const at = new Date(iso);
-  const day = new Intl.DateTimeFormat('nl-NL', { day: 'numeric', month: 'long', year: 'numeric' }).format(at);
-  const time = new Intl.DateTimeFormat('nl-NL', { hour: '2-digit', minute: '2-digit' }).format(at);
-  return `${day} om ${time}`;
-}
+/** '23 november 2026 om 10:20', Dutch time (i18n/dates.ts). */
+export const signedInAt = (iso: string | Date | undefined): string | undefined => iso && longDateTime(iso);
 
 /** What a session's row says besides the device, so that two sessions on the same kind of device differ. */
 interface SessionLike {
