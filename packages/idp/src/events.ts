@@ -15,16 +15,19 @@ export interface SignInEvent {
   cloneWarning?: boolean;
 }
 
-/** A security key or passkey added or removed in the settings: its kind and the name it was given, never the key. */
-export interface KeyChangeEvent {
-  type: 'credential.added' | 'credential.removed';
-  method: 'webauthn' | 'passkey';
+/**
+ * A way to sign in added, removed or (a password) replaced in the settings: its kind and, for a key, the name it was
+ * given; never the password, secret, code or key.
+ */
+export interface CredentialChangeEvent {
+  type: 'credential.added' | 'credential.removed' | 'credential.changed';
+  method: 'password' | 'totp' | 'lookup_secret' | 'webauthn' | 'passkey';
   identityId: string;
   displayName?: string;
   clientAddress: string;
 }
 
-export type AuthEvent = SignInEvent | KeyChangeEvent;
+export type AuthEvent = SignInEvent | CredentialChangeEvent;
 
 export type AuthEventListener = (event: AuthEvent) => Promise<void> | void;
 

@@ -40,6 +40,17 @@ describe('an audit entry in Dutch', () => {
     expect(sentenceOf(entry('passkey.add'), names)).toBe('Anne de Vries heeft een passkey toegevoegd');
   });
 
+  it('says what a person changed of their own ways to sign in', () => {
+    const said = (action: string) => sentenceOf(entry(action), names);
+    expect(said('password.add')).toBe('Anne de Vries heeft een wachtwoord ingesteld');
+    expect(said('password.change')).toBe('Anne de Vries heeft het wachtwoord gewijzigd');
+    expect(said('totp.add')).toBe('Anne de Vries heeft een authenticator-app gekoppeld');
+    expect(said('totp.remove')).toBe('Anne de Vries heeft de authenticator-app ontkoppeld');
+    expect(said('lookup_secret.add')).toBe('Anne de Vries heeft nieuwe back-upcodes gemaakt');
+    expect(said('lookup_secret.remove')).toBe('Anne de Vries heeft de back-upcodes verwijderd');
+    expect(actionLabel('totp.remove')).toBe('Authenticator-app ontkoppeld');
+  });
+
   it('shows an action it has no words for as stored, and labels every action it filters on', () => {
     expect(sentenceOf(entry('catalogue.reload'), names)).toBe('Anne de Vries: catalogue.reload (Piet Jansen)');
     expect(actionLabel('catalogue.reload')).toBe('catalogue.reload');

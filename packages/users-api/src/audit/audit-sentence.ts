@@ -36,6 +36,16 @@ const WORDINGS: Record<string, Wording> = {
   ...signIn('passkey', 'met een passkey'),
   ...keyChanges('security_key', 'beveiligingssleutel'),
   ...keyChanges('passkey', 'passkey'),
+  'password.add': { label: 'Wachtwoord ingesteld', done: '{a} heeft een wachtwoord ingesteld', tried: '' },
+  'password.change': { label: 'Wachtwoord gewijzigd', done: '{a} heeft het wachtwoord gewijzigd', tried: '' },
+  'totp.add': { label: 'Authenticator-app gekoppeld', done: '{a} heeft een authenticator-app gekoppeld', tried: '' },
+  'totp.remove': {
+    label: 'Authenticator-app ontkoppeld',
+    done: '{a} heeft de authenticator-app ontkoppeld',
+    tried: '',
+  },
+  'lookup_secret.add': { label: 'Back-upcodes gemaakt', done: '{a} heeft nieuwe back-upcodes gemaakt', tried: '' },
+  'lookup_secret.remove': { label: 'Back-upcodes verwijderd', done: '{a} heeft de back-upcodes verwijderd', tried: '' },
   'service.sign_in': {
     label: 'Ingelogd bij een datavoorziening',
     done: '{a} is ingelogd bij een datavoorziening',

@@ -72,6 +72,39 @@ describe('security keys and passkeys in the audit log', () => {
       expect(entry).toMatchObject({ actorId: 'p1', objectId: 'p1', clientAddress: '192.0.2.7' });
   });
 
+  it('records a password, an app and backup codes added, removed or changed, by their own actions', async () => {
+    const relations = createRelationStore(db.kysely);
+    await relations.patch({
+      insert: [{ namespace: 'organizations', object: 'voorbeeldstad', relation: 'issuer', subject_id: 'p2' }],
+    });
+    const record = signInAuditor(organisationsInDatabase(db.kysely), audit, lastSignIns);
+    const at = { identityId: 'p2', clientAddress: '192.0.2.8' };
+    await record({ type: 'credential.added', method: 'password', ...at });
+    await record({ type: 'credential.changed', method: 'password', ...at });
+    await record({ type: 'credential.added', method: 'totp', ...at });
+    await record({ type: 'credential.removed', method: 'totp', ...at });
+    await record({ type: 'credential.added', method: 'lookup_secret', ...at });
+    await record({ type: 'credential.removed', method: 'lookup_secret', ...at });
+    const entries = await audit.about('p2');
+    expect(entries.map((e) => e.action).sort()).toEqual([
+      'lookup_secret.add',
+      'lookup_secret.remove',
+      'password.add',
+      'password.change',
+      'totp.add',
+      'totp.remove',
+    ]);
+    for (const entry of entries)
+      expect(entry).toMatchObject({
+        organisationId: 'voorbeeldstad',
+        actorId: 'p2',
+        objectId: 'p2',
+        result: 'success',
+      });
+    // Not a sign-in: the person's last sign-in stays unknown.
+    expect(await lastSignIns.of(['p2'])).toEqual(new Map());
+  });
+
   it('still records sign-ins as before', async () => {
     const record = signInAuditor(organisationsInDatabase(db.kysely), audit, lastSignIns);
     await record({ type: 'login.success', method: 'passkey', identityId: 'p2', clientAddress: '192.0.2.8' });

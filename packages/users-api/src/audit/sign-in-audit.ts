@@ -22,12 +22,13 @@ export interface SignInEvent {
 }
 
 /**
- * A security key or passkey added or removed in the account settings, as the identity provider reports it through
- * the same listener as sign-ins: never the key itself, only its kind and the name the person gave it.
+ * A way to sign in added, removed or (a password) replaced in the account settings, as the identity provider reports
+ * it through the same listener as sign-ins: never the password, secret, codes or key, only its kind and, for a key,
+ * the name the person gave it.
  */
 export interface CredentialEvent {
-  type: 'credential.added' | 'credential.removed';
-  /** `webauthn` (a security key) or `passkey`. */
+  type: 'credential.added' | 'credential.removed' | 'credential.changed';
+  /** `password`, `totp`, `lookup_secret`, `webauthn` (a security key) or `passkey`. */
   method: string;
   identityId: string;
   /** The name the person gave the key, when there is one. */
@@ -37,14 +38,17 @@ export interface CredentialEvent {
 
 const CREDENTIAL_ACTIONS: Record<string, string> = { webauthn: 'security_key', passkey: 'passkey' };
 
-/** The audit action of a credential event: `security_key.add`, `passkey.remove`, … */
-function credentialAction(event: CredentialEvent): string {
-  const kind = CREDENTIAL_ACTIONS[event.method] ?? event.method;
-  return `${kind}.${event.type === 'credential.added' ? 'add' : 'remove'}`;
-}
+const CHANGES: Record<CredentialEvent['type'], string> = {
+  'credential.added': 'add',
+  'credential.removed': 'remove',
+  'credential.changed': 'change',
+};
 
-const isCredentialEvent = (event: SignInEvent | CredentialEvent): event is CredentialEvent =>
-  event.type === 'credential.added' || event.type === 'credential.removed';
+/** The audit action of a credential event: `security_key.add`, `totp.remove`, `password.change`, … */
+const credentialAction = (event: CredentialEvent): string =>
+  `${CREDENTIAL_ACTIONS[event.method] ?? event.method}.${CHANGES[event.type]}`;
+
+const isCredentialEvent = (event: SignInEvent | CredentialEvent): event is CredentialEvent => event.type in CHANGES;
 
 /** The organisations a person belongs to (as issuer or by consent), each once. */
 export type OrganisationsOf = (identityId: string) => Promise<string[]>;

@@ -15,8 +15,6 @@ import {
   type KeyKind,
   type StoredWebAuthnKey,
 } from '../../credentials/webauthn/credential-config.js';
-import { emitAuthEvent } from '../../events.js';
-import { clientAddress } from '../../http/client-info.js';
 import { messages, type UiText } from '../../ui/messages.js';
 import { addFlowMessage, addNodeMessage } from '../../ui/nodes.js';
 import type { Outcome } from '../outcome.js';
@@ -25,6 +23,7 @@ import { settingsNodes } from './nodes.js';
 import { securityKeyUserHandle } from './key-nodes.js';
 import {
   addSecondFactorToSession,
+  credentialChanged,
   ensurePrivileged,
   settingsAgain,
   settingsSaved,
@@ -46,22 +45,6 @@ async function refused(submission: SettingsSubmission, message: UiText, node?: s
   if (node) addNodeMessage(flow.ui, node, message);
   else addFlowMessage(flow.ui, message);
   return settingsAgain(submission);
-}
-
-/** Tells the audit listener (docs/architecture.md#the-audit-log) that a key came or went. */
-function keyChanged(
-  submission: SettingsSubmission,
-  type: 'credential.added' | 'credential.removed',
-  kind: KeyKind,
-  displayName: string | undefined,
-): void {
-  emitAuthEvent(submission.ctx.idp, {
-    type,
-    method: kind,
-    identityId: submission.auth.identity.id,
-    ...(displayName ? { displayName } : {}),
-    clientAddress: clientAddress(submission.ctx.request),
-  });
 }
 
 /** Whether a key with this id is on the identity already, as either kind. */
@@ -133,7 +116,7 @@ async function removeKey(submission: SettingsSubmission, kind: KeyKind, hexId: s
     await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change });
   });
   log.info({ event: `settings.${kind}_removed`, identity: auth.identity.id }, 'key removed');
-  keyChanged(submission, 'credential.removed', kind, target.display_name);
+  credentialChanged(submission, 'credential.removed', kind, target.display_name);
   return settingsSaved(submission);
 }
 
@@ -172,7 +155,7 @@ export async function submitSecurityKeySettings(submission: SettingsSubmission):
   });
   await addSecondFactorToSession(submission, 'webauthn');
   log.info({ event: 'settings.webauthn_added', identity: auth.identity.id }, 'security key added');
-  keyChanged(submission, 'credential.added', 'webauthn', name);
+  credentialChanged(submission, 'credential.added', 'webauthn', name);
   return settingsSaved(submission);
 }
 
@@ -209,6 +192,6 @@ export async function submitPasskeySettings(submission: SettingsSubmission): Pro
     await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'passkey_added' });
   });
   log.info({ event: 'settings.passkey_added', identity: auth.identity.id }, 'passkey added');
-  keyChanged(submission, 'credential.added', 'passkey', created.key.display_name);
+  credentialChanged(submission, 'credential.added', 'passkey', created.key.display_name);
   return settingsSaved(submission);
 }

@@ -1,4 +1,6 @@
 import { kratosErrors } from '../../errors/kratos-errors.js';
+import { type CredentialChangeEvent, emitAuthEvent } from '../../events.js';
+import { clientAddress } from '../../http/client-info.js';
 import { publicUrlOf } from '../../http/return-to.js';
 import { findCredentials, findIdentity } from '../../identities/identity-repository.js';
 import type { Authenticated } from '../../sessions/authenticate.js';
@@ -37,6 +39,25 @@ export function ensurePrivileged(submission: SettingsSubmission): void {
       publicUrlOf(config, '/self-service/login/browser', { refresh: 'true', return_to: back }),
     );
   }
+}
+
+/**
+ * Tells the audit listener (docs/architecture.md#the-audit-log) that a way to sign in came, went or was replaced: its
+ * kind and, for a key, its name.
+ */
+export function credentialChanged(
+  submission: SettingsSubmission,
+  type: CredentialChangeEvent['type'],
+  method: CredentialChangeEvent['method'],
+  displayName?: string,
+): void {
+  emitAuthEvent(submission.ctx.idp, {
+    type,
+    method,
+    identityId: submission.auth.identity.id,
+    ...(displayName ? { displayName } : {}),
+    clientAddress: clientAddress(submission.ctx.request),
+  });
 }
 
 /** The flow again with its messages and the identity (settings flows carry it); 400 unless told. */

@@ -24,6 +24,7 @@ import { startSettingsFlow } from './create.js';
 import { startReplacing } from '../flow-start.js';
 import {
   addSecondFactorToSession,
+  credentialChanged,
   ensurePrivileged,
   settingsAgain,
   settingsSaved,
@@ -163,6 +164,7 @@ async function submitPassword(submission: SettingsSubmission): Promise<Outcome> 
       await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'password' });
   });
   log.info({ event: 'settings.password_changed', identity: auth.identity.id }, 'password changed');
+  credentialChanged(submission, typeof current === 'string' ? 'credential.changed' : 'credential.added', 'password');
   await renewTokenAfterPasswordChange(submission);
   return settingsSaved(submission);
 }
@@ -186,11 +188,14 @@ async function submitTotp(submission: SettingsSubmission): Promise<Outcome> {
   const { db, clock, log } = ctx.idp;
   ensurePrivileged(submission);
   if (isTrue(body.totp_unlink)) {
-    await db.kysely.transaction().execute(async (trx) => {
-      if (await deleteCredential(trx, clock, auth.identity.id, 'totp'))
+    const unlinked = await db.kysely.transaction().execute(async (trx) => {
+      const deleted = await deleteCredential(trx, clock, auth.identity.id, 'totp');
+      if (deleted)
         await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'totp_unlinked' });
+      return deleted;
     });
     log.info({ event: 'settings.totp_unlinked', identity: auth.identity.id }, 'authenticator removed');
+    if (unlinked) credentialChanged(submission, 'credential.removed', 'totp');
     return settingsSaved(submission);
   }
   const code = body.totp_code;
@@ -214,6 +219,7 @@ async function submitTotp(submission: SettingsSubmission): Promise<Outcome> {
   });
   await addSecondFactorToSession(submission, 'totp');
   log.info({ event: 'settings.totp_enrolled', identity: auth.identity.id }, 'authenticator enrolled');
+  credentialChanged(submission, 'credential.added', 'totp');
   return settingsSaved(submission);
 }
 
@@ -253,13 +259,17 @@ async function submitLookupSecret(submission: SettingsSubmission): Promise<Outco
         saveCredential(trx, clock, auth.identity.id, 'lookup_secret', { recovery_codes: pending }, [auth.identity.id]),
       );
     await addSecondFactorToSession(submission, 'lookup_secret');
+    credentialChanged(submission, 'credential.added', 'lookup_secret');
     return settingsSaved(submission);
   }
   if (isTrue(body.lookup_secret_disable)) {
-    await db.kysely.transaction().execute(async (trx) => {
-      if (await deleteCredential(trx, clock, auth.identity.id, 'lookup_secret'))
+    const disabled = await db.kysely.transaction().execute(async (trx) => {
+      const deleted = await deleteCredential(trx, clock, auth.identity.id, 'lookup_secret');
+      if (deleted)
         await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'backup_codes_disabled' });
+      return deleted;
     });
+    if (disabled) credentialChanged(submission, 'credential.removed', 'lookup_secret');
     return settingsSaved(submission);
   }
   addFlowMessage(flow.ui, messages.noSettingsStrategy());
