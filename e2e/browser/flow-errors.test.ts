@@ -110,6 +110,38 @@ describe('journey 9: broken, expired and foreign flows end on a useful screen', 
     await expectAccessible(page, 'error page');
   });
 
+  it('loads the page again when a screen’s code is gone after an update, and says so when it stays gone', async () => {
+    const page = await journey.person();
+    // The screen's file as the page on screen names it: refused `refusals` times (a new version went live).
+    let refusals = 1;
+    let asked = 0;
+    await page.route(/\/assets\/RecoveryScreen-[\w-]+\.js$/, (route) => {
+      asked += 1;
+      return asked <= refusals ? route.fulfill({ status: 404, body: '' }) : route.fallback();
+    });
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Wachtwoord vergeten' }).click();
+    await page.getByRole('heading', { name: 'Herstel je wachtwoord', level: 1 }).waitFor();
+    expect(asked, 'refused once, then loaded with the page loaded again').toBe(2);
+
+    // Still gone after loading the page again (or no connection): the screen says so instead of staying empty.
+    await page.evaluate(() => sessionStorage.clear());
+    refusals = Number.POSITIVE_INFINITY;
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Wachtwoord vergeten' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Deze pagina kon niet worden geladen.' });
+    await alert.waitFor();
+    await expect.poll(() => alert.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.getByRole('button', { name: 'Opnieuw proberen' }).waitFor();
+    await page.getByRole('heading', { name: 'Pagina niet geladen', level: 1 }).waitFor();
+    expect(await page.title()).toBe('Pagina niet geladen – Datavoorzieningen Portaal');
+    await expectAccessible(page, 'a screen whose code could not be loaded');
+    for (const width of [375, 1280]) {
+      await resizeTo(page, { width, height: 800 });
+      await expectNoSidewaysScroll(page, `the screen without its code at ${width} px`);
+    }
+  });
+
   it('other pages without a session are Dutch and accessible: sign-in, verification, registration, 404', async () => {
     const page = await journey.person();
     await page.goto('/login');

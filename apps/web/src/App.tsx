@@ -6,6 +6,8 @@ import { ToastProvider } from './components/Toasts';
 import { PageFooter } from './layout/PageFooter';
 import { PageHeader } from './layout/PageHeader';
 import { Loading } from './components/Loading';
+import { ErrorAlert } from './components/ErrorAlert';
+import { usePageTitle } from './layout/use-page-title';
 
 /** A lazily loaded screen that can be loaded ahead: the screen the browser opens on is, before the first render. */
 interface LazyScreen {
@@ -13,6 +15,42 @@ interface LazyScreen {
   /** The screen, once its code is there. */
   loaded(): ComponentType | undefined;
   Lazy: LazyExoticComponent<ComponentType>;
+}
+
+const RELOADED_AT = 'dvp-code-reload';
+const RELOAD_GUARD_MS = 30_000;
+
+/**
+ * Loads the page again when a screen's code did not arrive: most often a new version of the portal went live while
+ * the page was open, and its files have other names now. Not when that was tried a moment ago (no loop).
+ */
+function reloadOnce(): boolean {
+  if (Date.now() - Number(sessionStorage.getItem(RELOADED_AT)) < RELOAD_GUARD_MS) return false;
+  sessionStorage.setItem(RELOADED_AT, String(Date.now()));
+  window.location.reload();
+  return true;
+}
+
+/** In place of a screen whose code could not be loaded, even after loading the page again: why, and a way on. */
+function CodeUnavailable() {
+  usePageTitle('Pagina niet geladen');
+  return (
+    <main className="dvp-main" id="inhoud">
+      <h1 className="utrecht-heading-1">Pagina niet geladen</h1>
+      <ErrorAlert
+        text="Deze pagina kon niet worden geladen. Controleer je internetverbinding en probeer het opnieuw."
+        support
+        focus
+      />
+      <button
+        type="button"
+        className="utrecht-button utrecht-button--primary-action"
+        onClick={() => window.location.reload()}
+      >
+        Opnieuw proberen
+      </button>
+    </main>
+  );
 }
 
 /** A lazy screen: at once when its code is there, else through Suspense. */
@@ -39,7 +77,13 @@ function lazyScreen(
     loading = (async () => {
       const data = import('./api/ServerData');
       if (warm) void data.then(({ serverAnswers }) => warm(serverAnswers)).catch(() => undefined);
-      const [{ ServerData }, { default: Screen }] = await Promise.all([data, load()]);
+      const code = await Promise.all([data, load()]).catch(() => undefined);
+      if (!code) {
+        loading = undefined;
+        // While the page loads again the screen stays 'Laden…'.
+        return reloadOnce() ? new Promise<never>(() => undefined) : CodeUnavailable;
+      }
+      const [{ ServerData }, { default: Screen }] = code;
       ready = () => (
         <ServerData>
           <Screen />
@@ -47,10 +91,6 @@ function lazyScreen(
       );
       return ready;
     })();
-    // A failed load may be tried again by the next render.
-    loading.catch(() => {
-      loading = undefined;
-    });
     return loading;
   };
   return {
