@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -56,12 +57,27 @@ Voer <code>npm run build</code> uit en start opnieuw.</p>
 </main></body></html>`;
 
 /**
+ * `index.html` as the build last wrote it: read again once the file changed, so that a server still running after
+ * `npm run build` never sends a page naming script files the build removed (an empty page); `notBuilt` while there
+ * is none.
+ */
+function currentPage(indexFile: string): () => Promise<string> {
+  let kept: { version: string; text: string } | undefined;
+  return async () => {
+    const found = await stat(indexFile).catch(() => undefined);
+    if (!found) return notBuilt;
+    const version = `${found.mtimeMs}:${found.size}`;
+    if (kept?.version !== version) kept = { version, text: await readFile(indexFile, 'utf8') };
+    return kept.text;
+  };
+}
+
+/**
  * The single-page app on the public listener: hashed assets cached for a year, and `index.html` (no-store, with a
  * strict Content-Security-Policy) for every other GET that is not an API path, so that deep links work.
  */
 export async function registerWebApp(app: FastifyInstance, distDir = WEB_DIST): Promise<void> {
-  const indexFile = path.join(distDir, 'index.html');
-  const page = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : notBuilt;
+  const page = currentPage(path.join(distDir, 'index.html'));
   if (existsSync(path.join(distDir, 'assets'))) {
     await app.register(fastifyStatic, {
       root: path.join(distDir, 'assets'),
@@ -90,6 +106,6 @@ export async function registerWebApp(app: FastifyInstance, distDir = WEB_DIST): 
     return reply
       .code(known ? 200 : 404)
       .headers(PAGE_HEADERS)
-      .send(page);
+      .send(await page());
   });
 }
