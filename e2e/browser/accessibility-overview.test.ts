@@ -205,6 +205,10 @@ describe('journey 17: the user overview for an accessibility audit', () => {
     });
     expect(look.border).toBe('dashed');
     expect(look.background).not.toBe('rgb(255, 255, 255)');
+    // Back from 'Voornaam': the way to correct the address comes before it in the order.
+    await page.keyboard.press('Shift+Tab');
+    expect(await hasFocus(dialog.getByRole('button', { name: 'Ander e-mailadres invullen' }))).toBe(true);
+    await page.keyboard.press('Tab');
     const editable = await page
       .getByLabel('Zoek gebruiker')
       .evaluate((field) => getComputedStyle(field).borderTopStyle);

@@ -419,6 +419,40 @@ describe('OverviewScreen', () => {
     });
   });
 
+  it('lets a new-user address that turned out to have an account be corrected, and checks it again', async () => {
+    const calls = standardNetwork((url, init) => {
+      if (url.pathname === '/api/users' && init?.method === 'POST') return { status: 201, body: { id: 'new' } };
+      if (url.pathname === '/api/users' && init?.method === 'HEAD')
+        return { status: url.searchParams.get('email') === 'anna@voorbeeldstad.nl' ? 200 : 404 };
+      return undefined;
+    });
+    renderAt('/', routes);
+    await userEvent.click(await screen.findByRole('button', { name: 'Nieuwe gebruiker toevoegen' }));
+    const dialog = await screen.findByRole('dialog');
+    const email = within(dialog).getByLabelText('E-mailadres', { exact: false });
+    await userEvent.type(email, 'anna@voorbeeldstad.nl');
+    await userEvent.tab();
+    await within(dialog).findByText('Deze gebruiker heeft al een account.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Ander e-mailadres invullen' }));
+    expect(email).toHaveFocus();
+    expect(email).not.toHaveAttribute('readonly');
+    expect(within(dialog).getByLabelText('Voornaam')).not.toHaveAttribute('readonly');
+    expect(within(dialog).queryByText('Deze gebruiker heeft al een account.')).toBeNull();
+    await userEvent.keyboard('anne@voorbeeldstad.nl');
+    await userEvent.tab();
+    await within(dialog).findByText('E-mailadres is nog niet in gebruik.');
+    expect(within(dialog).queryByRole('button', { name: 'Ander e-mailadres invullen' })).toBeNull();
+    await userEvent.type(within(dialog).getByLabelText('Voornaam'), 'Anne');
+    await userEvent.type(within(dialog).getByLabelText('Achternaam'), 'Jansen');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Toevoegen' }));
+    await waitFor(() => expect(calls.some((call) => call.init?.method === 'POST')).toBe(true));
+    const post = calls.find((call) => call.init?.method === 'POST');
+    expect(JSON.parse(String(post?.init?.body)).traits).toEqual({
+      email: 'anne@voorbeeldstad.nl',
+      name: { first: 'Anne', last: 'Jansen' },
+    });
+  });
+
   it('refuses an empty name and a bad e-mail with the spec texts', async () => {
     standardNetwork();
     renderAt('/', routes);

@@ -252,6 +252,21 @@ export function UserFormDialog({ me, user, onClose, onDone }: UserFormDialogProp
               void checkEmail(event.target.value);
             }}
           />
+          {exists === true && (
+            // A mistyped address can be someone else's: it is corrected here, not by starting over.
+            <p className="utrecht-paragraph">
+              <button
+                type="button"
+                className="utrecht-button utrecht-button--secondary-action"
+                onClick={() => {
+                  setExists(undefined);
+                  form.setFocus('email', { shouldSelect: true });
+                }}
+              >
+                Ander e-mailadres invullen
+              </button>
+            </p>
+          )}
           {/* Read-only, not disabled: a field that has the focus when the check answers keeps it. */}
           <TextField
             label="Voornaam"
