@@ -389,16 +389,21 @@ describe('OverviewScreen', () => {
     expect(JSON.parse(String(put?.init?.body))).toMatchObject({ state: 'inactive' });
   });
 
-  it('checks the e-mail address on leaving the new-user field; an existing account only gets permissions', async () => {
+  /** The new-user dialog, opened, against a server where anna@voorbeeldstad.nl has an account; `created` answers a save. */
+  async function newUserDialog(created: { status: number; body: unknown }) {
     const calls = standardNetwork((url, init) => {
-      if (url.pathname === '/api/users' && init?.method === 'POST') return { status: 200, body: true };
+      if (url.pathname === '/api/users' && init?.method === 'POST') return created;
       if (url.pathname === '/api/users' && init?.method === 'HEAD')
         return { status: url.searchParams.get('email') === 'anna@voorbeeldstad.nl' ? 200 : 404 };
       return undefined;
     });
     renderAt('/', routes);
     await userEvent.click(await screen.findByRole('button', { name: 'Nieuwe gebruiker toevoegen' }));
-    const dialog = await screen.findByRole('dialog');
+    return { calls, dialog: await screen.findByRole('dialog') };
+  }
+
+  it('checks the e-mail address on leaving the new-user field; an existing account only gets permissions', async () => {
+    const { calls, dialog } = await newUserDialog({ status: 200, body: true });
     await userEvent.type(within(dialog).getByLabelText('E-mailadres', { exact: false }), 'anna@voorbeeldstad.nl');
     await userEvent.tab();
     expect(await within(dialog).findByText('Deze gebruiker heeft al een account.')).toBeInTheDocument();
@@ -420,15 +425,7 @@ describe('OverviewScreen', () => {
   });
 
   it('lets a new-user address that turned out to have an account be corrected, and checks it again', async () => {
-    const calls = standardNetwork((url, init) => {
-      if (url.pathname === '/api/users' && init?.method === 'POST') return { status: 201, body: { id: 'new' } };
-      if (url.pathname === '/api/users' && init?.method === 'HEAD')
-        return { status: url.searchParams.get('email') === 'anna@voorbeeldstad.nl' ? 200 : 404 };
-      return undefined;
-    });
-    renderAt('/', routes);
-    await userEvent.click(await screen.findByRole('button', { name: 'Nieuwe gebruiker toevoegen' }));
-    const dialog = await screen.findByRole('dialog');
+    const { calls, dialog } = await newUserDialog({ status: 201, body: { id: 'new' } });
     const email = within(dialog).getByLabelText('E-mailadres', { exact: false });
     await userEvent.type(email, 'anna@voorbeeldstad.nl');
     await userEvent.tab();
