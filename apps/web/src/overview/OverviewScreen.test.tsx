@@ -389,7 +389,7 @@ describe('OverviewScreen', () => {
     expect(JSON.parse(String(put?.init?.body))).toMatchObject({ state: 'inactive' });
   });
 
-  /** The new-user dialog, opened, against a server where anna@voorbeeldstad.nl has an account; `created` answers a save. */
+  /** The new-user dialog, opened; anna@voorbeeldstad.nl has an account on this server, `created` answers a save. */
   async function newUserDialog(created: { status: number; body: unknown }) {
     const calls = standardNetwork((url, init) => {
       if (url.pathname === '/api/users' && init?.method === 'POST') return created;
