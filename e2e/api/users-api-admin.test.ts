@@ -270,6 +270,16 @@ describe('Users API for an administrator', () => {
     ).toEqual(['voorbeeldstad#admin', 'voorbeeldstad#issuer']);
     // The subject is always the target: the 'iemand-anders' above was ignored.
     expect((await getJson(`${portaal.adminUrl}/relation-tuples?subject_id=iemand-anders`)).relation_tuples).toEqual([]);
+
+    // The edit dialog's call: the chosen relations replace the data roles and the administrator relation at once.
+    const set = await api(portaal, bea.browser, 'PUT', `/users/${member.id}/permissions`, [
+      { namespace: 'subdivisions', object: 'ruimte_voorbeeldstad', relation: 'issuer' },
+    ]);
+    expect(set.status).toBe(200);
+    const after = await getJson(`${portaal.adminUrl}/relation-tuples?subject_id=${member.id}`);
+    expect(
+      after.relation_tuples.map((t: { object: string; relation: string }) => `${t.object}#${t.relation}`).sort(),
+    ).toEqual(['ruimte_voorbeeldstad#issuer', 'voorbeeldstad#issuer']);
   });
 
   it('refuses self-demotion, self-block and self-delete', async () => {

@@ -179,20 +179,9 @@ export function UserFormDialog({ me, user, onClose, onDone }: UserFormDialogProp
         }
       }
       try {
-        // Existing data roles and the administrator relation are removed before the chosen ones are added.
-        for (const permission of target.permissions) {
-          if (permission.namespace === 'organizations' && permission.relation !== 'admin') continue;
-          if (permission.relation === 'admin' && editingSelf) continue;
-          const query = new URLSearchParams({
-            namespace: permission.namespace,
-            object: permission.object,
-            relation: permission.relation,
-            subject_id: target.id,
-          });
-          await usersApi(`/permissions?${query}`, { method: 'DELETE' });
-        }
-        const wanted = permissionsOf(values).filter((p) => !(editingSelf && p.relation === 'admin'));
-        if (wanted.length > 0) await usersApi(`/permissions/${target.id}`, { method: 'PUT', body: wanted });
+        // The data roles and the administrator relation become the chosen ones in one write, so a failure leaves
+        // them as they were (one's own administrator relation stays; the server keeps it).
+        await usersApi(`/users/${target.id}/permissions`, { method: 'PUT', body: permissionsOf(values) });
       } catch (error) {
         return onError(error, 'Kon gebruiker permissies niet bewerken');
       }

@@ -153,6 +153,12 @@ const WORDINGS: Record<string, Wording> = {
     done: '{a} heeft {o} een datarol of beheerrecht gegeven',
     tried: '{a} probeerde {o} een datarol of beheerrecht te geven',
   },
+  // Only a refusal is recorded as this: what is set is recorded as the additions and removals it made.
+  'permissions.set': {
+    label: 'Datarollen en beheerrecht gezet',
+    done: '{a} heeft de datarollen en het beheerrecht van {o} gezet',
+    tried: '{a} probeerde de datarollen en het beheerrecht van {o} te zetten',
+  },
   'permissions.remove': {
     label: 'Datarol of beheerrecht ingetrokken',
     done: '{a} heeft een datarol of beheerrecht van {o} ingetrokken',

@@ -104,6 +104,9 @@ describe('a refused call of the Users API writes nothing', () => {
       expect(await refused(admin, 'PUT', `/api/permissions/${id}`, [role('ruimte', 'voorbeeldstad')])).toEqual(
         notFound,
       );
+      expect(await refused(admin, 'PUT', `/api/users/${id}/permissions`, [role('ruimte', 'voorbeeldstad')])).toEqual(
+        notFound,
+      );
     }
   });
 
@@ -121,6 +124,12 @@ describe('a refused call of the Users API writes nothing', () => {
       outside,
     );
     expect(await refused(admin, 'PUT', `/api/permissions/${anne.id}`, permissions)).toEqual(outside);
+    expect(await refused(admin, 'PUT', `/api/users/${anne.id}/permissions`, permissions)).toEqual(outside);
+    expect(await refused(anne, 'PUT', `/api/users/${anne.id}/permissions`, [])).toEqual([
+      403,
+      'forbidden_not_admin',
+      1,
+    ]);
     const notAdmin = [403, 'forbidden_not_admin', 1];
     expect(await refused(anne, 'PUT', `/api/users/${admin.id}`, { state: 'inactive' })).toEqual(notAdmin);
     expect(await refused(anne, 'DELETE', `/api/users?id=${admin.id}`)).toEqual(notAdmin);
@@ -134,6 +143,10 @@ describe('a refused call of the Users API writes nothing', () => {
     expect(await refused(admin, 'POST', '/api/users', { traits: { email: 'zonder@naam.nl' } })).toEqual(invalid);
     const membership = new URLSearchParams({ ...orgRelation('voorbeeldstad'), subject_id: anne.id });
     expect(await refused(admin, 'DELETE', `/api/permissions?${membership}`)).toEqual(invalid);
+    expect(await refused(admin, 'PUT', `/api/users/${anne.id}/permissions`, [orgRelation('voorbeeldstad')])).toEqual(
+      invalid,
+    );
+    expect((await refused(admin, 'PUT', `/api/users/${anne.id}/permissions`, { roles: [] }))[0]).toBe(400);
   });
 });
 
