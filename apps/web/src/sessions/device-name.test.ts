@@ -31,5 +31,6 @@ describe('signedInAt', () => {
   it('writes the day in full and the time in 24 hours, Dutch time', () => {
     expect(signedInAt(new Date('2026-11-23T08:05:00Z'))).toBe('23 november 2026 om 09:05');
     expect(signedInAt(undefined)).toBeUndefined();
+    expect(signedInAt('')).toBeUndefined();
   });
 });

@@ -12,7 +12,7 @@ export function deviceName(userAgent: string | undefined): string {
 }
 
 /** '23 november 2026 om 10:20', Dutch time (i18n/dates.ts). */
-export const signedInAt = (iso: string | Date | undefined): string | undefined => iso && longDateTime(iso);
+export const signedInAt = (iso: string | Date | undefined): string | undefined => (iso ? longDateTime(iso) : undefined);
 
 /** What a session's row says besides the device, so that two sessions on the same kind of device differ. */
 interface SessionLike {
