@@ -32,6 +32,10 @@ export const joinInvitationMail = (
   templateType: 'organisation_invitation',
 });
 
-/** Relations as the audit log names them: `subdivisions:ruimte_voorbeeldstad#issuer`. */
-export const relationNames = (relations: readonly { namespace: string; object: string; relation: string }[]) =>
-  relations.map((t) => `${t.namespace}:${t.object}#${t.relation}`);
+type Relation = { namespace: string; object: string; relation: string };
+
+/** A relation as the audit log names it: `subdivisions:ruimte_voorbeeldstad#issuer`. */
+export const relationName = (relation: Relation) => `${relation.namespace}:${relation.object}#${relation.relation}`;
+
+/** Relations as the audit log names them. */
+export const relationNames = (relations: readonly Relation[]) => relations.map(relationName);

@@ -3,12 +3,10 @@ import { errors } from '../api-error.js';
 import { auditAbout } from '../audit/audit-about.js';
 import { dataRoleObject } from '../catalogue/catalogue.js';
 import type { ApiContext } from '../context.js';
-import { relationNames } from './invitation-mails.js';
+import { relationName, relationNames } from './invitation-mails.js';
 import { memberTuples, type RequestedPermission, tuplesFor } from './membership.js';
 import { permissionsWithin } from './user-json.js';
 import type { Acting } from './user-service.js';
-
-const keyOf = (tuple: RelationTuple) => `${tuple.namespace}:${tuple.object}#${tuple.relation}`;
 
 /**
  * The edit dialog's data roles and administrator option in one call (`PUT /users/:id/permissions`): the member's data
@@ -42,8 +40,8 @@ export async function setPermissions(
     (tuple.namespace === 'organizations'
       ? tuple.object === org.id && tuple.relation === 'admin' && !self
       : tuple.namespace === 'subdivisions' && tuple.relation === 'issuer' && roles.has(tuple.object));
-  const held = new Map(current.filter(set).map((tuple) => [keyOf(tuple), tuple]));
-  const chosen = new Map(wanted.filter(set).map((tuple) => [keyOf(tuple), tuple]));
+  const held = new Map(current.filter(set).map((tuple) => [relationName(tuple), tuple]));
+  const chosen = new Map(wanted.filter(set).map((tuple) => [relationName(tuple), tuple]));
   const insert = [...chosen].filter(([key]) => !held.has(key)).map(([, tuple]) => tuple);
   const remove = [...held].filter(([key]) => !chosen.has(key)).map(([, tuple]) => tuple);
   if (insert.length > 0 || remove.length > 0) {
@@ -55,7 +53,7 @@ export async function setPermissions(
         await ports.audit.record(auditAbout(caller, request, 'permissions.add', target, 'success', details));
       }
       for (const tuple of remove) {
-        const details = { relation: keyOf(tuple) };
+        const details = { relation: relationName(tuple) };
         await ports.audit.record(auditAbout(caller, request, 'permissions.remove', target, 'success', details));
       }
     });

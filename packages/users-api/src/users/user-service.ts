@@ -14,7 +14,7 @@ import { memberTuples, permittedRelations, removalWithin, type RequestedPermissi
 import { refuseGuest, targetOf } from './target.js';
 import { invitedJson, memberJson, permissionsWithin, withinOrganisation } from './user-json.js';
 import { factorKinds, RESET_CREDENTIALS } from './second-factor.js';
-import { joinInvitationMail, newAccountMail, relationNames } from './invitation-mails.js';
+import { joinInvitationMail, newAccountMail, relationName, relationNames } from './invitation-mails.js';
 
 /**
  * The administrators' rules on the people of their organisation (docs/organisations.md), apart from HTTP: the routes
@@ -375,7 +375,7 @@ export async function removePermission(
   if (tuple.namespace === 'organizations' && tuple.relation === 'admin' && isSelf(acting, tuple.subject_id))
     throw errors.selfChange();
   await memberTuples(ctx.backend.relations, org, tuple.subject_id);
-  const details = { relation: `${tuple.namespace}:${tuple.object}#${tuple.relation}` };
+  const details = { relation: relationName(tuple) };
   const target = { id: tuple.subject_id };
   await ctx.backend.atomically(async (ports) => {
     await ports.relations.patch({ delete: [tuple] });
