@@ -3,8 +3,10 @@
 // check and its Vite build), side by side, since tsc uses one core: 33 instead of 49 s from a clean checkout on two
 // cores. The bundle waits for the web app's build, because making its code cache starts the server, which serves it.
 // `--check` (npm test) also type-checks the tests and runs `npm run lint` beside them: 48 s, against 52 one after the
-// other (the two cores are full by then).
-import { spawn } from 'node:child_process';
+// other (the two cores are full by then). better-sqlite3's SQLite is compiled here too, beside the rest, when npm
+// installed it without (`ignore-scripts` in .npmrc): alone in `npm install` it kept one core busy for 60 to 100 s
+// while the other waited. The server's bundle waits for it, since making the code cache starts the server.
+import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,11 +37,27 @@ function run(command, args, cwd = root) {
   });
 }
 
+/** Whether better-sqlite3 loads its compiled SQLite: false after an install that ran no install scripts. */
+function sqliteLoads() {
+  const open = "new (require('better-sqlite3'))(':memory:').close()";
+  return new Promise((resolve) => execFile(process.execPath, ['-e', open], { cwd: root }, (error) => resolve(!error)));
+}
+
+/** Compiles better-sqlite3's SQLite (its own install script, which .npmrc keeps `npm install` from running). */
+async function compileSqlite() {
+  if (await sqliteLoads()) return;
+  console.log('build: SQLite for better-sqlite3 is compiled once after each install (one to two minutes)');
+  await run('npm', ['rebuild', 'better-sqlite3', '--ignore-scripts=false']);
+}
+
+const sqliteCompiled = compileSqlite();
 const webBuilt = step([vite, 'build'], web);
 const results = await Promise.allSettled([
+  sqliteCompiled,
   (async () => {
     await step([tsc, '-b']);
     await webBuilt;
+    await sqliteCompiled;
     await step([path.join(root, 'scripts/bundle-server.mjs')]);
   })(),
   webBuilt,
