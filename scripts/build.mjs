@@ -5,9 +5,11 @@
 // `--check` (npm test) also type-checks the tests and runs `npm run lint` beside them: 48 s, against 52 one after the
 // other (the two cores are full by then). better-sqlite3's SQLite is compiled here too, beside the rest, when npm
 // installed it without (`ignore-scripts` in .npmrc): alone in `npm install` it kept one core busy for 60 to 100 s
-// while the other waited. The server's bundle waits for it, since making the code cache starts the server.
+// while the other waited. The server's bundle waits for it, since making the code cache starts the server; the other
+// steps yield the cores to it meanwhile (one C file, so one core: the others need less CPU than it does).
 import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,9 +24,10 @@ function step(args, cwd = root) {
   return run(process.execPath, args, cwd);
 }
 
-function run(command, args, cwd = root) {
+function run(command, args, cwd = root, niceness = yielding) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (niceness > 0 && child.pid !== undefined) os.setPriority(child.pid, niceness);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -43,11 +46,15 @@ function sqliteLoads() {
   return new Promise((resolve) => execFile(process.execPath, ['-e', open], { cwd: root }, (error) => resolve(!error)));
 }
 
+const compiling = !(await sqliteLoads());
+/** The niceness of the steps other than the compile: they yield to it while it runs. */
+const yielding = compiling ? 10 : 0;
+
 /** Compiles better-sqlite3's SQLite (its own install script, which .npmrc keeps `npm install` from running). */
 async function compileSqlite() {
-  if (await sqliteLoads()) return;
+  if (!compiling) return;
   console.log('build: SQLite for better-sqlite3 is compiled once after each install (one to two minutes)');
-  await run('npm', ['rebuild', 'better-sqlite3', '--ignore-scripts=false']);
+  await run('npm', ['rebuild', 'better-sqlite3', '--ignore-scripts=false'], root, 0);
 }
 
 const sqliteCompiled = compileSqlite();
