@@ -27,7 +27,7 @@ function step(args, cwd = root) {
 function run(command, args, cwd = root, niceness = yielding) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (niceness > 0 && child.pid !== undefined) os.setPriority(child.pid, niceness);
+    if (niceness > 0 && child.pid !== undefined) yieldCores(child.pid, niceness);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -44,6 +44,13 @@ function run(command, args, cwd = root, niceness = yielding) {
 function sqliteLoads() {
   const open = "new (require('better-sqlite3'))(':memory:').close()";
   return new Promise((resolve) => execFile(process.execPath, ['-e', open], { cwd: root }, (error) => resolve(!error)));
+}
+
+/** Lowers a step's priority; where the system refuses (a sandbox without it), the step runs as it is. */
+function yieldCores(pid, niceness) {
+  try {
+    os.setPriority(pid, niceness);
+  } catch {}
 }
 
 const compiling = !(await sqliteLoads());
