@@ -111,18 +111,21 @@ export async function startThrowawayPostgres({ statements = false } = {}) {
     }
   }
 
+  const postmasterPid = () => Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+
   // Fast shutdown: open connections are ended, as in a restart or failover.
   async function stopServer() {
     if (server.exitCode !== null) return;
     const exited = new Promise((r) => server.once('exit', r));
     // runuser does not pass signals on, so signal the postmaster itself.
-    const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    process.kill(postmaster, 'SIGINT');
+    process.kill(postmasterPid(), 'SIGINT');
     await exited;
   }
 
   return {
     url,
+    /** The process id of the postmaster, whose children are the server's other processes (for CPU figures). */
+    postmasterPid,
     /** Stops the server, keeping the cluster, so that `startServer` can bring it back (an outage). */
     stopServer,
     async startServer() {
