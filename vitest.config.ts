@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     // Read from here only (vitest 3): orders the integration files and the journeys.
     sequence: { sequencer: LongestFirst },
+    // Before any project's tests: better-sqlite3 compiled, for `npx vitest` run before a build.
+    globalSetup: ['./e2e/support/sqlite-compiled.ts'],
     projects: [
       {
         extends: true,

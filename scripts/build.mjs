@@ -7,11 +7,12 @@
 // installed it without (`ignore-scripts` in .npmrc): alone in `npm install` it kept one core busy for 60 to 100 s
 // while the other waited. The server's bundle waits for it, since making the code cache starts the server; the other
 // steps yield the cores to it meanwhile (one C file, so one core: the others need less CPU than it does).
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COMPILE_SQLITE, sqliteLoads } from './lib/sqlite-compiled.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const web = path.join(root, 'apps/web');
@@ -40,12 +41,6 @@ function run(command, args, cwd = root, niceness = yielding) {
   });
 }
 
-/** Whether better-sqlite3 loads its compiled SQLite: false after an install that ran no install scripts. */
-function sqliteLoads() {
-  const open = "new (require('better-sqlite3'))(':memory:').close()";
-  return new Promise((resolve) => execFile(process.execPath, ['-e', open], { cwd: root }, (error) => resolve(!error)));
-}
-
 /** Lowers a step's priority; where the system refuses (a sandbox without it), the step runs as it is. */
 function yieldCores(pid, niceness) {
   try {
@@ -53,7 +48,7 @@ function yieldCores(pid, niceness) {
   } catch {}
 }
 
-const compiling = !(await sqliteLoads());
+const compiling = !(await sqliteLoads(root));
 /** The niceness of the steps other than the compile: they yield to it while it runs. */
 const yielding = compiling ? 10 : 0;
 
@@ -61,7 +56,7 @@ const yielding = compiling ? 10 : 0;
 async function compileSqlite() {
   if (!compiling) return;
   console.log('build: SQLite for better-sqlite3 is compiled once after each install (one to two minutes)');
-  await run('npm', ['rebuild', 'better-sqlite3', '--ignore-scripts=false'], root, 0);
+  await run('npm', COMPILE_SQLITE, root, 0);
 }
 
 const sqliteCompiled = compileSqlite();
