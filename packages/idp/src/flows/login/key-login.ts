@@ -100,7 +100,7 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
     if (unknownKey === undefined || (await firstRefusalOfUnknownKey(ctx, ipKey, unknownKey)))
       await ctx.services.throttle.recordFailure(ipKey, maxFailuresPerAddress, lockMs, lockMs);
     log.info({ event: 'login.failure', identity: identityId, method: 'passkey' }, 'passkey sign-in refused');
-    emitAuthEvent(ctx.idp, {
+    await emitAuthEvent(ctx.idp, {
       type: 'login.failure',
       method: 'passkey',
       identityId,
@@ -134,7 +134,7 @@ export async function submitPasskey(submission: LoginSubmission): Promise<Outcom
   if (!(await recordKeyUse(ctx, credential, result, 'passkey'))) return refuse(messages.invalidWebAuthn(), identityId);
   const issued = await issueFirstFactorSession(submission, identity, 'passkey');
   log.info({ event: 'login.success', identity: identity.id, method: 'passkey' }, 'first factor passed');
-  emitAuthEvent(ctx.idp, {
+  await emitAuthEvent(ctx.idp, {
     type: 'login.success',
     method: 'passkey',
     identityId: identity.id,
@@ -172,7 +172,7 @@ export async function submitSecurityKey(submission: LoginSubmission): Promise<Ou
     const { maxFailures, lockMs } = config.throttling;
     const counted = await ctx.services.throttle.recordFailure(throttleKey, maxFailures, lockMs, lockMs);
     log.info({ event: 'login.failure', identity: auth.identity.id, method: 'webauthn' }, 'security key refused');
-    emitAuthEvent(ctx.idp, {
+    await emitAuthEvent(ctx.idp, {
       type: counted.locked && !locked ? 'login.locked' : 'login.failure',
       method: 'webauthn',
       identityId: auth.identity.id,

@@ -93,7 +93,7 @@ export async function completeSecondFactor(
   const identity = auth.identity;
   const upgraded = await raiseToAal2(ctx.idp, auth.session, method);
   log.info({ event: 'login.success', identity: identity.id, method }, 'second factor passed');
-  emitAuthEvent(ctx.idp, {
+  await emitAuthEvent(ctx.idp, {
     type: 'login.success',
     method,
     identityId: identity.id,

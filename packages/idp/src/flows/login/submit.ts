@@ -115,7 +115,7 @@ async function submitPassword(submission: LoginSubmission): Promise<Outcome> {
   const { identity, credentials } = checked;
   const issued = await issueFirstFactorSession(submission, identity);
   ctx.idp.log.info({ event: 'login.success', identity: identity.id, method: 'password' }, 'first factor passed');
-  emitAuthEvent(ctx.idp, {
+  await emitAuthEvent(ctx.idp, {
     type: 'login.success',
     method: 'password',
     identityId: identity.id,
@@ -162,7 +162,7 @@ async function checkPassword(
       { event: 'login.failure', identity: identityId ?? null, locked: locked || result.locked },
       'sign-in failed',
     );
-    emitAuthEvent(ctx.idp, {
+    await emitAuthEvent(ctx.idp, {
       type: result.locked && !locked ? 'login.locked' : 'login.failure',
       method: 'password',
       identityId: identityId ?? null,
@@ -197,7 +197,7 @@ async function refuseSecondFactor(
   const result = await ctx.services.throttle.recordFailure(key, maxFailures, lockMs, lockMs);
   if (refusal.method === 'totp')
     ctx.idp.log.info({ event: 'login.totp_failure', identity: auth.identity.id }, 'second factor failed');
-  emitAuthEvent(ctx.idp, {
+  await emitAuthEvent(ctx.idp, {
     type: result.locked && !refusal.locked ? 'login.locked' : 'login.failure',
     method: refusal.method,
     identityId: auth.identity.id,

@@ -116,7 +116,7 @@ async function removeKey(submission: SettingsSubmission, kind: KeyKind, hexId: s
     await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change });
   });
   log.info({ event: `settings.${kind}_removed`, identity: auth.identity.id }, 'key removed');
-  credentialChanged(submission, 'credential.removed', kind, target.display_name);
+  await credentialChanged(submission, 'credential.removed', kind, target.display_name);
   return settingsSaved(submission);
 }
 
@@ -155,7 +155,7 @@ export async function submitSecurityKeySettings(submission: SettingsSubmission):
   });
   await addSecondFactorToSession(submission, 'webauthn');
   log.info({ event: 'settings.webauthn_added', identity: auth.identity.id }, 'security key added');
-  credentialChanged(submission, 'credential.added', 'webauthn', name);
+  await credentialChanged(submission, 'credential.added', 'webauthn', name);
   return settingsSaved(submission);
 }
 
@@ -192,6 +192,6 @@ export async function submitPasskeySettings(submission: SettingsSubmission): Pro
     await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'passkey_added' });
   });
   log.info({ event: 'settings.passkey_added', identity: auth.identity.id }, 'passkey added');
-  credentialChanged(submission, 'credential.added', 'passkey', created.key.display_name);
+  await credentialChanged(submission, 'credential.added', 'passkey', created.key.display_name);
   return settingsSaved(submission);
 }

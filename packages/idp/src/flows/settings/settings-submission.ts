@@ -45,13 +45,13 @@ export function ensurePrivileged(submission: SettingsSubmission): void {
  * Tells the audit listener (docs/architecture.md#the-audit-log) that a way to sign in came, went or was replaced: its
  * kind and, for a key, its name.
  */
-export function credentialChanged(
+export async function credentialChanged(
   submission: SettingsSubmission,
   type: CredentialChangeEvent['type'],
   method: CredentialChangeEvent['method'],
   displayName?: string,
-): void {
-  emitAuthEvent(submission.ctx.idp, {
+): Promise<void> {
+  await emitAuthEvent(submission.ctx.idp, {
     type,
     method,
     identityId: submission.auth.identity.id,

@@ -164,7 +164,11 @@ async function submitPassword(submission: SettingsSubmission): Promise<Outcome> 
       await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'password' });
   });
   log.info({ event: 'settings.password_changed', identity: auth.identity.id }, 'password changed');
-  credentialChanged(submission, typeof current === 'string' ? 'credential.changed' : 'credential.added', 'password');
+  await credentialChanged(
+    submission,
+    typeof current === 'string' ? 'credential.changed' : 'credential.added',
+    'password',
+  );
   await renewTokenAfterPasswordChange(submission);
   return settingsSaved(submission);
 }
@@ -195,7 +199,7 @@ async function submitTotp(submission: SettingsSubmission): Promise<Outcome> {
       return deleted;
     });
     log.info({ event: 'settings.totp_unlinked', identity: auth.identity.id }, 'authenticator removed');
-    if (unlinked) credentialChanged(submission, 'credential.removed', 'totp');
+    if (unlinked) await credentialChanged(submission, 'credential.removed', 'totp');
     return settingsSaved(submission);
   }
   const code = body.totp_code;
@@ -219,7 +223,7 @@ async function submitTotp(submission: SettingsSubmission): Promise<Outcome> {
   });
   await addSecondFactorToSession(submission, 'totp');
   log.info({ event: 'settings.totp_enrolled', identity: auth.identity.id }, 'authenticator enrolled');
-  credentialChanged(submission, 'credential.added', 'totp');
+  await credentialChanged(submission, 'credential.added', 'totp');
   return settingsSaved(submission);
 }
 
@@ -259,7 +263,7 @@ async function submitLookupSecret(submission: SettingsSubmission): Promise<Outco
         saveCredential(trx, clock, auth.identity.id, 'lookup_secret', { recovery_codes: pending }, [auth.identity.id]),
       );
     await addSecondFactorToSession(submission, 'lookup_secret');
-    credentialChanged(submission, 'credential.added', 'lookup_secret');
+    await credentialChanged(submission, 'credential.added', 'lookup_secret');
     return settingsSaved(submission);
   }
   if (isTrue(body.lookup_secret_disable)) {
@@ -269,7 +273,7 @@ async function submitLookupSecret(submission: SettingsSubmission): Promise<Outco
         await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'backup_codes_disabled' });
       return deleted;
     });
-    if (disabled) credentialChanged(submission, 'credential.removed', 'lookup_secret');
+    if (disabled) await credentialChanged(submission, 'credential.removed', 'lookup_secret');
     return settingsSaved(submission);
   }
   addFlowMessage(flow.ui, messages.noSettingsStrategy());
