@@ -145,6 +145,14 @@ describe('deployment files', () => {
     expect(uncopied).toEqual([]);
   });
 
+  it('installs in the image as the repository does: the npm configuration is copied before npm ci', () => {
+    const buildStage = read('deploy/Dockerfile').split(/^FROM /m)[1]!;
+    const install = buildStage.indexOf('RUN npm ci');
+    const npmrc = /^COPY (?!--from)(.*\s)?\.npmrc\s/m.exec(buildStage);
+    expect(install).toBeGreaterThan(0);
+    expect(npmrc?.index ?? Number.POSITIVE_INFINITY).toBeLessThan(install);
+  });
+
   it('probes paths the admin listener serves', () => {
     const health = read('apps/server/src/health.ts');
     const probed = new Set(
