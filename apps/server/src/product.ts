@@ -77,9 +77,13 @@ export async function openProduct(
     config: config.idp,
     clock: systemClock,
     log,
-    events: async (event) => {
+    events: async (event, trx) => {
       onSignIn?.(event);
-      await auditSignIn(event);
+      // A credential change brings its transaction; the entry is written in it (docs/architecture.md#the-audit-log).
+      const auditor = trx
+        ? signInAuditor(organisationsInDatabase(trx), createAuditLog(trx), createLastSignIns(trx))
+        : auditSignIn;
+      await auditor(event);
     },
   });
   const backend = config.ory

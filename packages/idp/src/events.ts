@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { IdpContext } from './context.js';
+import type { Database } from './db/schema.js';
 
 /** Sign-in events for the audit log (docs/architecture.md#the-audit-log): who, how and from where, never a secret. */
 export interface SignInEvent {
@@ -29,7 +31,11 @@ export interface CredentialChangeEvent {
 
 export type AuthEvent = SignInEvent | CredentialChangeEvent;
 
-export type AuthEventListener = (event: AuthEvent) => Promise<void> | void;
+/**
+ * Writes an event to the audit log. A credential event comes with the transaction of its change (`trx`): the listener
+ * writes through it, so the change and its entry commit together or not at all.
+ */
+export type AuthEventListener = (event: AuthEvent, trx?: Kysely<Database>) => Promise<void> | void;
 
 /**
  * Hands an event to the listener and waits for it, so that a sign-in is answered only once it is in the audit log: a
@@ -43,4 +49,16 @@ export async function emitAuthEvent(ctx: IdpContext, event: AuthEvent): Promise<
   } catch (error) {
     ctx.log.error({ err: error, event: event.type }, 'audit listener failed');
   }
+}
+
+/**
+ * Hands a credential change to the listener inside the change's own transaction. Unlike a sign-in's, a failing write
+ * is not passed over: it rolls the change back, so no way to sign in comes, goes or changes without its entry.
+ */
+export async function recordCredentialChange(
+  ctx: IdpContext,
+  trx: Kysely<Database>,
+  event: CredentialChangeEvent,
+): Promise<void> {
+  await ctx.events?.(event, trx);
 }

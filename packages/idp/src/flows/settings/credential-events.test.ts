@@ -3,10 +3,17 @@ import { generate } from 'otplib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createIdentityWithPassword } from '../../identities/create-identity.js';
 import type { AuthEvent } from '../../events.js';
-import { inProcessProvider, type InProcessProvider, passwordSession } from '../../test-provider.js';
+import {
+  IDENTITY_TABLES,
+  inProcessProvider,
+  type InProcessProvider,
+  passwordSession,
+  storedRows,
+} from '../../test-provider.js';
 
 // In-process tests of what the settings flow tells the audit listener (docs/architecture.md#the-audit-log): every way
-// to sign in that is added, removed or replaced, by kind; nothing for a change that was refused.
+// to sign in that is added, removed or replaced, by kind; nothing for a change that was refused; and no change at all
+// when its entry cannot be written.
 
 let inProcess: InProcessProvider;
 let app: FastifyInstance;
@@ -84,5 +91,38 @@ describe('the settings flow reports credential changes', () => {
       { type: 'credential.added', method: 'lookup_secret', who: identityId },
       { type: 'credential.removed', method: 'lookup_secret', who: identityId },
     ]);
+  });
+});
+
+describe('a change whose audit entry cannot be written', () => {
+  beforeEach(() => {
+    inProcess.provider.services.ctx.events = async (event) => {
+      if (event.type.startsWith('credential.')) throw new Error('the audit log refused the entry');
+    };
+  });
+
+  const unchangedBy = async (change: () => Promise<{ status: number; flow: unknown }>) => {
+    const before = await storedRows(inProcess.db, IDENTITY_TABLES);
+    const { status, flow } = await change();
+    expect(status).toBe(500);
+    expect(JSON.stringify(flow)).not.toContain('refused the entry');
+    expect(await storedRows(inProcess.db, IDENTITY_TABLES)).toEqual(before);
+  };
+
+  it('leaves the password as it was, and sends no change notice', async () => {
+    const flow = await newFlow();
+    await unchangedBy(() => submit(flow, { method: 'password', password: 'een ander lang wachtwoord' }));
+  });
+
+  it('links no app', async () => {
+    const flow = await newFlow();
+    const code = await generate({ secret: secretOf(flow).context!.secret! });
+    await unchangedBy(() => submit(flow, { method: 'totp', totp_code: code }));
+  });
+
+  it('saves no backup codes', async () => {
+    const flow = await newFlow();
+    expect((await submit(flow, { method: 'lookup_secret', lookup_secret_regenerate: true })).status).toBe(200);
+    await unchangedBy(() => submit(flow, { method: 'lookup_secret', lookup_secret_confirm: true }));
   });
 });

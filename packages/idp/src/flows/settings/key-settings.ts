@@ -114,9 +114,9 @@ async function removeKey(submission: SettingsSubmission, kind: KeyKind, hexId: s
       );
     const change = kind === 'passkey' ? 'passkey_removed' : 'security_key_removed';
     await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change });
+    await credentialChanged(submission, trx, 'credential.removed', kind, target.display_name);
   });
   log.info({ event: `settings.${kind}_removed`, identity: auth.identity.id }, 'key removed');
-  await credentialChanged(submission, 'credential.removed', kind, target.display_name);
   return settingsSaved(submission);
 }
 
@@ -152,10 +152,10 @@ export async function submitSecurityKeySettings(submission: SettingsSubmission):
       [normaliseEmail(auth.identity.traits.email)],
     );
     await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'security_key_added' });
+    await credentialChanged(submission, trx, 'credential.added', 'webauthn', name);
   });
   await addSecondFactorToSession(submission, 'webauthn');
   log.info({ event: 'settings.webauthn_added', identity: auth.identity.id }, 'security key added');
-  await credentialChanged(submission, 'credential.added', 'webauthn', name);
   return settingsSaved(submission);
 }
 
@@ -190,8 +190,8 @@ export async function submitPasskeySettings(submission: SettingsSubmission): Pro
       identifiers,
     );
     await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'passkey_added' });
+    await credentialChanged(submission, trx, 'credential.added', 'passkey', created.key.display_name);
   });
   log.info({ event: 'settings.passkey_added', identity: auth.identity.id }, 'passkey added');
-  await credentialChanged(submission, 'credential.added', 'passkey', created.key.display_name);
   return settingsSaved(submission);
 }

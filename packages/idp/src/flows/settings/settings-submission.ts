@@ -1,5 +1,7 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import { kratosErrors } from '../../errors/kratos-errors.js';
-import { type CredentialChangeEvent, emitAuthEvent } from '../../events.js';
+import { type CredentialChangeEvent, recordCredentialChange } from '../../events.js';
 import { clientAddress } from '../../http/client-info.js';
 import { publicUrlOf } from '../../http/return-to.js';
 import { findCredentials, findIdentity } from '../../identities/identity-repository.js';
@@ -43,15 +45,16 @@ export function ensurePrivileged(submission: SettingsSubmission): void {
 
 /**
  * Tells the audit listener (docs/architecture.md#the-audit-log) that a way to sign in came, went or was replaced: its
- * kind and, for a key, its name.
+ * kind and, for a key, its name. Called inside the change's transaction (`trx`), so that the entry commits with it.
  */
 export async function credentialChanged(
   submission: SettingsSubmission,
+  trx: Kysely<Database>,
   type: CredentialChangeEvent['type'],
   method: CredentialChangeEvent['method'],
   displayName?: string,
 ): Promise<void> {
-  await emitAuthEvent(submission.ctx.idp, {
+  await recordCredentialChange(submission.ctx.idp, trx, {
     type,
     method,
     identityId: submission.auth.identity.id,

@@ -162,13 +162,10 @@ async function submitPassword(submission: SettingsSubmission): Promise<Outcome> 
     // The first password of an invited account is no change to report.
     if (typeof current === 'string')
       await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'password' });
+    const change = typeof current === 'string' ? 'credential.changed' : 'credential.added';
+    await credentialChanged(submission, trx, change, 'password');
   });
   log.info({ event: 'settings.password_changed', identity: auth.identity.id }, 'password changed');
-  await credentialChanged(
-    submission,
-    typeof current === 'string' ? 'credential.changed' : 'credential.added',
-    'password',
-  );
   await renewTokenAfterPasswordChange(submission);
   return settingsSaved(submission);
 }
@@ -192,14 +189,13 @@ async function submitTotp(submission: SettingsSubmission): Promise<Outcome> {
   const { db, clock, log } = ctx.idp;
   ensurePrivileged(submission);
   if (isTrue(body.totp_unlink)) {
-    const unlinked = await db.kysely.transaction().execute(async (trx) => {
-      const deleted = await deleteCredential(trx, clock, auth.identity.id, 'totp');
-      if (deleted)
+    await db.kysely.transaction().execute(async (trx) => {
+      if (await deleteCredential(trx, clock, auth.identity.id, 'totp')) {
         await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'totp_unlinked' });
-      return deleted;
+        await credentialChanged(submission, trx, 'credential.removed', 'totp');
+      }
     });
     log.info({ event: 'settings.totp_unlinked', identity: auth.identity.id }, 'authenticator removed');
-    if (unlinked) await credentialChanged(submission, 'credential.removed', 'totp');
     return settingsSaved(submission);
   }
   const code = body.totp_code;
@@ -220,10 +216,10 @@ async function submitTotp(submission: SettingsSubmission): Promise<Outcome> {
     const credential = await findCredential(trx, auth.identity.id, 'totp');
     if (credential) await claimTotpStep(trx, credential.id, step);
     await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'totp_linked' });
+    await credentialChanged(submission, trx, 'credential.added', 'totp');
   });
   await addSecondFactorToSession(submission, 'totp');
   log.info({ event: 'settings.totp_enrolled', identity: auth.identity.id }, 'authenticator enrolled');
-  await credentialChanged(submission, 'credential.added', 'totp');
   return settingsSaved(submission);
 }
 
@@ -257,23 +253,22 @@ async function submitLookupSecret(submission: SettingsSubmission): Promise<Outco
       );
       return settingsAgain(submission);
     }
-    await db.kysely
-      .transaction()
-      .execute((trx) =>
-        saveCredential(trx, clock, auth.identity.id, 'lookup_secret', { recovery_codes: pending }, [auth.identity.id]),
-      );
+    await db.kysely.transaction().execute(async (trx) => {
+      await saveCredential(trx, clock, auth.identity.id, 'lookup_secret', { recovery_codes: pending }, [
+        auth.identity.id,
+      ]);
+      await credentialChanged(submission, trx, 'credential.added', 'lookup_secret');
+    });
     await addSecondFactorToSession(submission, 'lookup_secret');
-    await credentialChanged(submission, 'credential.added', 'lookup_secret');
     return settingsSaved(submission);
   }
   if (isTrue(body.lookup_secret_disable)) {
-    const disabled = await db.kysely.transaction().execute(async (trx) => {
-      const deleted = await deleteCredential(trx, clock, auth.identity.id, 'lookup_secret');
-      if (deleted)
+    await db.kysely.transaction().execute(async (trx) => {
+      if (await deleteCredential(trx, clock, auth.identity.id, 'lookup_secret')) {
         await queueChangeNotice(ctx.services, trx, { traits: auth.identity.traits, change: 'backup_codes_disabled' });
-      return deleted;
+        await credentialChanged(submission, trx, 'credential.removed', 'lookup_secret');
+      }
     });
-    if (disabled) await credentialChanged(submission, 'credential.removed', 'lookup_secret');
     return settingsSaved(submission);
   }
   addFlowMessage(flow.ui, messages.noSettingsStrategy());
