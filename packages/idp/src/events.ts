@@ -33,7 +33,8 @@ export type AuthEvent = SignInEvent | CredentialChangeEvent;
 
 /**
  * Writes an event to the audit log. A credential event comes with the transaction of its change (`trx`): the listener
- * writes through it, so the change and its entry commit together or not at all.
+ * writes through it, so the change and its entry commit together or not at all. It must not write on the database
+ * itself meanwhile: on SQLite the transaction holds the one connection, and such a write would wait for it forever.
  */
 export type AuthEventListener = (event: AuthEvent, trx?: Kysely<Database>) => Promise<void> | void;
 
