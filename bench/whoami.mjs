@@ -5,10 +5,14 @@
 // Run after `npm run build`:
 //   node bench/whoami.mjs [--seconds 10] [--connections 50] [--rounds 1] [--postgres | --database postgres://…]
 //     [--profile DIR]   (writes a V8 CPU profile of the `portaal` process to DIR, for Chrome DevTools)
+//     [--writes N]   (N commits a second on the portal's database from outside it while the portal is loaded)
+//     [--sessions N]   (the load spread over N sessions of the same person, each asked in turn; 1 by default)
 // Rounds alternate bare and whoami, so that a machine whose load changes meanwhile skews both alike.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -25,11 +29,17 @@ const { values } = parseArgs({
     database: { type: 'string' },
     postgres: { type: 'boolean', default: false },
     profile: { type: 'string' },
+    writes: { type: 'string', default: '0' },
+    sessions: { type: 'string', default: '1' },
   },
 });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
+const writesPerSecond = Number(values.writes);
+const sessionCount = Number(values.sessions);
+// The identity provider's own drivers, as the portal uses them.
+const fromIdp = createRequire(fileURLToPath(new URL('../packages/idp/package.json', import.meta.url)));
 const DEMO_CATALOGUE = new URL('../packages/users-api/catalogue/demo-catalogue.json', import.meta.url);
 const USER = { email: 'bench-whoami@voorbeeldstad.nl', password: 'Bench-Molen-Gracht-2026' };
 
@@ -82,14 +92,64 @@ function cpuMicros(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-/** Loads `url` for `duration` s; req/s, p99 and the CPU the serving process spent per answer. */
-async function load(url, headers, duration, pid) {
+/**
+ * Loads `url` for `duration` s; req/s, p99 and the CPU the serving process spent per answer. With `cookies`, each
+ * request presents the next of them in turn.
+ */
+async function load(url, headers, duration, pid, cookies) {
   const before = pid ? cpuMicros(pid) : 0;
-  const result = await autocannon({ url, headers, connections, duration });
+  let next = 0;
+  const rotate = (request) => {
+    next = (next + 1) % cookies.length;
+    return { ...request, headers: { ...request.headers, cookie: cookies[next] } };
+  };
+  const requests = cookies && cookies.length > 1 ? [{ setupRequest: rotate }] : undefined;
+  const result = await autocannon({ url, headers, connections, duration, requests });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   const cpu = pid ? (cpuMicros(pid) - before) / result.requests.total : Number.NaN;
   return { rps: result.requests.average, p99: result.latency.p99, cpu };
+}
+
+/**
+ * Commits `perSecond` audit entries a second on the portal's database from outside the portal, as a busy portal's
+ * sign-ins of other people do: each commit moves the change mark, so an answer kept for the loaded session misses
+ * (bench/README.md#whoami). Its own process, so that the writes cost the portal nothing but the misses.
+ */
+async function backgroundWriter(dataDir, database, perSecond) {
+  const insert =
+    "insert into audit_log (id, at, action, result, details) values ($1, $2, 'bench.write', 'success', null)";
+  let write;
+  let close;
+  if (database) {
+    const client = new (fromIdp('pg').Client)({ connectionString: database });
+    await client.connect();
+    write = (id, at) => client.query(insert, [id, at]);
+    close = () => client.end();
+  } else {
+    const sqlite = new (fromIdp('better-sqlite3'))(path.join(dataDir, 'portaal.sqlite'));
+    sqlite.pragma('busy_timeout = 1000');
+    const statement = sqlite.prepare(insert.replace(/\$\d/g, '?'));
+    write = async (id, at) => statement.run(id, at);
+    close = async () => sqlite.close();
+  }
+  let written = 0;
+  let busy = false;
+  const started = Date.now();
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    await write(crypto.randomUUID(), new Date().toISOString());
+    written += 1;
+    busy = false;
+  }, 1000 / perSecond);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await close();
+      return written / ((Date.now() - started) / 1000);
+    },
+  };
 }
 
 const loadBefore = os.loadavg();
@@ -108,6 +168,11 @@ try {
   const bareBytes = await new Promise((resolve) => bare.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
   const { publicUrl } = bench;
   const cookie = await signIn(publicUrl);
+  const cookies = [cookie];
+  while (cookies.length < sessionCount) {
+    const batch = Math.min(8, sessionCount - cookies.length);
+    cookies.push(...(await Promise.all(Array.from({ length: batch }, () => signIn(publicUrl)))));
+  }
   const whoamiUrl = `${publicUrl}/sessions/whoami`;
   const answer = await fetch(whoamiUrl, { headers: { cookie, accept: 'application/json' } });
   const whoamiBytes = (await answer.text()).length;
@@ -127,14 +192,15 @@ try {
   // Warm-up: lets the JIT and the database settle before anything is counted.
   await load(bareUrl, {}, 2);
   await load(`${bareUrl}forward-auth`, forwarded, 2);
-  await load(whoamiUrl, { cookie }, 2);
-  await load(forwardAuthUrl, forwarded, 2);
+  await load(whoamiUrl, { cookie }, 2, undefined, cookies);
+  await load(forwardAuthUrl, forwarded, 2, undefined, cookies);
+  const writer = writesPerSecond > 0 ? await backgroundWriter(bench.dataDir, database, writesPerSecond) : undefined;
   const results = [];
   for (let round = 0; round < rounds; round += 1) {
     const bareRun = await load(bareUrl, {}, seconds, bare.pid);
     const bareForwardAuthRun = await load(`${bareUrl}forward-auth`, forwarded, seconds, bare.pid);
-    const whoamiRun = await load(whoamiUrl, { cookie }, seconds, server.pid);
-    const forwardAuthRun = await load(forwardAuthUrl, forwarded, seconds, server.pid);
+    const whoamiRun = await load(whoamiUrl, { cookie }, seconds, server.pid, cookies);
+    const forwardAuthRun = await load(forwardAuthUrl, forwarded, seconds, server.pid, cookies);
     results.push({
       bare: bareRun,
       bareForwardAuth: bareForwardAuthRun,
@@ -142,7 +208,12 @@ try {
       forwardAuth: forwardAuthRun,
     });
   }
-  console.log(`database: ${database ? 'PostgreSQL' : 'SQLite'}; ${connections} connections, ${seconds} s per run`);
+  const writeRate = await writer?.stop();
+  console.log(
+    `database: ${database ? 'PostgreSQL' : 'SQLite'}; ${connections} connections, ${seconds} s per run, ` +
+      `${sessionCount} session(s) asked in turn`,
+  );
+  if (writer) console.log(`commits from outside the portal meanwhile: ${writeRate.toFixed(1)} a second`);
   console.log(`answer sizes: whoami ${whoamiBytes} bytes, bare ${bareBytes} bytes; ${os.cpus().length} cores`);
   console.log(`load average before the runs: ${loadBefore.map((l) => l.toFixed(2)).join(', ')}`);
   console.log(
