@@ -5,7 +5,7 @@
 // Run after `npm run build`:
 //   node bench/whoami.mjs [--seconds 10] [--connections 50] [--rounds 1] [--postgres | --database postgres://…]
 //     [--profile DIR]   (writes a V8 CPU profile of the `portaal` process to DIR, for Chrome DevTools)
-//     [--writes N]   (N commits a second on the portal's database from outside it while the portal is loaded)
+//     [--writes N]   (N commits a second on the portal's database from another process, through all rounds)
 //     [--sessions N]   (the load spread over N sessions of the same person, each asked in turn; 1 by default)
 // Rounds alternate bare and whoami, so that a machine whose load changes meanwhile skews both alike.
 import { spawn } from 'node:child_process';
