@@ -15,6 +15,7 @@ const DATABASE = [
   'e2e/api/kratos-import.test.ts',
   'e2e/api/users-api-paging.test.ts',
   'packages/idp/src/sessions/session-lookup.integration.test.ts',
+  'packages/users-api/src/db/check-marks.integration.test.ts',
 ];
 
 /** Bad input against PostgreSQL's types: NUL bytes, long and odd text, generated bodies. */

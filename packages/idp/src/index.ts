@@ -7,6 +7,7 @@ export { openDatabase, sqliteFileOf, type Db, type DatabaseDialect } from './db/
 export { allColumns, fixedInsert, fixedStatement, runFixed, type FixedStatement } from './db/fixed-statement.js';
 export { BackupError, backupSqlite, restoreSqlite } from './db/sqlite-backup.js';
 export { migrateToLatest } from './db/migrate.js';
+export { markChecksOn, unmarkChecksOn, type MarkedWrites } from './db/check-marks.js';
 export { HttpError } from './errors/herodot.js';
 export { IdentityConflictError, IdentityNotFoundError } from './identities/identity-errors.js';
 export { kratosErrors } from './errors/kratos-errors.js';

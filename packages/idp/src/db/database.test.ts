@@ -44,28 +44,5 @@ describe('a SQLite database that another process writes to as well', () => {
   });
 });
 
-describe("a SQLite database's change mark", () => {
-  it('stays while nothing changes and moves on a commit of another process and on a change of its own', async () => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), 'dvp-db-'));
-    const file = path.join(directory, 'portaal.sqlite');
-    db = openDatabase(file);
-    const mark = db.changeMark!;
-    await sql`create table counter (n integer not null)`.execute(db.kysely);
-    await sql`insert into counter values (0)`.execute(db.kysely);
-    const quiet = mark();
-    await sql`select n from counter`.execute(db.kysely);
-    expect(mark(), 'a read changes nothing').toBe(quiet);
-
-    const other = new SQLite(file);
-    try {
-      other.exec('update counter set n = n + 1');
-    } finally {
-      other.close();
-    }
-    const afterOther = mark();
-    expect(afterOther, "another process's commit").not.toBe(quiet);
-
-    await sql`update counter set n = n + 1`.execute(db.kysely);
-    expect(mark(), 'a change of its own').not.toBe(afterOther);
-  });
-});
+// The change mark (the check mark, check-marks.ts) on both engines and across processes:
+// packages/users-api/src/db/check-marks.integration.test.ts.

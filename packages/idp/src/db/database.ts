@@ -17,6 +17,7 @@ import {
   rethrowUnavailable,
   unavailableAwareDialect,
 } from './database-unavailable.js';
+import { CHECK_MARK } from './check-marks.js';
 import { type FixedRunner, type FixedStatement, useFixedRunner } from './fixed-statement.js';
 import { postgresChangeMark } from './postgres-change-mark.js';
 import { preparedRunner } from './postgres-prepared.js';
@@ -42,10 +43,10 @@ export interface Db {
   /** The reason writes failed for lack of storage (a full disk) within the last STORAGE_FAILURE_MS, if they did. */
   storageFailure(): string | undefined;
   /**
-   * A mark that changes whenever anything in the database may have changed. Equal marks mean nothing changed in
-   * between, so an answer read under the earlier one is still true. On SQLite: a commit by any other connection or
-   * process (`PRAGMA data_version`) or a change made through this one (`total_changes()`, counted as soon as a
-   * statement runs, before its commit). On PostgreSQL: the current snapshot, read by a query sent after the call
+   * The check mark (check-marks.ts): a counter that every committed write able to change a kept session check
+   * raises in its own transaction. Equal marks mean no such write committed in between, so a check's answer read
+   * under the earlier one is still true. Read after any transaction under way on this process' SQLite connection
+   * (never from inside it, where a change could still be rolled back); on PostgreSQL by a query sent after the call
    * (postgres-change-mark.ts).
    */
   changeMark(): string | Promise<string>;
@@ -162,14 +163,18 @@ export function openDatabase(url: string, log?: DatabaseLog): Db {
     }
   };
   useFixedRunner(kysely, run);
-  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-  const ownChanges = sqlite.prepare('SELECT total_changes()').pluck();
+  let checkMark: SQLite.Statement | undefined;
   return {
     kysely,
     dialect: 'sqlite',
     exclusively,
     run,
-    changeMark: () => `${dataVersion.get()}:${ownChanges.get()}`,
+    changeMark: () => {
+      if (sqlite.inTransaction) return run<{ n: number }>(CHECK_MARK, []).then((rows) => String(rows[0]!.n));
+      // Prepared when first asked for: the table exists only once the migrations have run.
+      checkMark ??= sqlite.prepare(CHECK_MARK.sql.sqlite).pluck();
+      return String(checkMark.get());
+    },
     storageFailure: outage.storageFailure,
     close: () => kysely.destroy(),
   };

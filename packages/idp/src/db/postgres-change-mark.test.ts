@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { postgresChangeMark } from './postgres-change-mark.js';
 
-/** A pool whose queries wait until the test answers them, in order, each with the snapshot it is given. */
+/** A pool whose queries wait until the test answers them, in order, each with the mark it is given. */
 function heldPool() {
   const pending: { resolve(rows: { rows: unknown[] }): void; reject(error: unknown): void }[] = [];
   return {
     sent: () => pending.length,
     answer(index: number, mark: string) {
-      pending[index]!.resolve({ rows: [{ mark }] });
+      pending[index]!.resolve({ rows: [{ n: mark }] });
     },
     fail(index: number, error: Error) {
       pending[index]!.reject(error);
     },
     query: (text: string) => {
-      expect(text).toContain('pg_current_snapshot()');
+      expect(text).toContain('from check_marks');
       return new Promise<{ rows: unknown[] }>((resolve, reject) => pending.push({ resolve, reject }));
     },
   };
@@ -30,12 +30,12 @@ describe('the change mark on PostgreSQL', () => {
     // Asked after the first query was sent: a commit that ended meanwhile must count, so they wait for the next.
     const later = [mark(), mark(), mark()];
     expect(pool.sent(), 'no second query while the first runs').toBe(1);
-    pool.answer(0, '100:102:100');
-    expect(await first).toBe('100:102:100');
+    pool.answer(0, '100');
+    expect(await first).toBe('100');
     await settled();
     expect(pool.sent()).toBe(2);
-    pool.answer(1, '102:102:');
-    expect(await Promise.all(later)).toEqual(['102:102:', '102:102:', '102:102:']);
+    pool.answer(1, '102');
+    expect(await Promise.all(later)).toEqual(['102', '102', '102']);
   });
 
   it('gives a failed query to the callers it was for, and asks again for the next ones', async () => {
@@ -46,7 +46,7 @@ describe('the change mark on PostgreSQL', () => {
     await expect(failing).rejects.toThrow('connection lost');
     const next = mark();
     expect(pool.sent()).toBe(2);
-    pool.answer(1, '5:5:');
-    expect(await next).toBe('5:5:');
+    pool.answer(1, '5');
+    expect(await next).toBe('5');
   });
 });

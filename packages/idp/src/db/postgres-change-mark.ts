@@ -1,15 +1,9 @@
+import { CHECK_MARK } from './check-marks.js';
+
 /** What is used of a pg.Pool. */
 interface Queryable {
   query(text: string): Promise<{ rows: unknown[] }>;
 }
-
-/**
- * PostgreSQL's current snapshot (`xmin:xmax:running xids`) as text. It changes whenever a transaction that wrote
- * anything ends, on any connection of any process: its id leaves the running list, or moves `xmax` past it. Reads
- * assign no transaction id and change nothing. A snapshot never returns to an earlier text (xmax only grows; while it
- * stays, the running list only shrinks), so equal marks mean that no write committed in between.
- */
-const SNAPSHOT = 'select pg_current_snapshot()::text as mark';
 
 interface Waiter {
   resolve(mark: string): void;
@@ -17,9 +11,10 @@ interface Waiter {
 }
 
 /**
- * The change mark on PostgreSQL (`Db.changeMark`): every caller gets a snapshot read by a query sent after it asked,
- * so a commit that ended before the call is always counted. Callers that ask while a query is under way wait for
- * the next one and share it, so that under load one query at a time answers them all instead of one per request.
+ * The check mark on PostgreSQL (`Db.changeMark`, check-marks.ts): every caller gets the counter read by a query sent
+ * after it asked, so a commit that ended before the call is always counted. Callers that ask while a query is under
+ * way wait for the next one and share it, so that under load one query at a time answers them all instead of one
+ * per request.
  */
 export function postgresChangeMark(pool: Queryable): () => Promise<string> {
   let waiting: Waiter[] = [];
@@ -30,10 +25,10 @@ export function postgresChangeMark(pool: Queryable): () => Promise<string> {
     const batch = waiting;
     waiting = [];
     pool
-      .query(SNAPSHOT)
+      .query(CHECK_MARK.sql.postgres)
       .then(
         ({ rows }) => {
-          const { mark } = rows[0] as { mark: string };
+          const mark = String((rows[0] as { n: string | number }).n);
           for (const waiter of batch) waiter.resolve(mark);
         },
         (error: unknown) => {

@@ -51,7 +51,7 @@ export const touchIntervalMs = (idleMs: number) => Math.min(60_000, Math.floor(i
 
 /**
  * Resolves the request's live session, or undefined, with one statement (two when the idle clock is due). Nothing
- * is cached between requests here (whoami keeps its answer only while the database shows no change at all,
+ * is cached between requests here (whoami keeps its answer only while the check mark stays,
  * whoami-before-routing.ts), so a logout, block, 2FA reset or revocation on any process counts at once
  * (docs/kratos-compatibility.md#sessions-api). Keeps the idle clock running without a write per request.
  */

@@ -33,15 +33,19 @@ describe('what an answer about a session is kept by, and for how long', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('lasts until the session expires or its idle clock is due to be written, whichever comes first', () => {
+  it('lasts until the session expires, its idle clock is due or a replaced token ends, whichever comes first', () => {
     const at = (iso: string) => Date.parse(iso);
     const session = { expiresAt: '2026-11-27T00:00:00.000Z', lastSeenAt: '2026-11-26T12:00:00.000Z' };
     // An idle timeout of an hour: the clock is written once a minute.
-    expect(unchangedUntil(session, 3_600_000)).toBe(at('2026-11-26T12:01:00.000Z'));
-    expect(unchangedUntil({ ...session, expiresAt: '2026-11-26T12:00:30.000Z' }, 3_600_000)).toBe(
+    expect(unchangedUntil({ session }, 3_600_000)).toBe(at('2026-11-26T12:01:00.000Z'));
+    expect(unchangedUntil({ session: { ...session, expiresAt: '2026-11-26T12:00:30.000Z' } }, 3_600_000)).toBe(
       at('2026-11-26T12:00:30.000Z'),
     );
     // A short idle timeout of 5 minutes: written every 30 seconds.
-    expect(unchangedUntil(session, 300_000)).toBe(at('2026-11-26T12:00:30.000Z'));
+    expect(unchangedUntil({ session }, 300_000)).toBe(at('2026-11-26T12:00:30.000Z'));
+    // Presented with a token a renewal replaced: no longer than its grace window.
+    expect(unchangedUntil({ session, presentedTokenEndsAt: '2026-11-26T12:00:20.000Z' }, 3_600_000)).toBe(
+      at('2026-11-26T12:00:20.000Z'),
+    );
   });
 });

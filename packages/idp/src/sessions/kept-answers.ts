@@ -8,12 +8,12 @@ interface Kept<Answer> {
 }
 
 /**
- * Answers about a session kept while the database's change mark (`Db.changeMark`) stays the same: any commit by
- * another process and any change made here changes it, so a logout, block, 2FA reset, revocation or withdrawn data
- * role anywhere counts at the very next request, as without keeping. The mark must be read before the reads an answer
- * is made of, so that a change made while they run makes the answer miss the next time. What only the clock changes
- * (the session's expiry, idle timeout and once-a-minute idle write) is `until`. At most `limit` answers are kept;
- * the oldest goes first.
+ * Answers about a session kept while the check mark (`Db.changeMark`) stays the same: every write that can change a
+ * check raises it when it commits, by any process, so a logout, block, 2FA reset, revocation or withdrawn data role
+ * anywhere counts at the very next request, as without keeping. The mark must be read before the reads an answer is
+ * made of, so that a change made while they run makes the answer miss the next time. What only the clock changes
+ * (the session's expiry, idle timeout and once-a-minute idle write, a replaced token's grace window) is `until`. At
+ * most `limit` answers are kept; the oldest goes first.
  */
 export class KeptAnswers<Answer> {
   readonly #kept = new Map<string, Kept<Answer>>();
@@ -48,12 +48,18 @@ export const presentedCredentials = (headers: IncomingHttpHeaders): string =>
   `${headers['x-session-token'] ?? ''}\n${headers.authorization ?? ''}\n${headers.cookie ?? ''}`;
 
 /**
- * Until when an answer about a live session stays true while the database does not change: its expiry, or the moment
- * the idle clock is due to be written (well before the idle timeout), whichever comes first.
+ * Until when an answer about a live session stays true while the check mark stays: its expiry, the moment the idle
+ * clock is due to be written (well before the idle timeout), or the end of the grace window of a token a renewal
+ * replaced, when that is the one presented; whichever comes first.
  */
-export function unchangedUntil(session: { expiresAt: string; lastSeenAt: string }, idleMs: number): number {
+export function unchangedUntil(
+  auth: { session: { expiresAt: string; lastSeenAt: string }; presentedTokenEndsAt?: string },
+  idleMs: number,
+): number {
+  const { session, presentedTokenEndsAt } = auth;
   return Math.min(
     Date.parse(session.expiresAt),
     Date.parse(session.lastSeenAt) + Math.min(idleMs, touchIntervalMs(idleMs)),
+    presentedTokenEndsAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(presentedTokenEndsAt),
   );
 }

@@ -20,6 +20,8 @@ export interface SessionWithIdentity {
    * (docs/kratos-compatibility.md#assurance-levels).
    */
   secondFactorAvailable: boolean;
+  /** When the presented token stops working, if it is one a renewal replaced (its grace window's end). */
+  presentedTokenEndsAt?: string;
 }
 
 // The configs of the credential types that may be a second factor, one column per type (an identity has at most one
@@ -126,5 +128,10 @@ export async function findSessionWithIdentity(
     const config = first[secondFactorColumn(type)];
     return config === null ? [] : [{ type, config: JSON.parse(config) as Record<string, unknown> }];
   });
-  return { session: toSessionRecord(first), identity, secondFactorAvailable: availableAal(candidates) === 'aal2' };
+  const found = {
+    session: toSessionRecord(first),
+    identity,
+    secondFactorAvailable: availableAal(candidates) === 'aal2',
+  };
+  return first.token_hash === hash ? found : { ...found, presentedTokenEndsAt: first.previous_token_expires_at! };
 }

@@ -34,8 +34,8 @@ const WHOAMI = '/sessions/whoami';
  * before: no or an ended session (401), the second-factor refusal (403), another method, a query string, a path
  * spelt differently.
  *
- * The answer is kept per presented credentials while the database's change mark stays the same (kept-answers.ts), so
- * a logout, block, 2FA reset or revocation anywhere counts at the very next request, as without keeping
+ * The answer is kept per presented credentials while the check mark stays the same (kept-answers.ts), so a logout,
+ * block, 2FA reset or revocation anywhere counts at the very next request, as without keeping
  * (e2e/api/two-processes-revocation.test.ts).
  */
 export function whoamiBeforeRouting(services: IdpServices): EarlyAnswerer {
@@ -58,7 +58,7 @@ export function whoamiBeforeRouting(services: IdpServices): EarlyAnswerer {
       headers: { ...JSON_HEADERS, 'X-Kratos-Authenticated-Identity-Id': identityId },
       body,
     };
-    kept.keep(key, mark, unchangedUntil(auth.session, config.lifespans.sessionIdleMs), answer);
+    kept.keep(key, mark, unchangedUntil(auth, config.lifespans.sessionIdleMs), answer);
     return answer;
   };
   return { path: WHOAMI, answer };

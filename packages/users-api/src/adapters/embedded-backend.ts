@@ -180,7 +180,7 @@ function identityPort(services: IdpServices, db: DbExecutor, together: Together)
         methods: auth.session.methods.map((m) => m.method),
         authenticatedAt: auth.session.authenticatedAt,
         identity: toUser(auth.identity, auth.credentials),
-        unchangedUntil: unchangedUntil(auth.session, services.ctx.config.lifespans.sessionIdleMs),
+        unchangedUntil: unchangedUntil(auth, services.ctx.config.lifespans.sessionIdleMs),
       };
     },
     get: (ids) => usersOf(services, db, ids),

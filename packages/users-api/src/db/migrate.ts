@@ -14,6 +14,7 @@ import * as accessReviews from './migrations/0012_access_reviews.js';
 import * as peopleImports from './migrations/0013_people_imports.js';
 import * as programmeServices from './migrations/0014_programme_services.js';
 import * as organisationActive from './migrations/0015_organisation_active.js';
+import * as checkMarks from './migrations/0016_check_marks.js';
 
 const migrations: Record<string, Migration> = {
   '0001_catalogue_and_audit': catalogueAndAudit,
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0013_people_imports': peopleImports,
   '0014_programme_services': programmeServices,
   '0015_organisation_active': organisationActive,
+  '0016_check_marks': checkMarks,
 };
 
 /** Applies the Users API's migrations (catalogue, audit log, invitations, OpenID Connect), in their own table. */

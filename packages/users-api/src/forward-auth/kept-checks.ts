@@ -44,7 +44,7 @@ function serviceAsked(catalogue: Catalogue, url: string, headers: IncomingHttpHe
 }
 
 /**
- * The checks that passed, kept per presented credentials and data service while the database's change mark stays
+ * The checks that passed, kept per presented credentials and data service while the check mark stays
  * (`KeptAnswers`, the same rule as whoami's), so that a proxy's check for every request of a data service costs no
  * database read while nothing changed. Only passes are kept: a refusal is audited and counted, and goes through
  * the route every time. The route keeps what it decided (`keep`, with the mark it read before the check); `answerer`

@@ -102,6 +102,14 @@ async function upPostgres(db: Kysely<unknown>): Promise<void> {
       )
       .execute(db);
   }
+  await createPeopleCounting(db);
+}
+
+/**
+ * The function that raises the people mark on PostgreSQL at commit and stamps the transaction's logged changes with
+ * it; `lockFirst` runs before, to take another counter's lock first (0016_check_marks.ts).
+ */
+export async function createPeopleCounting(db: Kysely<unknown>, lockFirst = ''): Promise<void> {
   await sql
     .raw(`
     create or replace function people_changed() returns trigger language plpgsql as $$
@@ -110,6 +118,7 @@ async function upPostgres(db: Kysely<unknown>): Promise<void> {
     begin
       if current_setting('portaal.people_changed', true) = '1' then return null; end if;
       perform set_config('portaal.people_changed', '1', true);
+      ${lockFirst}
       update people_changes set n = n + 1 where id = 1 returning n into mark;
       update people_change_log set seq = mark where seq is null;
       delete from people_change_log where seq <= mark - ${KEPT_CHANGES};
