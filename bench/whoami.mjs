@@ -5,7 +5,8 @@
 // Run after `npm run build`:
 //   node bench/whoami.mjs [--seconds 10] [--connections 50] [--rounds 1] [--postgres | --database postgres://…]
 //     [--profile DIR]   (writes a V8 CPU profile of the `portaal` process to DIR, for Chrome DevTools)
-//     [--writes N]   (N commits a second on the portal's database from another process, through all rounds)
+//     [--writes N]   (N commits a second on the portal's database from another process, through all rounds: audit
+//                     entries, as sign-ins write them; with --counted, changes to another person's record instead)
 //     [--sessions N]   (the load spread over N sessions of the same person, each asked in turn; 1 by default)
 // Rounds alternate bare and whoami, so that a machine whose load changes meanwhile skews both alike.
 import { spawn } from 'node:child_process';
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     postgres: { type: 'boolean', default: false },
     profile: { type: 'string' },
     writes: { type: 'string', default: '0' },
+    counted: { type: 'boolean', default: false },
     sessions: { type: 'string', default: '1' },
   },
 });
@@ -42,6 +44,8 @@ const sessionCount = Number(values.sessions);
 const fromIdp = createRequire(fileURLToPath(new URL('../packages/idp/package.json', import.meta.url)));
 const DEMO_CATALOGUE = new URL('../packages/users-api/catalogue/demo-catalogue.json', import.meta.url);
 const USER = { email: 'bench-whoami@voorbeeldstad.nl', password: 'Bench-Molen-Gracht-2026' };
+// The person whose record the counted writes change, as an administrator's edits do.
+const OTHER = { email: 'bench-other@voorbeeldstad.nl', password: 'Bench-Dijk-Polder-2026' };
 
 // The reference: what node:http alone can answer on this machine, with a body the size of a whoami answer, and (at
 // /forward-auth) a passed forward-auth check's headers, asked with the same forwarded headers as the portal.
@@ -112,25 +116,30 @@ async function load(url, headers, duration, pid, cookies) {
 }
 
 /**
- * Commits `perSecond` audit entries a second on the portal's database from outside the portal, as a busy portal's
- * sign-ins of other people do: each commit moves the change mark, so an answer kept for the loaded session misses
- * (bench/README.md#whoami). Its own process, so that the writes cost the portal nothing but the misses.
+ * Commits `perSecond` writes a second on the portal's database from outside the portal (bench/README.md#whoami), in
+ * a process of its own, so that the writes cost the portal nothing but the misses. Audit entries, as a busy portal's
+ * sign-ins of other people write them, leave the check mark alone; `counted`: a change to another person's record
+ * instead, which raises it, so that every session's next check misses.
  */
-async function backgroundWriter(dataDir, database, perSecond) {
-  const insert =
-    "insert into audit_log (id, at, action, result, details) values ($1, $2, 'bench.write', 'success', null)";
+async function backgroundWriter(dataDir, database, perSecond, counted) {
+  const [statement, parameters] = counted
+    ? [`update identities set updated_at = $1 where traits like '%${OTHER.email}%'`, () => [new Date().toISOString()]]
+    : [
+        "insert into audit_log (id, at, action, result, details) values ($1, $2, 'bench.write', 'success', null)",
+        () => [crypto.randomUUID(), new Date().toISOString()],
+      ];
   let write;
   let close;
   if (database) {
     const client = new (fromIdp('pg').Client)({ connectionString: database });
     await client.connect();
-    write = (id, at) => client.query(insert, [id, at]);
+    write = () => client.query(statement, parameters());
     close = () => client.end();
   } else {
     const sqlite = new (fromIdp('better-sqlite3'))(path.join(dataDir, 'portaal.sqlite'));
     sqlite.pragma('busy_timeout = 1000');
-    const statement = sqlite.prepare(insert.replace(/\$\d/g, '?'));
-    write = async (id, at) => statement.run(id, at);
+    const prepared = sqlite.prepare(statement.replace(/\$\d/g, '?'));
+    write = async () => prepared.run(...parameters());
     close = async () => sqlite.close();
   }
   let written = 0;
@@ -139,7 +148,7 @@ async function backgroundWriter(dataDir, database, perSecond) {
   const timer = setInterval(async () => {
     if (busy) return;
     busy = true;
-    await write(crypto.randomUUID(), new Date().toISOString());
+    await write();
     written += 1;
     busy = false;
   }, 1000 / perSecond);
@@ -162,6 +171,7 @@ try {
   // A member of the demo catalogue's 'dego', which asks no second factor and may use 'Wijkmonitor'.
   bench.run(['catalogue', 'load', fileURLToPath(DEMO_CATALOGUE)]);
   bench.createUser({ ...USER, lastName: 'Whoami', org: 'dego' });
+  if (values.counted) bench.createUser({ ...OTHER, lastName: 'Ander', org: 'dego' });
   const server = await bench.serve();
   const bare = spawn(process.execPath, ['-e', BARE_SERVER, String(barePort)], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(bare);
@@ -194,11 +204,14 @@ try {
   await load(`${bareUrl}forward-auth`, forwarded, 2);
   await load(whoamiUrl, { cookie }, 2, undefined, cookies);
   await load(forwardAuthUrl, forwarded, 2, undefined, cookies);
-  const writer = writesPerSecond > 0 ? await backgroundWriter(bench.dataDir, database, writesPerSecond) : undefined;
+  const writer =
+    writesPerSecond > 0 ? await backgroundWriter(bench.dataDir, database, writesPerSecond, values.counted) : undefined;
   const results = [];
   for (let round = 0; round < rounds; round += 1) {
-    const bareRun = await load(bareUrl, {}, seconds, bare.pid);
-    const bareForwardAuthRun = await load(`${bareUrl}forward-auth`, forwarded, seconds, bare.pid);
+    // The references are asked with the same sessions in turn: building each request anew costs the load generator,
+    // on the same cores, more than sending a prepared one.
+    const bareRun = await load(bareUrl, {}, seconds, bare.pid, cookies);
+    const bareForwardAuthRun = await load(`${bareUrl}forward-auth`, forwarded, seconds, bare.pid, cookies);
     const whoamiRun = await load(whoamiUrl, { cookie }, seconds, server.pid, cookies);
     const forwardAuthRun = await load(forwardAuthUrl, forwarded, seconds, server.pid, cookies);
     results.push({
@@ -213,7 +226,10 @@ try {
     `database: ${database ? 'PostgreSQL' : 'SQLite'}; ${connections} connections, ${seconds} s per run, ` +
       `${sessionCount} session(s) asked in turn`,
   );
-  if (writer) console.log(`commits from outside the portal meanwhile: ${writeRate.toFixed(1)} a second`);
+  if (writer) {
+    const kind = values.counted ? "changes to another person's record" : 'audit entries';
+    console.log(`commits from outside the portal meanwhile: ${writeRate.toFixed(1)} a second, ${kind}`);
+  }
   console.log(`answer sizes: whoami ${whoamiBytes} bytes, bare ${bareBytes} bytes; ${os.cpus().length} cores`);
   console.log(`load average before the runs: ${loadBefore.map((l) => l.toFixed(2)).join(', ')}`);
   console.log(

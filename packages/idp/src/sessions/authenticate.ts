@@ -77,6 +77,8 @@ export async function authenticateSessionOf(
   if (!isSessionActive(session, identity, now, config.lifespans.sessionIdleMs)) return undefined;
   if (now.getTime() - new Date(session.lastSeenAt).getTime() > touchIntervalMs(config.lifespans.sessionIdleMs)) {
     await touchSession(db.kysely, session.id, now);
+    // As written: an answer kept from it lasts until the next write is due (kept-answers.ts), not one request.
+    return { ...found, session: { ...session, lastSeenAt: now.toISOString() }, via: presented.via };
   }
   return { ...found, via: presented.via };
 }
