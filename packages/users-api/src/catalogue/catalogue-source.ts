@@ -69,13 +69,22 @@ async function readCatalogueFile(file: string | URL): Promise<Catalogue> {
   return parseCatalogue(raw);
 }
 
+/**
+ * The catalogue read before when the one read now holds the same, so that what was decided with it and kept (a
+ * forward-auth pass, kept-checks.ts) stays usable; only a catalogue that changed is a new object.
+ */
+async function sameIfUnchanged(before: Promise<Catalogue> | undefined, reading: Promise<Catalogue>) {
+  const [previous, fresh] = await Promise.all([before?.catch(() => undefined), reading]);
+  return previous && JSON.stringify(previous) === JSON.stringify(fresh) ? previous : fresh;
+}
+
 export function createCatalogueSource<DB>(db: Kysely<DB>, now: () => number = Date.now): CatalogueSource {
   const typed = db as unknown as Kysely<UsersApiDatabase>;
   let cached: { catalogue: Promise<Catalogue>; at: number } | undefined;
   return {
     current() {
       if (!cached || now() - cached.at > CACHE_MS) {
-        const reading = readCatalogue(typed);
+        const reading = sameIfUnchanged(cached?.catalogue, readCatalogue(typed));
         cached = { catalogue: reading, at: now() };
         reading.catch(() => {
           cached = undefined;
